@@ -1,0 +1,83 @@
+"""The checking pipeline: every stage from bytes to compiled effects, all problems reported.
+
+load -> compose (extends/include) -> schema -> typed variant -> effects -> semantic checks.
+Each stage returns values and diagnostics; only the CLI prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .compose import compose_file
+from .diagnostics import Diagnostic, DiagnosticError
+from .engine import Game
+from .model import Variant, build_variant
+
+# Engine-level rulings read by name (documented in docs/language.md).
+ENGINE_RULINGS = ("jump_in_during_stack",)
+
+
+@dataclass
+class CheckResult:
+    """Everything `check` learned about one file."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    variant: Variant | None = None
+    game: Game | None = None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def check_file(path: str, root: str | None = None, rulings: dict | None = None) -> CheckResult:
+    """Run every stage on `path` and collect all diagnostics, sorted by position."""
+    comp = compose_file(path, root)
+    result = CheckResult(path, list(comp.diagnostics), comp.texts)
+    if comp.root is not None and not any(d.code.startswith("E1") for d in comp.diagnostics):
+        variant, diags = build_variant(comp.root, path, comp.house_rules)
+        result.diagnostics.extend(diags)
+        result.variant = variant
+        if variant is not None and variant.cards and not any(d.code in ("E303", "E308") for d in diags):
+            try:
+                game = Game(variant, rulings)
+            except Exception as err:           # a compiler bug must not hide the other diagnostics
+                result.diagnostics.append(Diagnostic(path, 1, 1, "E599", f"internal error while compiling: {err!r}"))
+            else:
+                result.game = game
+                result.diagnostics.extend(game.diagnostics)
+                result.diagnostics.extend(_semantic_checks(variant, game))
+    result.diagnostics = sorted(set(result.diagnostics), key=lambda d: d.sort_key())
+    return result
+
+
+def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for name, ruling in variant.rulings.items():
+        if name not in game.rulings_used and name not in ENGINE_RULINGS and ruling.node is not None:
+            out.append(Diagnostic(ruling.node.path, ruling.node.line, ruling.node.column, "W301",
+                                  f"ruling '{name}' is not used by any effect or engine rule", "warning"))
+    on = set(variant.house_rules)
+    if variant.stacking != "none":
+        on.add("stacking")
+    if variant.jump_in:
+        on.add("jump_in")
+    for rule_id, conflicts in variant.conflicts.items():
+        for conflict in conflicts:
+            if conflict.other in on and conflict.ruling not in variant.rulings:
+                node = conflict.node
+                out.append(Diagnostic(node.path if node else variant.path, node.line if node else 1,
+                                      node.column if node else 1, "E330",
+                                      f"house rules '{rule_id}' and '{conflict.other}' conflict: "
+                                      f"set ruling '{conflict.ruling}' to say how they combine"))
+    return out
+
+
+def load(path: str, root: str | None = None, rulings: dict | None = None) -> Game:
+    """Load and compile a variant file; raises DiagnosticError listing every problem."""
+    result = check_file(path, root, rulings)
+    if result.errors or result.game is None:
+        raise DiagnosticError(result.errors or [Diagnostic(path, 1, 1, "E306", "the variant defines no cards")])
+    return result.game

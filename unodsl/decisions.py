@@ -1,0 +1,26 @@
+"""The shared vocabulary of the engine: decision kinds and the layout of an effect frame.
+
+An effect in progress is a frame, a plain list so that a paused state clones and
+serializes as data: [code id, pc, self seat, card kind, honest, jumped, locals...].
+"""
+
+F_CODE, F_PC, F_SELF, F_CARD, F_HONEST, F_JUMPED = range(6)
+F_LOCALS = 6
+
+PAUSE = -1          # an op returns this after setting up a decision
+
+# Decision kinds: what the player to act is deciding.
+TURN = "turn"            # play a card, or draw
+DRAWN = "drawn"          # play the card just drawn, or keep it
+COLOR = "color"          # choose a color
+TARGET = "target"        # choose a player
+CHALLENGE = "challenge"  # challenge a restricted card (Wild Draw Four) or accept it
+GIVE = "give"            # pick a card to give (to a player or into an exchange)
+TRADE = "trade"          # swap cards with a hand you looked at, or stop
+STACK = "stack"          # answer a draw penalty with a stacking card, or draw the stack
+FORCED = "forced"        # play a card of a required color (Wild Team Play)
+JUMP = "jump"            # jump in out of turn with an identical card, or pass
+CATCH = "catch"          # catch a player who did not call UNO, or pass
+UNO = "uno"              # call UNO after ending up with one card outside one's own play
+
+KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO)

@@ -1,0 +1,846 @@
+"""The effect language: parse with Lark, check types and names, compile to op lists.
+
+An effect compiles to a flat list of ops; an op is a closure `op(state, frame) -> pc`
+returning the next pc, or PAUSE after it has set up a decision. Expressions compile
+to closures `fn(state, frame) -> value`. Nothing is parsed or looked up by name
+while a game runs.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import decisions as D
+from .diagnostics import Diagnostic, suggestion_suffix
+from .model import Text
+
+MAX_REPEAT = 1000
+
+# ---------------------------------------------------------------------------
+# Parsing
+
+
+class _EffectIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR"]
+    CLOSE_PAREN_types = ["RPAR"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_path() -> Path:
+    """Return the effect grammar, from the installed package or the source tree."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "data" / "grammar" / "effect.lark", here.parent / "grammar" / "effect.lark"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("effect.lark not found next to the unodsl package")
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    """Build the LALR parser once per process (Lark caches its tables on disk)."""
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_EffectIndenter(),
+                start=["effect", "condition"], propagate_positions=True, maybe_placeholders=False,
+                cache=True)
+
+
+# Friendly names for terminals in "expected ..." messages.
+_TOKEN_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of text",
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "COLON": "':'", "SEMICOLON": "';'",
+    "LPAR": "'('", "RPAR": "')'", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*' or '//'",
+    "EQUAL": "'='", "DOT": "'.'", "KIND": "number, action or wild", "MINUS": "'-'",
+}
+
+
+def _describe_expected(expected) -> str:
+    names = []
+    for term in sorted(expected):
+        if term in _TOKEN_NAMES:
+            names.append(_TOKEN_NAMES[term])
+        elif term.isupper() or term.startswith("_"):
+            try:
+                pattern = parser().get_terminal(term).pattern.value
+                names.append(f"'{pattern}'" if isinstance(pattern, str) else term.lower())
+            except KeyError:
+                names.append(term.lower())
+        else:
+            names.append(term)
+    names = sorted(set(names))
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def _token_text(token) -> str:
+    if token.type == "$END":
+        return "end of text"
+    if token.type == "_NL":
+        return "end of line"
+    if token.type in ("_INDENT", "_DEDENT"):
+        return "a change of indentation"
+    return f"'{token.value}'"
+
+
+def parse(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnostic]]:
+    """Parse an effect (or, with start='condition', a condition) into a Lark tree."""
+    original = text.source if text.source.endswith("\n") else text.source + "\n"
+    # A condition is one expression: line breaks inside it are plain spaces. Positions are
+    # mapped back through `_unflatten` so diagnostics still point into the original lines.
+    source = original.rstrip("\n").replace("\n", " ") + "\n" if start == "condition" else original
+    try:
+        return parser().parse(source, start=start), []
+    except UnexpectedInput as err:
+        line, column = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
+        if isinstance(err, UnexpectedCharacters):
+            message = f"E402 unexpected character '{source[err.pos_in_stream]}'"
+        elif isinstance(err, UnexpectedToken):
+            if err.token.type == "$END" or line < 1:
+                line, column = _end_position(source)
+            message = f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(err.expected)}"
+        elif isinstance(err, UnexpectedEOF):
+            line, column = _end_position(source)
+            message = f"E401 unexpected end of text; expected {_describe_expected(err.expected)}"
+        else:
+            message = "E401 syntax error"
+        code, msg = message.split(" ", 1)
+        if start == "condition":
+            line, column = _unflatten(original, column)
+        return None, [_diag_at(text, line, column, code, msg)]
+    except Exception as err:                    # indentation errors from the postlexer
+        msg = str(err).splitlines()[0] if str(err) else "bad indentation"
+        return None, [_diag_at(text, 1, 1, "E403", f"inconsistent indentation ({msg})")]
+
+
+def _unflatten(original: str, column: int) -> tuple[int, int]:
+    """Map a column of the flattened one-line condition back to (line, column)."""
+    offset = column - 1
+    for number, line in enumerate(original.split("\n"), start=1):
+        if offset <= len(line):
+            return number, offset + 1
+        offset -= len(line) + 1
+    return _end_position(original)
+
+
+def _end_position(source: str) -> tuple[int, int]:
+    lines = source.rstrip("\n").split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def _diag_at(text: Text, line: int, column: int, code: str, message: str, severity: str = "error") -> Diagnostic:
+    node = text.node
+    if node is None:
+        return Diagnostic("<builtin>", line, column, code, message, severity)
+    try:
+        fline, fcol = node.locate(line, column)
+    except Exception:                           # a position we cannot map: point at the value
+        fline, fcol = node.line, node.column
+    return Diagnostic(node.path, fline, fcol, code, message, severity)
+
+
+# ---------------------------------------------------------------------------
+# Types of expressions
+
+INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
+
+
+class CompileError(Exception):
+    """Raised inside the compiler to abandon one statement after a diagnostic."""
+
+
+@dataclass
+class Context:
+    """What a piece of effect code may refer to, and where it lives."""
+
+    where: str            # on_play | on_start | event | setup | condition
+    start_only: bool = False
+
+
+class EffectCompiler:
+    """Compiles the effects and conditions of one variant against a game's tables."""
+
+    def __init__(self, game):
+        self.game = game
+        self.variant = game.variant
+        self.diags: list[Diagnostic] = []
+        self.rulings_used: set[str] = set()
+        self.current_card = None                  # the CardType whose effects are being compiled
+
+    # --- entry points
+
+    def compile_effect(self, text: Text | None, ctx: Context) -> int:
+        """Compile an effect and register it in the game; return its code id or -1."""
+        if text is None or not text.source.strip():
+            return -1
+        tree, diags = parse(text, "effect")
+        self.diags.extend(diags)
+        if tree is None:
+            return -1
+        unit = _Unit(self, text, ctx)
+        ops = unit.block(tree.children)
+        if unit.failed:
+            return -1
+        code_id = len(self.game.codes)
+        self.game.codes.append((tuple(ops), unit.nlocals))
+        return code_id
+
+    def compile_condition(self, text: Text | None, ctx: Context):
+        """Compile a condition to a closure, or None if absent or broken."""
+        if text is None:
+            return None
+        tree, diags = parse(text, "condition")
+        self.diags.extend(diags)
+        if tree is None:
+            return None
+        unit = _Unit(self, text, ctx)
+        try:
+            fn = unit.expect(tree.children[0], BOOL)
+        except CompileError:
+            return None
+        if unit.nlocals:
+            unit.error(tree.children[0], "E505", "a condition cannot choose or bind players")
+            return None
+        return fn
+
+
+class _Unit:
+    """Compilation of one effect text: variable slots, labels, diagnostics."""
+
+    def __init__(self, compiler: EffectCompiler, text: Text, ctx: Context):
+        self.c = compiler
+        self.g = compiler.game
+        self.text = text
+        self.ctx = ctx
+        self.scopes: list[dict[str, tuple[int, str]]] = [{}]
+        self.nlocals = 0
+        self.failed = False
+
+    # --- diagnostics
+
+    def error(self, tree, code: str, message: str, severity: str = "error") -> None:
+        meta = getattr(tree, "meta", None)
+        if isinstance(tree, Token):
+            line, column = tree.line, tree.column
+        elif meta is not None and not meta.empty:
+            line, column = meta.line, meta.column
+        else:
+            line, column = 1, 1
+        self.c.diags.append(_diag_at(self.text, line, column, code, message, severity))
+        if severity == "error":
+            self.failed = True
+
+    def fail(self, tree, code: str, message: str):
+        self.error(tree, code, message)
+        raise CompileError(message)
+
+    # --- variables
+
+    def new_slot(self) -> int:
+        slot = D.F_LOCALS + self.nlocals
+        self.nlocals += 1
+        return slot
+
+    def bind(self, name: str, typ: str) -> int:
+        slot = self.new_slot()
+        self.scopes[-1][name] = (slot, typ)
+        return slot
+
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def visible_names(self) -> list[str]:
+        return [n for scope in self.scopes for n in scope]
+
+    # --- statements
+
+    def block(self, items) -> list:
+        """Compile a sequence of statements; returns ops with pcs relative to 0."""
+        ops: list = []
+        for item in items:
+            if isinstance(item, Token):
+                continue
+            try:
+                self.statement(item, ops)
+            except CompileError:
+                continue
+        return ops
+
+    def suite(self, tree, ops: list) -> None:
+        """Append a nested suite to `ops` (ops are position independent)."""
+        self.scopes.append({})
+        ops.extend(self.block(tree.children if tree.data == "suite" else [tree]))
+        self.scopes.pop()
+
+    def statement(self, t: Tree, ops: list) -> None:
+        kind = t.data
+        method = getattr(self, "s_" + kind, None)
+        if method is None:
+            self.fail(t, "E510", f"'{kind}' is not a statement")
+        method(t, ops)
+
+    def s_simple_stmts(self, t, ops):
+        for child in t.children:
+            try:
+                self.statement(child, ops)
+            except CompileError:
+                continue
+
+    def s_nothing(self, t, ops):
+        pass
+
+    def s_draw(self, t, ops):
+        who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
+        ops.append(_simple(lambda st, fr: st.op_draw(who(st, fr), n(st, fr))))
+
+    def s_draw_until(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_draw_until_playable(who(st, fr))))
+
+    def s_draw_to(self, t, ops):
+        who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
+        ops.append(_simple(lambda st, fr: st.op_draw_to(who(st, fr), n(st, fr))))
+
+    def s_penalty(self, t, ops):
+        who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
+        ops.append(_simple(lambda st, fr: st.op_penalty(who(st, fr), n(st, fr))))
+
+    def s_skip_one(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_skip(who(st, fr))))
+
+    def s_skip_many(self, t, ops):
+        n = self.expect(t.children[0], INT)
+        ops.append(_simple(lambda st, fr: st.op_skip_next(fr[D.F_SELF], n(st, fr))))
+
+    def s_reverse(self, t, ops):
+        ops.append(_simple(lambda st, fr: st.op_reverse()))
+
+    def s_choose_color_self(self, t, ops):
+        self._choose_color(lambda st, fr: fr[D.F_SELF], ops)
+
+    def s_choose_color_by(self, t, ops):
+        self._choose_color(self.expect(t.children[0], PLAYER), ops)
+
+    def _choose_color(self, who, ops):
+        if not self.g.variant.colors:
+            return                                   # every card is wild and colors do not exist
+        ops.append(_decision(lambda st, fr: st.op_choose_color(who(st, fr))))
+
+    def s_set_color(self, t, ops):
+        color = self.expect(t.children[0], COLOR)
+        ops.append(_simple(lambda st, fr: st.op_set_color(color(st, fr))))
+
+    def s_let(self, t, ops):
+        name_tok, value = t.children
+        name = str(name_tok)
+        if isinstance(value, Tree) and value.data == "choose_player":
+            group = self.expect(value.children[0], GROUP)
+            slot = self.bind(name, PLAYER)
+            ops.append(_decision(lambda st, fr: st.op_choose_player(fr, slot, group(st, fr))))
+            return
+        fn, typ = self.expr(value)
+        slot = self.bind(name, typ)
+
+        def assign(st, fr):
+            fr[slot] = fn(st, fr)
+        ops.append(_simple(assign))
+
+    def s_swap_hands(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_swap_hands(fr[D.F_SELF], who(st, fr))))
+
+    def s_rotate_hands(self, t, ops):
+        ops.append(_simple(lambda st, fr: st.op_rotate_hands()))
+
+    def s_give(self, t, ops):
+        giver, n, taker = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
+                           self.expect(t.children[2], PLAYER))
+        ops.append(_decision(lambda st, fr: st.op_give(giver(st, fr), n(st, fr), taker(st, fr))))
+
+    def s_exchange(self, t, ops):
+        a, n, b = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
+                   self.expect(t.children[2], PLAYER))
+        # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
+        ops.append(_decision(lambda st, fr: st.op_exchange_pick(a(st, fr), b(st, fr), n(st, fr), 0)))
+        ops.append(_decision(lambda st, fr: st.op_exchange_pick(b(st, fr), a(st, fr), n(st, fr), 1)))
+        ops.append(_simple(lambda st, fr: st.op_exchange_finish(a(st, fr), b(st, fr))))
+
+    def s_look(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_look(fr[D.F_SELF], who(st, fr))))
+
+    def s_trade(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_decision(lambda st, fr: st.op_trade(fr[D.F_SELF], who(st, fr))))
+
+    def s_discard_color(self, t, ops):
+        who, color = self.expect(t.children[0], PLAYER), self.expect(t.children[1], COLOR)
+        ops.append(_simple(lambda st, fr: st.op_discard_color(who(st, fr), color(st, fr))))
+
+    def s_redeal(self, t, ops):
+        ops.append(_simple(lambda st, fr: st.op_redeal(fr[D.F_SELF])))
+
+    def s_extra_turn(self, t, ops):
+        ops.append(_simple(lambda st, fr: st.op_turn_to(fr[D.F_SELF])))
+
+    def s_turn_to(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_turn_to(who(st, fr))))
+
+    def s_eliminate(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_eliminate(who(st, fr))))
+
+    def s_lock(self, t, ops):
+        color, owner = self.expect(t.children[0], COLOR), self.expect(t.children[1], PLAYER)
+        ops.append(_simple(lambda st, fr: st.op_lock(color(st, fr), owner(st, fr))))
+
+    def s_must_play(self, t, ops):
+        self._must_play(t, ops, None)
+
+    def s_must_play_block(self, t, ops):
+        self._must_play(t, ops, t.children[2])
+
+    def _must_play(self, t, ops, else_suite):
+        who, color = self.expect(t.children[0], PLAYER), self.expect(t.children[1], COLOR)
+        body: list = []
+        if else_suite is not None:
+            self.suite(else_suite, body)
+        size = len(body)
+
+        def op(st, fr, pc):
+            # Resume after the else block once the forced play is done; run it if it cannot be.
+            fr[D.F_PC] = pc + 1 + size
+            return st.op_must_play(who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
+        ops.append(op)
+        ops.extend(body)
+
+    def s_flip_again(self, t, ops):
+        self._start_only(t)
+        ops.append(lambda st, fr, pc: st.op_flip_again(fr, False))
+
+    def s_return_and_flip(self, t, ops):
+        self._start_only(t)
+        ops.append(lambda st, fr, pc: st.op_flip_again(fr, True))
+
+    def _start_only(self, t):
+        if self.ctx.where != "on_start":
+            self.fail(t, "E507", "'flip again' only makes sense for the start card (on_start or start.default)")
+
+    def s_if_stmt(self, t, ops):
+        clauses = [(t.children[0], t.children[1])]
+        otherwise = None
+        for extra in t.children[2:]:
+            if extra.data == "elif_clause":
+                clauses.append((extra.children[0], extra.children[1]))
+            else:
+                otherwise = extra.children[0]
+        compiled = []
+        for cond_tree, suite in clauses:
+            cond = self.expect(cond_tree, BOOL)
+            body: list = []
+            self.suite(suite, body)
+            compiled.append((cond, body))
+        else_body: list = []
+        if otherwise is not None:
+            self.suite(otherwise, else_body)
+        # Layout per clause: [test, body..., jump to end]; then the else body.
+        size = sum(2 + len(body) for _, body in compiled) + len(else_body)
+        at = 0
+        for cond, body in compiled:
+            ops.append(_branch(cond, 1, 2 + len(body)))
+            ops.extend(body)
+            at += 1 + len(body)
+            ops.append(_jump(size - at))
+            at += 1
+        ops.extend(else_body)
+
+    def s_for_stmt(self, t, ops):
+        name, group_tree, suite = str(t.children[0]), t.children[1], t.children[2]
+        group = self.expect(group_tree, GROUP)
+        list_slot, idx_slot = self.new_slot(), self.new_slot()
+        self.scopes.append({})
+        var_slot = self.bind(name, PLAYER)
+        body = self.block(suite.children if suite.data == "suite" else [suite])
+        self.scopes.pop()
+        size = len(body)
+
+        def init(st, fr, pc):
+            fr[list_slot] = list(group(st, fr))
+            fr[idx_slot] = 0
+            return pc + 1
+
+        def step(st, fr, pc):
+            i = fr[idx_slot]
+            if i >= len(fr[list_slot]):
+                return pc + size + 2
+            fr[var_slot] = fr[list_slot][i]
+            fr[idx_slot] = i + 1
+            return pc + 1
+        ops.extend((init, step))
+        ops.extend(body)
+        ops.append(_jump(-(size + 1)))
+
+    def s_repeat_stmt(self, t, ops):
+        count = self.expect(t.children[0], INT)
+        const = _constant(t.children[0])
+        if const is not None and const > MAX_REPEAT:
+            self.fail(t.children[0], "E506", f"repeat {const} is over the limit of {MAX_REPEAT}")
+        counter = self.new_slot()
+        body: list = []
+        self.suite(t.children[1], body)
+        size = len(body)
+
+        def init(st, fr, pc):
+            fr[counter] = max(0, min(MAX_REPEAT, count(st, fr)))
+            return pc + 1
+
+        def step(st, fr, pc):
+            if fr[counter] <= 0:
+                return pc + size + 2
+            fr[counter] -= 1
+            return pc + 1
+        ops.extend((init, step))
+        ops.extend(body)
+        ops.append(_jump(-(size + 1)))
+
+    def s_challenge(self, t, ops):
+        who = self.expect(t.children[0], PLAYER)
+        card = self.c.current_card
+        if self.ctx.where == "on_play" and card is not None and card.restriction is None:
+            self.error(t, "W501", f"'{card.id}' may be challenged but has no restriction to check", "warning")
+        branches: dict[str, list] = {}
+        for branch in t.children[1:]:
+            if branch.data in branches:
+                self.error(branch, "E511", f"branch '{branch.data}' is given twice")
+            body: list = []
+            self.suite(branch.children[0], body)
+            branches[branch.data] = body
+        # Layout: [challenge, guilty..., jump end, innocent..., jump end, accepted..., jump end]
+        offsets = []
+        at = 1
+        order = ("guilty", "innocent", "accepted")
+        for name in order:
+            offsets.append(at)
+            at += len(branches.get(name, [])) + 1
+        end = at
+        targets = tuple(offsets)
+
+        def op(st, fr, pc):
+            return st.op_challenge(fr, who(st, fr), pc, targets)
+        ops.append(op)
+        at = 1
+        for name in order:
+            body = branches.get(name, [])
+            ops.extend(body)
+            at += len(body)
+            ops.append(_jump(end - at))
+            at += 1
+
+    # --- expressions
+
+    def expect(self, t, typ: str):
+        fn, got = self.expr(t)
+        if got != typ:
+            self.fail(t, "E501", f"expected a {typ}, got a {got}")
+        return fn
+
+    def expr(self, t):
+        if isinstance(t, Token):
+            self.fail(t, "E510", f"unexpected '{t}'")
+        method = getattr(self, "e_" + t.data, None)
+        if method is None:
+            self.fail(t, "E510", f"'{t.data}' cannot be used here")
+        return method(t)
+
+    def e_int_(self, t):
+        value = int(t.children[0])
+        return (lambda st, fr: value), INT
+
+    def e_true(self, t):
+        return (lambda st, fr: True), BOOL
+
+    def e_false(self, t):
+        return (lambda st, fr: False), BOOL
+
+    def e_string(self, t):
+        value = str(t.children[0])[1:-1]
+        return (lambda st, fr: value), STRING
+
+    def e_current_color(self, t):
+        return (lambda st, fr: st.color), COLOR
+
+    def e_player_count(self, t):
+        return (lambda st, fr: st.active_count()), INT
+
+    def e_stack_size(self, t):
+        return (lambda st, fr: st.stack), INT
+
+    def e_jumped(self, t):
+        return (lambda st, fr: bool(fr[D.F_JUMPED])), BOOL
+
+    def e_card_attr(self, t):
+        attr = str(t.children[0])
+        g = self.g
+        tables = {
+            "number": (g.k_number, INT), "points": (g.k_points, INT), "draw": (g.k_draw, INT),
+            "color": (g.k_color, COLOR),
+        }
+        if attr in tables:
+            table, typ = tables[attr]
+            return (lambda st, fr: table[fr[D.F_CARD]] if fr[D.F_CARD] >= 0 else -1), typ
+        if attr in ("type", "kind"):
+            table = g.k_type_id if attr == "type" else g.k_category
+            return (lambda st, fr: table[fr[D.F_CARD]] if fr[D.F_CARD] >= 0 else ""), STRING
+        self.fail(t, "E502", f"cards have no attribute '{attr}'"
+                  + suggestion_suffix(attr, list(tables) + ["type", "kind"]))
+
+    def e_rule_ref(self, t):
+        name = str(t.children[0])
+        rulings = self.g.variant.rulings
+        if name not in rulings:
+            self.fail(t, "E502", f"unknown ruling '{name}'" + suggestion_suffix(name, rulings))
+        self.c.rulings_used.add(name)
+        value = self.g.ruling_value(name)
+        if isinstance(value, bool):
+            return (lambda st, fr: value), BOOL
+        if isinstance(value, int):
+            return (lambda st, fr: value), INT
+        return (lambda st, fr: str(value)), STRING
+
+    def e_hand_size(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.hand_size(who(st, fr))), INT
+
+    def e_hand_points(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.hand_points(who(st, fr))), INT
+
+    def e_half(self, t):
+        n = self.expect(t.children[0], INT)
+        return (lambda st, fr: n(st, fr) // 2), INT
+
+    def e_max_hand(self, t):
+        group = self.expect(t.children[0], GROUP)
+        return (lambda st, fr: max((st.hand_size(p) for p in group(st, fr)), default=0)), INT
+
+    def e_min_hand(self, t):
+        group = self.expect(t.children[0], GROUP)
+        return (lambda st, fr: min((st.hand_size(p) for p in group(st, fr)), default=0)), INT
+
+    def e_group_count(self, t):
+        group = self.expect(t.children[0], GROUP)
+        return (lambda st, fr: len(group(st, fr))), INT
+
+    def e_choose_player(self, t):
+        self.fail(t, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP'")
+
+    def e_var(self, t):
+        name = str(t.children[0])
+        found = self.lookup(name)
+        if found is not None:
+            slot, typ = found
+            return (lambda st, fr: fr[slot]), typ
+        colors = self.g.variant.colors
+        if name in colors:
+            index = colors.index(name)
+            return (lambda st, fr: index), COLOR
+        self.fail(t, "E502", f"unknown name '{name}'"
+                  + suggestion_suffix(name, self.visible_names() + list(colors)))
+
+    def e_comparison(self, t):
+        left, op_tok, right = t.children
+        lf, lt = self.expr(left)
+        rf, rt = self.expr(right)
+        op = str(op_tok)
+        if lt != rt:
+            self.fail(t, "E501", f"cannot compare a {lt} with a {rt}")
+        if op not in ("==", "!=") and lt != INT:
+            self.fail(op_tok, "E501", f"'{op}' compares numbers, not {lt}s")
+        import operator
+        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+              ">": operator.gt, ">=": operator.ge}[op]
+        return (lambda st, fr: fn(lf(st, fr), rf(st, fr))), BOOL
+
+    def e_binop(self, t):
+        left, op_tok, right = t.children
+        lf, rf = self.expect(left, INT), self.expect(right, INT)
+        op = str(op_tok)
+        if op == "+":
+            return (lambda st, fr: lf(st, fr) + rf(st, fr)), INT
+        if op == "-":
+            return (lambda st, fr: lf(st, fr) - rf(st, fr)), INT
+        if op == "*":
+            return (lambda st, fr: _clamp(lf(st, fr) * rf(st, fr))), INT
+
+        def floordiv(st, fr):
+            d = rf(st, fr)
+            return lf(st, fr) // d if d else 0
+        return floordiv, INT
+
+    def e_neg(self, t):
+        f = self.expect(t.children[0], INT)
+        return (lambda st, fr: -f(st, fr)), INT
+
+    def e_not_(self, t):
+        f = self.expect(t.children[0], BOOL)
+        return (lambda st, fr: not f(st, fr)), BOOL
+
+    def e_and_expr(self, t):
+        parts = [self.expect(c, BOOL) for c in t.children]
+        return (lambda st, fr: all(p(st, fr) for p in parts)), BOOL
+
+    def e_or_expr(self, t):
+        parts = [self.expect(c, BOOL) for c in t.children]
+        return (lambda st, fr: any(p(st, fr) for p in parts)), BOOL
+
+    def e_holds(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        what = t.children[1]
+        g = self.g
+        if what.data == "hold_color":
+            color = self.expect(what.children[0], COLOR)
+            k_color = g.k_color
+            return (lambda st, fr: any(k_color[k] == color(st, fr) for k in st.hand_of(who(st, fr)))), BOOL
+        if what.data == "hold_type":
+            name = str(what.children[0])
+            if name not in g.variant.cards:
+                self.fail(what, "E301", f"unknown card type '{name}'" + suggestion_suffix(name, g.variant.cards))
+            type_index = g.type_ids.index(name)
+            k_type = g.k_type
+            return (lambda st, fr: any(k_type[k] == type_index for k in st.hand_of(who(st, fr)))), BOOL
+        if what.data == "hold_wild":
+            k_wild = g.k_wild
+            return (lambda st, fr: any(k_wild[k] for k in st.hand_of(who(st, fr)))), BOOL
+        if what.data == "hold_number":
+            number = self.expect(what.children[0], INT)
+            k_number = g.k_number
+            return (lambda st, fr: any(k_number[k] == number(st, fr) for k in st.hand_of(who(st, fr)))), BOOL
+        return (lambda st, fr: st.holds_playable(who(st, fr))), BOOL
+
+    def e_is_out(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.is_out(who(st, fr))), BOOL
+
+    def e_is_partner(self, t):
+        self._needs_teams(t)
+        a, b = self.expect(t.children[0], PLAYER), self.expect(t.children[1], PLAYER)
+        return (lambda st, fr: st.same_team(a(st, fr), b(st, fr)) and a(st, fr) != b(st, fr)), BOOL
+
+    def e_card_is(self, t):
+        kind = str(t.children[0])
+        table = self.g.k_category
+        return (lambda st, fr: fr[D.F_CARD] >= 0 and table[fr[D.F_CARD]] == kind), BOOL
+
+    # players
+
+    def e_self_(self, t):
+        return (lambda st, fr: fr[D.F_SELF]), PLAYER
+
+    def e_next_(self, t):
+        return (lambda st, fr: st.next_of(fr[D.F_SELF])), PLAYER
+
+    def e_previous(self, t):
+        return (lambda st, fr: st.previous_of(fr[D.F_SELF])), PLAYER
+
+    def e_dealer(self, t):
+        return (lambda st, fr: st.dealer), PLAYER
+
+    def e_partner_self(self, t):
+        self._needs_teams(t)
+        return (lambda st, fr: st.partner_of(fr[D.F_SELF])), PLAYER
+
+    def e_partner_of(self, t):
+        self._needs_teams(t)
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.partner_of(who(st, fr))), PLAYER
+
+    def e_next_of(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.next_of(who(st, fr))), PLAYER
+
+    def e_most_cards(self, t):
+        return (lambda st, fr: st.extreme_hand(fr[D.F_SELF], True)), PLAYER
+
+    def e_fewest_cards(self, t):
+        return (lambda st, fr: st.extreme_hand(fr[D.F_SELF], False)), PLAYER
+
+    # groups
+
+    def e_all_players(self, t):
+        return (lambda st, fr: st.players_from(fr[D.F_SELF], True)), GROUP
+
+    def e_others(self, t):
+        return (lambda st, fr: st.players_from(fr[D.F_SELF], False)), GROUP
+
+    def e_opponents(self, t):
+        self._needs_teams(t)
+        return (lambda st, fr: [p for p in st.players_from(fr[D.F_SELF], False)
+                                if not st.same_team(p, fr[D.F_SELF])]), GROUP
+
+    def e_team_of(self, t):
+        self._needs_teams(t)
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.team_members(who(st, fr))), GROUP
+
+    def e_all_from(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.players_from(who(st, fr), True)), GROUP
+
+    def e_others_from(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: [p for p in st.players_from(who(st, fr), True) if p != fr[D.F_SELF]]), GROUP
+
+    def e_one_per_team(self, t):
+        self._needs_teams(t)
+        return (lambda st, fr: st.team_leads()), GROUP
+
+    def _needs_teams(self, t):
+        if self.g.variant.team_size < 2:
+            self.fail(t, "E503", "this refers to teams, but the variant has no teams")
+
+
+def _clamp(value: int) -> int:
+    return max(-10**9, min(10**9, value))
+
+
+def _constant(t):
+    if isinstance(t, Tree) and t.data == "int_":
+        return int(t.children[0])
+    return None
+
+
+def _simple(action):
+    """An op that performs `action` and continues with the next op."""
+    def op(st, fr, pc):
+        action(st, fr)
+        return pc + 1
+    return op
+
+
+def _decision(action):
+    """An op that may pause for a decision; it resumes (or continues) at the next op."""
+    def op(st, fr, pc):
+        fr[D.F_PC] = pc + 1
+        result = action(st, fr)
+        return D.PAUSE if result == D.PAUSE else pc + 1
+    return op
+
+
+def _jump(offset: int):
+    return lambda st, fr, pc: pc + offset
+
+
+def _branch(cond, if_true: int, if_false: int):
+    return lambda st, fr, pc: pc + (if_true if cond(st, fr) else if_false)

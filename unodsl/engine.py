@@ -1,0 +1,1419 @@
+"""The generic engine: a compiled variant (`Game`) and its state machine (`State`).
+
+No card or variant name appears here: cards are small integers indexing tables,
+and what a card does is a compiled op list (see effects.py). Every choice a
+person makes is a decision point; an effect that needs a decision pauses with
+its progress stored as data in `State.frames`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+
+from . import decisions as D
+from .diagnostics import Diagnostic
+from .effects import Context, EffectCompiler
+from .model import Variant
+
+MAX_STEPS_PER_RUN = 100_000    # effect ops per resolution; a runaway effect ends the round as a stall
+
+
+class IllegalAction(Exception):
+    """An action that is not legal in this state; the state is unchanged."""
+
+    def __init__(self, action, reason: str):
+        super().__init__(f"illegal action {action!r}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class InvalidState(Exception):
+    """A saved state that cannot be loaded (tampered, truncated, for another variant)."""
+
+
+# ---------------------------------------------------------------------------
+# The compiled variant
+
+
+class Game:
+    """A variant compiled once: card tables, action space and effect code."""
+
+    def __init__(self, variant: Variant, rulings: dict | None = None):
+        self.variant = variant
+        self.ruling_overrides = dict(rulings or {})
+        self.diagnostics: list[Diagnostic] = []
+        self.codes: list = []
+        self._build_cards()
+        self._build_actions()
+        self._compile()
+        self.digest = variant_digest(variant, self.ruling_overrides)
+
+    # --- tables
+
+    def _build_cards(self) -> None:
+        v = self.variant
+        self.type_ids = list(v.cards)
+        names: list[str] = []
+        color, number, face, wild, points, draw, ktype, type_id, category = ([] for _ in range(9))
+        faces: dict = {}
+        deck: list[int] = []
+        for t_index, (tid, ct) in enumerate(v.cards.items()):
+            for color_name, by_number in ct.copies.items():
+                for num, copies in by_number.items():
+                    if num is None:
+                        name = f"{color_name}_{tid}" if color_name else tid
+                        face_key = ("type", tid)
+                    else:
+                        name = f"{color_name}_{num}{ct.label}" if color_name else f"{tid}_{num}"
+                        face_key = ("number", num)
+                    if name in names:
+                        self.diagnostics.append(Diagnostic(ct.node.path if ct.node else v.path,
+                                                           ct.node.line if ct.node else 1,
+                                                           ct.node.column if ct.node else 1, "E316",
+                                                           f"card id '{name}' is produced by two card types"))
+                        continue
+                    k = len(names)
+                    names.append(name)
+                    color.append(v.colors.index(color_name) if color_name else -1)
+                    number.append(num if num is not None else -1)
+                    face.append(faces.setdefault(face_key, len(faces)))
+                    wild.append(ct.wild)
+                    points.append(ct.points if ct.points is not None else (num or 0))
+                    draw.append(ct.draw)
+                    ktype.append(t_index)
+                    type_id.append(tid)
+                    category.append(ct.kind)
+                    deck.extend([k] * copies)
+        self.card_names = names
+        self.card_index = {n: i for i, n in enumerate(names)}
+        self.k_color, self.k_number, self.k_face, self.k_wild = color, number, face, wild
+        self.k_points, self.k_draw, self.k_type, self.k_type_id, self.k_category = points, draw, ktype, type_id, category
+        self.deck = tuple(deck)
+        self.num_kinds = len(names)
+        self.num_faces = len(faces)
+        # playable[color + 1][face] -> bytes over kinds; color -1 means "no color named yet": anything goes.
+        self.playable = []
+        for c in range(-1, len(v.colors)):
+            row = []
+            for f in range(len(faces)):
+                row.append(bytes(1 if (c < 0 or wild[k] or color[k] == c or face[k] == f) else 0 for k in range(len(names))))
+            self.playable.append(row)
+
+    def _build_actions(self) -> None:
+        k = self.num_kinds
+        self.A_PLAY, self.A_PLAY_UNO = 0, k
+        self.A_DRAW, self.A_KEEP, self.A_PASS = 2 * k, 2 * k + 1, 2 * k + 2
+        self.A_CHALLENGE, self.A_ACCEPT, self.A_UNO, self.A_DONE = 2 * k + 3, 2 * k + 4, 2 * k + 5, 2 * k + 6
+        self.A_COLOR = 2 * k + 7
+        self.A_TARGET = self.A_COLOR + len(self.variant.colors)
+        self.max_players = self.variant.max_players
+        self.A_CATCH = self.A_TARGET + self.max_players
+        self.A_GIVE = self.A_CATCH + self.max_players
+        self.A_TRADE = self.A_GIVE + k
+        self.num_actions = self.A_TRADE + k * k
+
+    def _compile(self) -> None:
+        v = self.variant
+        compiler = EffectCompiler(self)
+        self.on_play, self.on_start, self.restriction, self.strict, self.resolve_last = [], [], [], [], []
+        for tid, ct in v.cards.items():
+            compiler.current_card = ct
+            self.on_play.append(compiler.compile_effect(ct.on_play, Context("on_play")))
+            start_text = ct.on_start or v.start_default
+            start = compiler.compile_effect(start_text, Context("on_start")) if start_text else self.on_play[-1]
+            self.on_start.append(start)
+            self.restriction.append(compiler.compile_condition(ct.restriction, Context("condition")))
+            self.strict.append(ct.restriction_check == "strict")
+            self.resolve_last.append(ct.last_card == "resolve")
+        compiler.current_card = None
+        self.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
+        self.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
+        self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
+        self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition"))
+        self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
+        self.has_restrictions = any(r is not None for r in self.restriction)
+        self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
+                             and self.strict[self.k_type[k]]}
+        self.stack_types = None
+        if v.stack_cards is not None:
+            self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
+        self.diagnostics.extend(compiler.diags)
+        self.rulings_used = compiler.rulings_used
+
+    def ruling_value(self, name: str):
+        """Return the value of a ruling, with any override applied."""
+        if name in self.ruling_overrides:
+            return self.ruling_overrides[name]
+        ruling = self.variant.rulings.get(name)
+        return ruling.value if ruling else None
+
+    @property
+    def ok(self) -> bool:
+        """True when the variant compiled without errors."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    # --- actions as strings
+
+    def action_to_string(self, action: int) -> str:
+        """Return the short, stable string of an action id."""
+        k = self.num_kinds
+        names = self.card_names
+        if action < k:
+            return f"play {names[action]}"
+        if action < 2 * k:
+            return f"play {names[action - k]} uno"
+        fixed = {self.A_DRAW: "draw", self.A_KEEP: "keep", self.A_PASS: "pass", self.A_CHALLENGE: "challenge",
+                 self.A_ACCEPT: "accept", self.A_UNO: "uno", self.A_DONE: "done"}
+        if action in fixed:
+            return fixed[action]
+        if action < self.A_TARGET:
+            return f"color {self.variant.colors[action - self.A_COLOR]}"
+        if action < self.A_CATCH:
+            return f"target {action - self.A_TARGET}"
+        if action < self.A_GIVE:
+            return f"catch {action - self.A_CATCH}"
+        if action < self.A_TRADE:
+            return f"give {names[action - self.A_GIVE]}"
+        mine, theirs = divmod(action - self.A_TRADE, k)
+        return f"trade {names[mine]} {names[theirs]}"
+
+    def action_from_string(self, text: str) -> int:
+        """Parse an action string; raises IllegalAction if it names nothing."""
+        words = text.strip().lower().split()
+        if not words:
+            raise IllegalAction(text, "empty action")
+        verb, args = words[0], words[1:]
+        simple = {"draw": self.A_DRAW, "keep": self.A_KEEP, "pass": self.A_PASS, "challenge": self.A_CHALLENGE,
+                  "accept": self.A_ACCEPT, "uno": self.A_UNO, "done": self.A_DONE}
+        if verb in simple and not args:
+            return simple[verb]
+        if verb == "play" and args and len(args) <= 2 and args[0] in self.card_index:
+            if len(args) == 1:
+                return self.card_index[args[0]]
+            if args[1] == "uno":
+                return self.num_kinds + self.card_index[args[0]]
+        if verb == "color" and len(args) == 1 and args[0] in self.variant.colors:
+            return self.A_COLOR + self.variant.colors.index(args[0])
+        if verb in ("target", "catch") and len(args) == 1 and args[0].isdigit() and int(args[0]) < self.max_players:
+            return (self.A_TARGET if verb == "target" else self.A_CATCH) + int(args[0])
+        if verb == "give" and len(args) == 1 and args[0] in self.card_index:
+            return self.A_GIVE + self.card_index[args[0]]
+        if verb == "trade" and len(args) == 2 and all(a in self.card_index for a in args):
+            return self.A_TRADE + self.card_index[args[0]] * self.num_kinds + self.card_index[args[1]]
+        raise IllegalAction(text, "not an action of this variant")
+
+    # --- games
+
+    def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
+        """Start a game (one round, or a match to the target score) with its own seeded RNG."""
+        v = self.variant
+        allowed = v.allowed_players or range(v.min_players, v.max_players + 1)
+        if players not in allowed:
+            raise ValueError(f"{v.name} is played by {_describe_players(v)} players, not {players}")
+        if seed is None:
+            seed = random.randrange(2**63)
+        state = State(self, players, seed, match, record)
+        state._new_round(first=True)
+        return state
+
+
+def _describe_players(v: Variant) -> str:
+    if v.allowed_players:
+        return ", ".join(map(str, v.allowed_players[:-1])) + f" or {v.allowed_players[-1]}"
+    return f"{v.min_players} to {v.max_players}"
+
+
+def variant_digest(variant: Variant, overrides: dict) -> str:
+    """A short digest of what matters for replay: the cards, the rules and the rulings."""
+    root = variant.root.to_python() if variant.root is not None else {}
+    text = json.dumps([root, overrides], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------
+# The state machine
+
+AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
+
+
+class State:
+    """One game in progress: zones, turn, pending decision and effect frames."""
+
+    def __init__(self, game: Game, players: int, seed: int, match: bool, record: bool):
+        self.g = game
+        self.n = players
+        self.seed = seed
+        self.match = match
+        self.rng = random.Random(seed)
+        self.scores = [0] * players
+        self.round = 0
+        self.dealer = -1
+        self.over = False
+        self.winner: int | None = None
+        self.round_winner: int | None = None
+        self.stalled = False
+        self.total_turns = 0
+        self.reshuffles = 0
+        self.log: list[str] | None = [] if record else None
+        self.history: list[int] = []
+
+    # --- public API -------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat that must act now (-1 when the game is over)."""
+        return -1 if self.over else self.pending[1]
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game (or match) has ended."""
+        return self.over
+
+    @property
+    def decision(self) -> str:
+        """The kind of decision pending (see decisions.py)."""
+        return "" if self.over else self.pending[0]
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions of the current player, as strings."""
+        to_str = self.g.action_to_string
+        return [to_str(a) for a in self.legal_action_ids()]
+
+    def apply(self, action: str | int) -> None:
+        """Apply an action (string or id); raises IllegalAction and leaves the state unchanged."""
+        if isinstance(action, str):
+            action_id = self.g.action_from_string(action)
+        else:
+            action_id = action
+        if self.over:
+            raise IllegalAction(action, "the game is over")
+        legal = self.legal_action_ids()
+        if action_id not in legal:
+            raise IllegalAction(action, self._why_illegal(action_id))
+        self.apply_id(action_id)
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions of the current player, as integer ids (sorted)."""
+        if self.over:
+            return []
+        kind = self.pending[0]
+        return getattr(self, "_legal_" + kind)()
+
+    def apply_id(self, action: int) -> None:
+        """Apply a legal action id without re-checking legality (the bot fast path)."""
+        if self.log is not None:
+            self.log.append(f"p{self.pending[1]}: {self.g.action_to_string(action)}")
+        self.history.append(action)
+        getattr(self, "_apply_" + self.pending[0])(action)
+
+    @property
+    def top_card(self) -> str:
+        return self.g.card_names[self.discard[-1]] if self.discard else ""
+
+    @property
+    def current_color(self) -> str | None:
+        return self.g.variant.colors[self.color] if self.color >= 0 else None
+
+    def hand(self, player: int) -> list[str]:
+        """The cards of a player's hand, as ids (sorted for display)."""
+        names = self.g.card_names
+        return sorted(names[k] for k in self.hands[player])
+
+    def observation(self, player: int) -> dict:
+        """What `player` may know: own hand, others' hand sizes, public piles, what was shown to them."""
+        g = self.g
+        names = g.card_names
+        obs = {
+            "player": player,
+            "hand": self.hand(player),
+            "hand_sizes": [len(h) for h in self.hands],
+            "top": self.top_card,
+            "color": self.current_color,
+            "direction": self.direction,
+            "draw_pile": len(self.draw_pile),
+            "discard_pile": len(self.discard),
+            "current_player": self.current_player,
+            "decision": self.decision,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "stack": self.stack,
+            "lock": (g.variant.colors[self.lock_color] if self.lock_owner >= 0 else None),
+            "uno_called": list(self.uno_called),
+            "eliminated": list(self.eliminated),
+            "revealed": {str(q): sorted(names[k] for k in cards)
+                         for q, cards in self.revealed.get(player, {}).items()},
+            "turn": self.turns,
+            "round": self.round,
+            "over": self.over,
+            "winner": self.winner,
+        }
+        if self.current_player == player:
+            obs["legal_actions"] = self.legal_actions()
+        if self.pending and self.pending[0] == D.DRAWN and self.pending[1] == player:
+            obs["drawn"] = names[self.pending[2]]
+        return obs
+
+    def clone(self) -> "State":
+        """An independent copy that continues identically."""
+        new = State.__new__(State)
+        d = self.__dict__
+        for key, value in d.items():
+            if key in ("g",):
+                new.__dict__[key] = value
+            elif key == "rng":
+                r = random.Random()
+                r.setstate(value.getstate())
+                new.rng = r
+            elif isinstance(value, list):
+                new.__dict__[key] = _deep_list(value)
+            elif isinstance(value, dict):
+                new.__dict__[key] = {k: (list(v) if isinstance(v, list) else
+                                         {kk: list(vv) for kk, vv in v.items()} if isinstance(v, dict) else v)
+                                     for k, v in value.items()}
+            else:
+                new.__dict__[key] = value
+        return new
+
+    # --- serialization
+
+    _FIELDS = ("n", "seed", "match", "scores", "round", "dealer", "over", "winner", "round_winner", "stalled",
+               "total_turns", "reshuffles", "history", "hands", "draw_pile", "discard", "color", "direction",
+               "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact", "turn_from",
+               "frames", "pending", "after", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
+               "out", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window", "window_kind")
+
+    def to_json(self) -> str:
+        """Serialize the whole state, RNG included, as JSON text."""
+        data = {f: getattr(self, f) for f in self._FIELDS}
+        names = self.g.card_names
+        data["hands"] = [[names[k] for k in h] for h in self.hands]
+        data["draw_pile"] = [names[k] for k in self.draw_pile]
+        data["discard"] = [names[k] for k in self.discard]
+        data["limbo"] = [[names[k] for k in h] for h in self.limbo]
+        data["revealed"] = {str(p): {str(q): [names[k] for k in c] for q, c in seen.items()}
+                            for p, seen in self.revealed.items()}
+        data["rng"] = _rng_to_json(self.rng)
+        data["variant"] = self.g.digest
+        data["format"] = "unodsl-state/1"
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, game: Game, text: str) -> "State":
+        """Load a state saved by to_json; raises InvalidState naming what is wrong."""
+        from .savefile import load_state
+        return load_state(cls, game, text)
+
+    # --- helpers used by effects --------------------------------------------
+
+    def in_play(self, p: int) -> bool:
+        return not self.eliminated[p] and bool(self.hands[p])
+
+    def active_count(self) -> int:
+        return sum(1 for p in range(self.n) if self.in_play(p))
+
+    def hand_of(self, p: int) -> list[int]:
+        return self.hands[p] if p >= 0 else []
+
+    def hand_size(self, p: int) -> int:
+        return len(self.hands[p]) if p >= 0 else 0
+
+    def hand_points(self, p: int) -> int:
+        pts = self.g.k_points
+        return sum(pts[k] for k in self.hands[p]) if p >= 0 else 0
+
+    def is_out(self, p: int) -> bool:
+        return p >= 0 and (self.eliminated[p] or not self.hands[p])
+
+    def next_of(self, p: int) -> int:
+        """The next seat after p in the direction of play that is still in the round."""
+        if p < 0:
+            return -1
+        seat = p
+        for _ in range(self.n):
+            seat = (seat + self.direction) % self.n
+            if seat != p and self.in_play(seat):
+                return seat
+        return -1
+
+    def previous_of(self, p: int) -> int:
+        if p < 0:
+            return -1
+        seat = p
+        for _ in range(self.n):
+            seat = (seat - self.direction) % self.n
+            if seat != p and self.in_play(seat):
+                return seat
+        return -1
+
+    def team_index(self, p: int) -> int:
+        size = self.g.variant.team_size
+        if size < 2:
+            return p
+        return p % (self.n // size)
+
+    def same_team(self, a: int, b: int) -> bool:
+        return a >= 0 and b >= 0 and self.team_index(a) == self.team_index(b)
+
+    def team_members(self, p: int) -> list[int]:
+        if p < 0:
+            return []
+        return [q for q in self.players_from(p, True) if self.same_team(p, q)]
+
+    def partner_of(self, p: int) -> int:
+        if p < 0:
+            return -1
+        for q in self.players_from(p, False):
+            if self.same_team(p, q):
+                return q
+        return -1
+
+    def team_leads(self) -> list[int]:
+        size = self.g.variant.team_size
+        return list(range(self.n // size)) if size > 1 else list(range(self.n))
+
+    def players_from(self, p: int, include: bool) -> list[int]:
+        """Seats in turn order starting at p (or after p), not eliminated."""
+        if p < 0:
+            return []
+        order = [(p + i * self.direction) % self.n for i in range(0 if include else 1, self.n)]
+        return [q for q in order if not self.eliminated[q]]
+
+    def extreme_hand(self, p: int, most: bool) -> int:
+        best, best_size = -1, None
+        for q in self.players_from(p, True):
+            size = len(self.hands[q])
+            if best_size is None or (size > best_size if most else size < best_size):
+                best, best_size = q, size
+        return best
+
+    def holds_playable(self, p: int) -> bool:
+        return p >= 0 and bool(self._playable_kinds(p))
+
+    # --- effect operations (called by compiled ops) ---------------------------
+
+    def op_draw(self, p: int, n: int) -> None:
+        if p >= 0 and n > 0:
+            self._draw(p, min(n, len(self.g.deck)))
+            self._after_draw_event(p)
+
+    def op_draw_to(self, p: int, n: int) -> None:
+        if p >= 0:
+            self.op_draw(p, n - len(self.hands[p]))
+
+    def op_draw_until_playable(self, p: int) -> None:
+        if p < 0:
+            return
+        drawn_any = False
+        for _ in range(len(self.g.deck)):
+            k = self._draw_one()
+            if k < 0:
+                break
+            self.hands[p].append(k)
+            drawn_any = True
+            if self._is_playable(p, k):
+                break
+        if drawn_any:
+            self.uno_called[p] = False
+            self._after_draw_event(p)
+
+    def op_penalty(self, p: int, n: int) -> None:
+        """Draw n and lose the turn, or, with stacking, pass the growing stack on."""
+        if p < 0:
+            return
+        if self.g.variant.stacking != "none" and self._stack_answers(p):
+            self.stack += n
+            self.stack_victim = p
+            self.next_exact = p
+            return
+        total = n + self.stack
+        self.stack = 0
+        self.stack_victim = -1
+        self.op_draw(p, total)
+        self.skip[p] += 1
+
+    def op_skip(self, p: int) -> None:
+        if p >= 0:
+            self.skip[p] += 1
+
+    def op_skip_next(self, p: int, n: int) -> None:
+        """Skip the next n players after p, never the same player twice and never p."""
+        seat = p
+        for _ in range(min(n, self.active_count() - 1)):
+            seat = self.next_of(seat)
+            if seat < 0 or seat == p:
+                break
+            self.skip[seat] += 1
+
+    def op_reverse(self) -> None:
+        self.direction = -self.direction
+
+    def op_choose_color(self, p: int) -> int:
+        if p < 0:
+            return 0
+        self.pending = (D.COLOR, p)
+        return D.PAUSE
+
+    def op_set_color(self, c: int) -> None:
+        if c >= 0:
+            self.color = c
+
+    def op_choose_player(self, fr: list, slot: int, group: list[int]) -> int:
+        candidates = [q for q in group if not self.eliminated[q]]
+        if not candidates:
+            fr[slot] = -1
+            return 0
+        if len(candidates) == 1:
+            fr[slot] = candidates[0]
+            return 0
+        self.pending = (D.TARGET, fr[D.F_SELF], slot, tuple(sorted(candidates)))
+        return D.PAUSE
+
+    def op_swap_hands(self, a: int, b: int) -> None:
+        if a >= 0 and b >= 0 and a != b:
+            self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
+            self._hand_changed(a)
+            self._hand_changed(b)
+
+    def op_rotate_hands(self) -> None:
+        """Every hand passes to the next player in the direction of play."""
+        seats = [q for q in range(self.n) if not self.eliminated[q]]
+        old = [self.hands[q] for q in seats]
+        for i, hand in enumerate(old):
+            self.hands[seats[(i + self.direction) % len(seats)]] = hand
+        for q in seats:
+            self._hand_changed(q)
+
+    def op_give(self, giver: int, n: int, taker: int) -> int:
+        if giver < 0 or taker < 0 or giver == taker:
+            return 0
+        n = min(n, len(self.hands[giver]))
+        if n <= 0:
+            return 0
+        self.pending = (D.GIVE, giver, n, taker)
+        return D.PAUSE
+
+    def op_exchange_pick(self, p: int, other: int, n: int, slot: int) -> int:
+        if p < 0 or other < 0 or p == other:
+            return 0
+        n = min(n, len(self.hands[p]))
+        if n <= 0:
+            return 0
+        self.pending = (D.GIVE, p, n, -1 - slot)
+        return D.PAUSE
+
+    def op_exchange_finish(self, a: int, b: int) -> None:
+        first, second = self.limbo
+        self.limbo = [[], []]
+        if a >= 0:
+            self.hands[a].extend(second)
+            self._hand_changed(a)
+        if b >= 0:
+            self.hands[b].extend(first)
+            self._hand_changed(b)
+
+    def op_look(self, viewer: int, target: int) -> None:
+        if viewer >= 0 and target >= 0 and viewer != target:
+            self.revealed.setdefault(viewer, {})[target] = list(self.hands[target])
+
+    def op_trade(self, p: int, other: int) -> int:
+        if p < 0 or other < 0 or p == other or not self.hands[p] or not self.hands[other]:
+            return 0
+        self.pending = (D.TRADE, p, other, min(len(self.hands[p]), len(self.hands[other])))
+        return D.PAUSE
+
+    def op_discard_color(self, p: int, c: int) -> None:
+        if p < 0 or c < 0:
+            return
+        k_color = self.g.k_color
+        keep = [k for k in self.hands[p] if k_color[k] != c]
+        gone = [k for k in self.hands[p] if k_color[k] == c]
+        self.hands[p] = keep
+        top = self.discard.pop()
+        self.discard.extend(gone)
+        self.discard.append(top)
+
+    def op_redeal(self, p: int) -> None:
+        """Gather every hand, shuffle, and deal them out one at a time from the player after p."""
+        seats = [q for q in self.players_from(p, False) + [p] if not self.eliminated[q]]
+        pool = [k for q in seats for k in self.hands[q]]
+        self.rng.shuffle(pool)
+        for q in seats:
+            self.hands[q] = []
+        for i, k in enumerate(pool):
+            self.hands[seats[i % len(seats)]].append(k)
+        for q in seats:
+            self._hand_changed(q)
+
+    def op_turn_to(self, p: int) -> None:
+        if p >= 0:
+            self.next_exact = p
+
+    def op_eliminate(self, p: int) -> None:
+        if p < 0 or self.eliminated[p]:
+            return
+        self.eliminated[p] = True
+        self.draw_pile[0:0] = self.hands[p]
+        self.hands[p] = []
+
+    def op_lock(self, c: int, owner: int) -> None:
+        if c >= 0 and owner >= 0:
+            self.lock_color, self.lock_owner = c, owner
+
+    def op_must_play(self, p: int, c: int, else_pc: int, end_pc: int) -> int:
+        if p < 0:
+            return else_pc
+        self.turn_from = p
+        if self.in_play(p) and c >= 0 and any(self.g.k_color[k] == c for k in self.hands[p]):
+            self.pending = (D.FORCED, p, c)
+            return D.PAUSE
+        return else_pc
+
+    def op_challenge(self, fr: list, victim: int, pc: int, targets: tuple) -> int:
+        guilty, innocent, accepted = targets
+        if victim < 0 or (self.stack and not self.g.variant.stack_challenge):
+            return pc + accepted
+        fr[D.F_PC] = pc
+        self.pending = (D.CHALLENGE, victim, pc + guilty, pc + innocent, pc + accepted)
+        return D.PAUSE
+
+    def op_flip_again(self, fr: list, put_back: bool) -> int:
+        """Turn up another start card: the old one stays buried, or goes back into the deck."""
+        fr[D.F_PC] = len(self.g.codes[fr[D.F_CODE]][0])
+        self.flips += 1
+        if self.flips > len(self.g.deck) or not self.draw_pile:
+            return fr[D.F_PC]                       # nothing left to flip: keep this starter
+        if put_back:
+            old = self.discard.pop()
+            self.draw_pile.append(old)
+            self.rng.shuffle(self.draw_pile)
+        k = self.draw_pile.pop()
+        self.discard.append(k)
+        self.color = self.g.k_color[k]
+        code = self.g.on_start[self.g.k_type[k]]
+        if code >= 0:
+            self._push(code, fr[D.F_SELF], k, True, False)
+        return fr[D.F_PC]
+
+    # --- internals: cards -----------------------------------------------------
+
+    def _draw_one(self) -> int:
+        pile = self.draw_pile
+        if not pile:
+            if len(self.discard) <= 1:
+                return -1                           # both piles empty: draw nothing (ruling 1.12)
+            top = self.discard.pop()
+            pile = self.discard
+            self.rng.shuffle(pile)
+            self.draw_pile = pile
+            self.discard = [top]
+            self.reshuffles += 1
+        return pile.pop()
+
+    def _draw(self, p: int, n: int) -> int:
+        hand = self.hands[p]
+        got = 0
+        for _ in range(n):
+            k = self._draw_one()
+            if k < 0:
+                break
+            hand.append(k)
+            got += 1
+        if got:
+            self.uno_called[p] = False
+        return got
+
+    def _after_draw_event(self, p: int) -> None:
+        code = self.g.after_draw
+        if code >= 0:
+            self._push(code, p, -1, True, False)
+
+    def _hand_changed(self, p: int) -> None:
+        """A hand changed outside its owner's own play: they may need to call UNO."""
+        if len(self.hands[p]) == 1:
+            if not self.uno_called[p] and p not in self.uno_askers and self.g.variant.uno_enabled:
+                self.uno_askers.append(p)
+        else:
+            self.uno_called[p] = False
+
+    def _is_playable(self, p: int, k: int) -> bool:
+        return k in self._playable_kinds(p, [k])
+
+    def _playable_kinds(self, p: int, among=None) -> list[int]:
+        """The distinct kinds in `among` (default p's hand) that p may play now."""
+        g = self.g
+        hand = self.hands[p] if among is None else among
+        if self.lock_owner >= 0 and p != self.lock_owner:
+            c = self.lock_color
+            k_color, k_wild = g.k_color, g.k_wild
+            allow_wild = g.variant.lock_allows_wild
+            kinds = {k for k in hand if k_color[k] == c and (allow_wild or not k_wild[k])}
+        else:
+            ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]] if self.discard else None
+            kinds = {k for k in hand if ok is None or ok[k]}
+        if g.strict_kinds and kinds & g.strict_kinds:
+            for k in list(kinds & g.strict_kinds):
+                fr = [-1, 0, p, k, True, False]
+                held = self.hands[p]
+                held.remove(k)
+                try:
+                    honest = g.restriction[g.k_type[k]](self, fr)
+                finally:
+                    held.append(k)
+                if not honest:
+                    kinds.discard(k)
+        return sorted(kinds)
+
+    def _stack_answers(self, p: int) -> list[int]:
+        g = self.g
+        mode = g.variant.stacking
+        top = self.discard[-1]
+        top_type, top_draw = g.k_type[top], g.k_draw[top]
+        out = []
+        for k in set(self.hands[p]):
+            d = g.k_draw[k]
+            if d <= 0 or (g.stack_types is not None and g.k_type[k] not in g.stack_types):
+                continue
+            t = g.k_type[k]
+            if mode == "same_type":
+                ok = t == top_type
+            elif mode == "same_or_higher":
+                ok = d >= top_draw
+            elif mode == "plus4_on_plus2":
+                ok = t == top_type or d > top_draw
+            else:
+                ok = True
+            if ok:
+                out.append(k)
+        return sorted(out)
+
+    # --- internals: the VM ----------------------------------------------------
+
+    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
+        nlocals = self.g.codes[code][1]
+        self.frames.append([code, 0, self_seat, card, honest, jumped] + [None] * nlocals)
+
+    def _run(self) -> bool:
+        """Run effect frames until they finish (True) or one pauses for a decision (False)."""
+        frames = self.frames
+        codes = self.g.codes
+        steps = 0
+        while frames:
+            fr = frames[-1]
+            ops = codes[fr[0]][0]
+            pc = fr[1]
+            n = len(ops)
+            while pc < n:
+                nxt = ops[pc](self, fr, pc)
+                steps += 1
+                if nxt < 0:
+                    return False
+                pc = nxt
+                if frames[-1] is not fr:
+                    fr[1] = pc
+                    break
+            else:
+                frames.pop()
+            if steps > MAX_STEPS_PER_RUN or self.over:
+                frames.clear()
+                if not self.over:
+                    self._end_round(None, stalled=True)
+                return True
+        return True
+
+    def _resume(self) -> None:
+        """Continue after a decision: finish the effects, then whatever comes after them."""
+        self.pending = None
+        if self._run() and not self.over:
+            self._continue()
+
+    def _continue(self) -> None:
+        after = self.after
+        if after == AFTER_PLAY:
+            self._after_play()
+        elif after == AFTER_DRAW:
+            self._after_draw_action()
+        elif after == AFTER_OUTS:
+            self._after_outs()
+        elif after == AFTER_WINDOW:
+            self._windows()
+        else:
+            self._after_setup()
+
+    # --- internals: rounds and turns ------------------------------------------
+
+    def _new_round(self, first: bool) -> None:
+        g, n, rng = self.g, self.n, self.rng
+        v = g.variant
+        self.round += 1
+        if first:
+            if v.dealer == "high_card":
+                self.dealer = self._high_card_dealer()
+            elif v.dealer == "seat_0":
+                self.dealer = 0
+            else:
+                self.dealer = rng.randrange(n)
+        else:
+            self.dealer = (self.dealer + 1) % n
+        deck = list(g.deck)
+        rng.shuffle(deck)
+        self.hands = [[] for _ in range(n)]
+        for _ in range(v.hand_size):
+            for i in range(1, n + 1):
+                self.hands[(self.dealer + i) % n].append(deck.pop())
+        self.draw_pile = deck
+        starter = deck.pop()
+        self.discard = [starter]
+        self.color = g.k_color[starter]
+        self.direction = 1
+        self.current = self.dealer
+        self.skip = [0] * n
+        self.stack = 0
+        self.stack_victim = -1
+        self.lock_color = -1
+        self.lock_owner = -1
+        self.next_exact = -1
+        self.turn_from = -1
+        self.frames = []
+        self.pending = None
+        self.limbo = [[], []]
+        self.vulnerable = []
+        self.uno_called = [False] * n
+        self.uno_askers = []
+        self.eliminated = [False] * n
+        self.out = [False] * n
+        self.revealed = {}
+        self.turns = 0
+        self.next_player = -1
+        self.played_by = -1
+        self.flips = 0
+        self.drawn_this_turn = -1
+        self.window = []
+        self.window_kind = ""
+        self.round_winner = None
+        self.after = AFTER_SETUP
+        if g.on_deal >= 0:
+            self._push(g.on_deal, self.dealer, -1, True, False)
+        start = g.on_start[g.k_type[starter]]
+        if start >= 0:
+            self._push(start, self.dealer, starter, True, False)
+        if self._run() and not self.over:
+            self._after_setup()
+
+    def _high_card_dealer(self) -> int:
+        """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""
+        g, rng = self.g, self.rng
+        contenders = list(range(self.n))
+        for _ in range(20):
+            deck = list(g.deck)
+            rng.shuffle(deck)
+            values = {p: max(g.k_number[deck.pop()], 0) for p in contenders}
+            best = max(values.values())
+            contenders = [p for p in contenders if values[p] == best]
+            if len(contenders) == 1:
+                break
+        return contenders[0]
+
+    def _after_setup(self) -> None:
+        self.turn_from = self.dealer if self.turn_from < 0 else self.turn_from
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.next_player = self._advance()
+        self.vulnerable = [p for p in self.vulnerable if len(self.hands[p]) == 1]
+        self._windows()
+
+    def _advance(self) -> int:
+        """The seat that plays next: an exact hand-off, or the next seat not skipped."""
+        n, d = self.n, self.direction
+        skip = self.skip
+        if self.next_exact >= 0:
+            seat = self.next_exact
+            if seat == self.lock_owner:
+                self.lock_owner = -1
+        else:
+            frm = self.turn_from if self.turn_from >= 0 else self.current
+            seat = frm
+            for _ in range(2 * n + 1):
+                seat = (seat + d) % n
+                if seat == self.lock_owner:
+                    self.lock_owner = -1            # the lock ends when play reaches its owner (ruling 3.2)
+                if self.eliminated[seat] or not self.hands[seat]:
+                    continue
+                if skip[seat]:
+                    skip[seat] = 0
+                    continue
+                break
+        self.next_exact = -1
+        self.turn_from = -1
+        for i in range(n):
+            skip[i] = 0
+        return seat
+
+    def _windows(self) -> None:
+        """Between turns: UNO calls for hands changed by effects, then the catch window."""
+        if self.uno_askers:
+            self.pending = (D.UNO, self.uno_askers[0])
+            return
+        if self.vulnerable:
+            if self.window_kind != D.CATCH:
+                first = self.next_player
+                order = [first] + self.players_from(first, False)
+                if self.g.variant.uno_partner_may_call and self.g.variant.team_size > 1:
+                    order = [q for q in (self.partner_of(v) for v in self.vulnerable) if q >= 0] + order
+                self.window = order
+                self.window_kind = D.CATCH
+            while self.window:
+                q = self.window[0]
+                if not self.eliminated[q] and len(self._catch_actions(q)) > 1:
+                    self.pending = (D.CATCH, q)
+                    return
+                self.window.pop(0)
+            self.vulnerable = []          # the next player begins: no more catching (rule 1.6.3)
+        self.window = []
+        self.window_kind = ""
+        self._begin_turn(self.next_player)
+
+    def _begin_turn(self, p: int) -> None:
+        self.current = p
+        self.turns += 1
+        self.total_turns += 1
+        self.drawn_this_turn = -1
+        self.played_by = -1
+        if self.turns > self.g.variant.max_turns:
+            self._end_round(None, stalled=True)
+            return
+        v = self.g.variant
+        if v.jump_in and self.discard:
+            top = self.discard[-1]
+            if v.jump_in_wilds or not self.g.k_wild[top]:
+                if not self.stack or self.g.ruling_value("jump_in_during_stack"):
+                    self.window = [q for q in self.players_from(p, False) if self.hands[q]]
+                    self.window_kind = D.JUMP
+                    if self.window:
+                        self.pending = (D.JUMP, self.window[0])
+                        return
+        self._offer_turn(p)
+
+    def _offer_turn(self, p: int) -> None:
+        if self.stack and self.stack_victim == p:
+            self.pending = (D.STACK, p)
+        else:
+            self.pending = (D.TURN, p)
+
+    def _play(self, p: int, k: int, uno: bool, jumped: bool = False) -> None:
+        """Move k from p's hand to the discard pile and resolve it."""
+        g = self.g
+        hand = self.hands[p]
+        hand.remove(k)
+        t = g.k_type[k]
+        honest = True
+        check = g.restriction[t]
+        if check is not None and not g.strict[t]:
+            honest = bool(check(self, [-1, 0, p, k, True, jumped]))
+        self.discard.append(k)
+        c = g.k_color[k]
+        if c >= 0:
+            self.color = c
+        self.played_by = p
+        if len(hand) == 1 and g.variant.uno_enabled:
+            self.uno_called[p] = uno
+            if not uno and p not in self.vulnerable:
+                self.vulnerable.append(p)
+        self.after = AFTER_PLAY
+        code = g.on_play[t]
+        if hand or g.resolve_last[t]:
+            if code >= 0:
+                self._push(code, p, k, honest, jumped)
+                if not self._run() or self.over:
+                    return
+        self._after_play()
+
+    def _after_play(self) -> None:
+        """Effects are done: see who went out, then end the turn."""
+        v = self.g.variant
+        if all(self.hands):                 # the common case: nobody is out of cards
+            self._end_turn()
+            return
+        newly_out = []
+        for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
+            if not self.hands[q] and not self.out[q]:
+                self.out[q] = True
+                newly_out.append(q)
+            elif self.hands[q]:
+                self.out[q] = False
+        if newly_out:
+            if v.round_ends == "first_out":
+                self._end_round(newly_out[0])
+                return
+            if self._team_finished():
+                return
+            if self.g.on_player_out >= 0:
+                for q in reversed(newly_out):
+                    self._push(self.g.on_player_out, q, -1, True, False)
+                self.after = AFTER_OUTS
+                if not self._run() or self.over:
+                    return
+        self._after_outs()
+
+    def _after_outs(self) -> None:
+        if self._team_finished():
+            return
+        for q in range(self.n):
+            self.out[q] = not self.hands[q]
+        if self.active_count() <= 1 or self._teams_alive() <= 1:
+            alive = [q for q in range(self.n) if self.in_play(q)]
+            self._end_round(alive[0] if alive else None)
+            return
+        self._end_turn()
+
+    def _team_finished(self) -> bool:
+        if self.g.variant.round_ends != "team_out":
+            return False
+        for lead in self.team_leads():
+            members = self.team_members(lead) or [lead]
+            if all(not self.hands[q] and not self.eliminated[q] for q in members):
+                self._end_round(lead)
+                return True
+        return False
+
+    def _teams_alive(self) -> int:
+        return len({self.team_index(q) for q in range(self.n) if self.in_play(q)})
+
+    def _after_draw_action(self) -> None:
+        """After a turn's draw: offer the drawn card if it may be played, else end the turn."""
+        p, k = self.current, self.drawn_this_turn
+        if (k >= 0 and self.g.variant.drawn_card != "forbidden" and k in self.hands[p]
+                and self._is_playable(p, k)):
+            self.pending = (D.DRAWN, p, k)
+            return
+        self._end_turn()
+
+    def _end_round(self, winner: int | None, stalled: bool = False) -> None:
+        g, v = self.g, self.g.variant
+        self.frames = []
+        self.pending = None
+        if stalled:
+            self.stalled = True
+            if winner is None and v.stall != "no_winner":
+                alive = [q for q in range(self.n) if not self.eliminated[q]]
+                key = (lambda q: (self.hand_points(q), len(self.hands[q]))) if v.stall == "fewest_points" \
+                    else (lambda q: (len(self.hands[q]), self.hand_points(q)))
+                winner = min(alive, key=key) if alive else None
+        self.round_winner = winner
+        points = [self.hand_points(q) for q in range(self.n)]
+        if v.scoring == "winner_collects" and winner is not None:
+            gained = sum(points[q] for q in range(self.n) if not self.same_team(q, winner))
+            for q in range(self.n):
+                if self.same_team(q, winner) if v.score_by == "team" else q == winner:
+                    self.scores[q] += gained
+        elif v.scoring == "lowest_held":
+            for q in range(self.n):
+                self.scores[q] += points[q]
+        if not self.match or v.scoring == "none":
+            self._finish(winner)
+            return
+        if max(self.scores) >= v.target:
+            if v.scoring == "lowest_held":
+                low = min(self.scores)
+                self._finish(min(q for q in range(self.n) if self.scores[q] == low))
+            else:
+                high = max(self.scores)
+                leaders = [q for q in range(self.n) if self.scores[q] == high]
+                if len({self.team_index(q) for q in leaders}) == 1:
+                    self._finish(leaders[0])
+                else:
+                    self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
+            return
+        self._new_round(first=False)
+
+    def _finish(self, winner: int | None) -> None:
+        self.over = True
+        self.winner = winner
+        self.pending = None
+        self.frames = []
+
+    # --- legal actions per decision -------------------------------------------
+
+    def _uno_variants(self, p: int, kinds) -> list[int]:
+        """Play actions, doubled with 'play X uno' when the card is the next-to-last."""
+        if len(self.hands[p]) == 2 and self.g.variant.uno_enabled:
+            k = self.g.num_kinds
+            return sorted(list(kinds) + [x + k for x in kinds])
+        return list(kinds)
+
+    def _legal_turn(self) -> list[int]:
+        p = self.pending[1]
+        plays = self._playable_kinds(p)
+        actions = self._uno_variants(p, plays)
+        if not plays or self._may_draw(p):
+            actions.append(self.g.A_DRAW)
+        return actions
+
+    def _may_draw(self, p: int) -> bool:
+        g = self.g
+        if g.may_always_draw:
+            return True
+        if g.may_draw_if is None:
+            return False
+        return bool(g.may_draw_if(self, [-1, 0, p, -1, True, False]))
+
+    def _legal_drawn(self) -> list[int]:
+        p, k = self.pending[1], self.pending[2]
+        actions = self._uno_variants(p, [k])
+        if self.g.variant.drawn_card != "forced":
+            actions.append(self.g.A_KEEP)
+        return actions
+
+    def _legal_color(self) -> list[int]:
+        base = self.g.A_COLOR
+        return [base + c for c in range(len(self.g.variant.colors))]
+
+    def _legal_target(self) -> list[int]:
+        return [self.g.A_TARGET + q for q in self.pending[3]]
+
+    def _legal_challenge(self) -> list[int]:
+        return [self.g.A_CHALLENGE, self.g.A_ACCEPT]
+
+    def _legal_give(self) -> list[int]:
+        base = self.g.A_GIVE
+        return [base + k for k in sorted(set(self.hands[self.pending[1]]))]
+
+    def _legal_trade(self) -> list[int]:
+        _, p, other, left = self.pending
+        g = self.g
+        actions = [g.A_TRADE + a * g.num_kinds + b for a in sorted(set(self.hands[p]))
+                   for b in sorted(set(self.hands[other])) if a != b]
+        return actions + [g.A_DONE]
+
+    def _legal_stack(self) -> list[int]:
+        p = self.pending[1]
+        return self._uno_variants(p, self._stack_answers(p)) + [self.g.A_DRAW]
+
+    def _legal_forced(self) -> list[int]:
+        _, p, c = self.pending
+        kinds = sorted({k for k in self.hands[p] if self.g.k_color[k] == c})
+        return self._uno_variants(p, kinds)
+
+    def _legal_jump(self) -> list[int]:
+        p = self.pending[1]
+        top = self.discard[-1]
+        actions = self._uno_variants(p, [top]) if top in self.hands[p] else []
+        return actions + [self.g.A_PASS]
+
+    def _legal_catch(self) -> list[int]:
+        return self._catch_actions(self.pending[1])
+
+    def _catch_actions(self, q: int) -> list[int]:
+        base = self.g.A_CATCH
+        actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
+        if self.g.variant.uno_partner_may_call and any(self.partner_of(v) == q for v in self.vulnerable):
+            actions.append(self.g.A_UNO)
+        return sorted(actions) + [self.g.A_PASS]
+
+    def _legal_uno(self) -> list[int]:
+        return [self.g.A_UNO, self.g.A_PASS]
+
+    def _why_illegal(self, action: int) -> str:
+        g = self.g
+        kind = self.pending[0]
+        if action < 2 * g.num_kinds:
+            k = action % g.num_kinds
+            p = self.pending[1]
+            if kind not in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP):
+                return f"player {p} must decide '{kind}' now, not play a card"
+            if k not in self.hands[p]:
+                return f"player {p} does not hold {g.card_names[k]}"
+            if action >= g.num_kinds and len(self.hands[p]) != 2:
+                return "UNO is called when playing your next-to-last card"
+            if kind == D.DRAWN:
+                return "after drawing, only the drawn card may be played"
+            if self.lock_owner >= 0:
+                return f"only {g.variant.colors[self.lock_color]} cards may be played until the lock ends"
+            return f"{g.card_names[k]} does not match {self.top_card} ({self.current_color or 'any color'})"
+        if action == g.A_DRAW and kind == D.TURN:
+            return "you may not draw now"
+        return f"not a legal '{kind}' decision for player {self.pending[1]}"
+
+    # --- applying actions per decision ----------------------------------------
+
+    def _apply_turn(self, a: int) -> None:
+        g = self.g
+        p = self.pending[1]
+        self.pending = None
+        if a == g.A_DRAW:
+            self._turn_draw(p)
+            return
+        k = g.num_kinds
+        self._play(p, a % k, a >= k)
+
+    def _turn_draw(self, p: int) -> None:
+        hand = self.hands[p]
+        before = len(hand)
+        if self.g.variant.no_playable == "draw_until_playable" and not self._playable_kinds(p):
+            self.op_draw_until_playable(p)
+        else:
+            self.op_draw(p, 1)
+        self.drawn_this_turn = hand[-1] if len(self.hands[p]) > before and self.hands[p] is hand else -1
+        self.after = AFTER_DRAW
+        if self.frames:
+            if not self._run() or self.over:
+                return
+        self._after_draw_action()
+
+    def _apply_drawn(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        if a == self.g.A_KEEP:
+            self._end_turn()
+            return
+        k = self.g.num_kinds
+        self._play(p, a % k, a >= k)
+
+    def _apply_color(self, a: int) -> None:
+        self.color = a - self.g.A_COLOR
+        self._resume()
+
+    def _apply_target(self, a: int) -> None:
+        slot = self.pending[2]
+        self.frames[-1][slot] = a - self.g.A_TARGET
+        self._resume()
+
+    def _apply_challenge(self, a: int) -> None:
+        _, victim, guilty, innocent, accepted = self.pending
+        fr = self.frames[-1]
+        if a == self.g.A_CHALLENGE:
+            challenged = fr[D.F_SELF]
+            self.revealed.setdefault(victim, {})[challenged] = list(self.hands[challenged])
+            fr[D.F_PC] = innocent if fr[D.F_HONEST] else guilty
+        else:
+            fr[D.F_PC] = accepted
+        self._resume()
+
+    def _apply_give(self, a: int) -> None:
+        _, giver, left, dest = self.pending
+        k = a - self.g.A_GIVE
+        self.hands[giver].remove(k)
+        if dest >= 0:
+            self.hands[dest].append(k)
+            self._hand_changed(dest)
+        else:
+            self.limbo[-1 - dest].append(k)
+        if left > 1 and self.hands[giver]:
+            self.pending = (D.GIVE, giver, left - 1, dest)
+            return
+        self._hand_changed(giver)
+        self._resume()
+
+    def _apply_trade(self, a: int) -> None:
+        _, p, other, left = self.pending
+        g = self.g
+        if a == g.A_DONE:
+            self._resume()
+            return
+        mine, theirs = divmod(a - g.A_TRADE, g.num_kinds)
+        self.hands[p].remove(mine)
+        self.hands[other].remove(theirs)
+        self.hands[p].append(theirs)
+        self.hands[other].append(mine)
+        self.revealed.setdefault(p, {})[other] = list(self.hands[other])
+        if left > 1:
+            self.pending = (D.TRADE, p, other, left - 1)
+            return
+        self._resume()
+
+    def _apply_stack(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        if a == self.g.A_DRAW:
+            total = self.stack
+            self.stack = 0
+            self.stack_victim = -1
+            self.after = AFTER_PLAY
+            self.played_by = -1
+            self.op_draw(p, total)               # drawing the stack is the lost turn
+            if self.frames and (not self._run() or self.over):
+                return
+            self._end_turn()
+            return
+        self.stack_victim = -1
+        k = self.g.num_kinds
+        self._play(p, a % k, a >= k)
+
+    def _apply_forced(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        k = self.g.num_kinds
+        kind = a % k
+        g = self.g
+        # A forced play happens inside the effect that forced it: its own effect runs on top.
+        self.hands[p].remove(kind)
+        self.discard.append(kind)
+        if g.k_color[kind] >= 0:
+            self.color = g.k_color[kind]
+        if len(self.hands[p]) == 1 and g.variant.uno_enabled:
+            self.uno_called[p] = a >= k
+            if a < k and p not in self.vulnerable:
+                self.vulnerable.append(p)
+        t = g.k_type[kind]
+        code = g.on_play[t]
+        if code >= 0 and (self.hands[p] or g.resolve_last[t]):
+            self._push(code, p, kind, True, False)
+        self._resume()
+
+    def _apply_jump(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        if a == self.g.A_PASS:
+            self.window.pop(0)
+            if self.window:
+                self.pending = (D.JUMP, self.window[0])
+            else:
+                self.window_kind = ""
+                self._offer_turn(self.current)
+            return
+        self.window = []
+        self.window_kind = ""
+        self.current = p
+        k = self.g.num_kinds
+        self._play(p, a % k, a >= k, jumped=True)
+
+    def _apply_catch(self, a: int) -> None:
+        q = self.pending[1]
+        self.pending = None
+        g = self.g
+        if a == g.A_PASS:
+            self.window.pop(0)
+        elif a == g.A_UNO:
+            self.vulnerable = [v for v in self.vulnerable if self.partner_of(v) != q]
+            self.window.pop(0)
+        else:
+            caught = a - g.A_CATCH
+            self.vulnerable.remove(caught)
+            self._draw(caught, g.variant.uno_penalty)
+            self.after = AFTER_WINDOW
+            self._after_draw_event(caught)
+            if self.frames and (not self._run() or self.over):
+                return
+        self._windows()
+
+    def _apply_uno(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        self.uno_askers.pop(0)
+        if a == self.g.A_UNO:
+            self.uno_called[p] = True
+        elif p not in self.vulnerable:
+            self.vulnerable.append(p)
+        self._windows()
+
+
+def _deep_list(value: list) -> list:
+    return [(_deep_list(x) if isinstance(x, list) else x) for x in value]
+
+
+def _rng_to_json(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]

@@ -1,0 +1,447 @@
+"""The typed variant: frozen dataclasses built from a located YAML tree.
+
+This stage resolves cross references (card types, colors, rulings) and reports
+E3xx diagnostics; effect strings stay as located text for `effects.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, suggestion_suffix
+from .source import Node
+
+MAX_CARDS = 10_000
+MAX_COUNT = 10_000
+MAX_PLAYERS = 100
+KINDS = ("number", "action", "wild")
+
+
+@dataclass(frozen=True)
+class Text:
+    """An effect or condition string together with the YAML node it came from."""
+
+    source: str
+    node: Node | None = None
+
+    def position(self) -> tuple[str, int, int]:
+        """Return (path, line, column) of the start of the text."""
+        if self.node is None:
+            return ("<builtin>", 1, 1)
+        return (self.node.path, self.node.line, self.node.column)
+
+
+@dataclass(frozen=True)
+class CardType:
+    """One card type of the deck (e.g. `draw_two`), with its copies and behaviour."""
+
+    id: str
+    name: str
+    kind: str                                  # number | action | wild
+    wild: bool
+    copies: dict[str, dict[int | None, int]]   # color ("" for colorless) -> number (None) -> copies
+    points: int | None                         # None means face value
+    draw: int                                  # draw penalty size, 0 if none
+    label: str                                 # suffix added after the number in card ids
+    restriction: Text | None
+    restriction_check: str                     # challenge | strict
+    on_play: Text | None
+    on_start: Text | None
+    last_card: str                             # resolve | ignore
+    text: str | None
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A named edge-case decision, with the value we chose and where it comes from."""
+
+    name: str
+    value: object
+    section: str | None
+    summary: str | None
+    choices: tuple | None
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A house rule that needs a ruling when combined with another one."""
+
+    other: str
+    ruling: str
+    why: str | None
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A whole variant after `extends`/`include` are merged and references checked."""
+
+    name: str
+    description: str | None
+    path: str
+    sources: tuple[str, ...]
+    house_rules: tuple[str, ...]
+    conflicts: dict[str, tuple[Conflict, ...]]
+    min_players: int
+    max_players: int
+    allowed_players: tuple[int, ...] | None
+    team_size: int
+    colors: tuple[str, ...]
+    cards: dict[str, CardType]
+    declared_total: int | None
+    hand_size: int
+    dealer: str
+    on_deal: Text | None
+    start_default: Text | None
+    no_playable: str
+    may_draw_if: Text | None
+    drawn_card: str
+    lock_allows_wild: bool
+    uno_enabled: bool
+    uno_penalty: int
+    uno_partner_may_call: bool
+    stacking: str                     # none | same_type | same_or_higher | plus4_on_plus2 | any_draw
+    stack_cards: tuple[str, ...] | None
+    stack_challenge: bool
+    jump_in: bool
+    jump_in_wilds: bool
+    on_player_out: Text | None
+    after_draw: Text | None
+    round_ends: str                   # first_out | team_out
+    max_turns: int
+    stall: str                        # fewest_points | fewest_cards | no_winner
+    scoring: str                      # winner_collects | lowest_held | none
+    target: int
+    score_by: str                     # player | team
+    rulings: dict[str, Ruling]
+    root: Node | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def deck_size(self) -> int:
+        """Return the number of physical cards in the deck."""
+        return sum(n for ct in self.cards.values() for by_num in ct.copies.values() for n in by_num.values())
+
+
+# ---------------------------------------------------------------------------
+# Building
+
+
+class _Builder:
+    """Turns a merged YAML tree into a Variant, collecting diagnostics."""
+
+    def __init__(self, root: Node, path: str, house_rules: list[Node]):
+        self.root = root
+        self.path = path
+        self.house_rule_nodes = house_rules
+        self.diags: list[Diagnostic] = []
+
+    def error(self, node: Node | None, code: str, message: str, severity: str = "error") -> None:
+        """Record a diagnostic at `node` (or at the file start)."""
+        if node is None:
+            self.diags.append(Diagnostic(self.path, 1, 1, code, message, severity))
+        else:
+            self.diags.append(Diagnostic(node.path, node.line, node.column, code, message, severity))
+
+    # --- typed accessors; the schema has already reported type errors, so these stay quiet.
+
+    def get(self, node: Node | None, key: str) -> Node | None:
+        if node is None or node.kind != "map":
+            return None
+        return node.value.get(key)
+
+    def scalar(self, node: Node | None, key: str, default, kind=None):
+        child = self.get(node, key)
+        if child is None or child.kind != "scalar" or child.value is None:
+            return default
+        value = child.value
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            return default
+        if kind is bool and not isinstance(value, bool):
+            return default
+        if kind is str and not isinstance(value, str):
+            return default
+        return value
+
+    def text(self, node: Node | None, key: str) -> Text | None:
+        child = self.get(node, key)
+        if child is None or child.kind != "scalar" or child.value is None:
+            return None
+        if isinstance(child.value, bool):
+            return Text("true" if child.value else "false", child)
+        return Text(str(child.value), child)
+
+    def strings(self, node: Node | None, key: str) -> list[tuple[str, Node]]:
+        child = self.get(node, key)
+        if child is None or child.kind != "seq":
+            return []
+        return [(str(item.value), item) for item in child.value if item.kind == "scalar" and item.value is not None]
+
+    # --- sections
+
+    def build(self) -> Variant | None:
+        root = self.root
+        colors = [c for c, _ in self.strings(root, "colors")]
+        seen: dict[str, Node] = {}
+        for color, node in self.strings(root, "colors"):
+            if color in seen:
+                self.error(node, "E305", f"color '{color}' is listed twice")
+            seen[color] = node
+        cards = self.build_cards(colors)
+        players = self.get(root, "players")
+        min_p = self.scalar(players, "min", 2, int)
+        max_p = self.scalar(players, "max", 10, int)
+        allowed = [v for v in (self.scalar_list(players, "allowed")) if isinstance(v, int)] or None
+        if allowed:
+            min_p, max_p = min(allowed), max(allowed)
+        if min_p < 2:
+            self.error(self.get(players, "min"), "E310", "a game needs at least 2 players")
+        if max_p < min_p:
+            self.error(self.get(players, "max"), "E310", f"players.max ({max_p}) is below players.min ({min_p})")
+        if max_p > MAX_PLAYERS:
+            self.error(self.get(players, "max"), "E310", f"players.max ({max_p}) is over the limit of {MAX_PLAYERS}")
+        teams = self.get(root, "teams")
+        team_size = self.scalar(teams, "size", 1, int) if teams is not None else 1
+        if team_size > 1:
+            for n in allowed or range(min_p, max_p + 1):
+                if n % team_size:
+                    self.error(players, "E311", f"{n} players cannot sit in teams of {team_size}")
+                    break
+        deal = self.get(root, "deal")
+        hand_size = self.scalar(deal, "hand_size", 7, int)
+        deck_node = self.get(root, "deck")
+        declared = self.scalar(deck_node, "total", None, int)
+        variant_cards = {k: v for k, v in cards.items()}
+        deck_size = sum(n for ct in variant_cards.values() for by in ct.copies.values() for n in by.values())
+        if declared is not None and declared != deck_size:
+            self.error(self.get(deck_node, "total"), "E307",
+                       f"deck.total says {declared} cards but the card types add up to {deck_size}")
+        if deck_size > MAX_CARDS:
+            self.error(self.get(root, "cards"), "E308", f"the deck has {deck_size} cards, over the limit of {MAX_CARDS}")
+        elif cards and deck_size < max_p * hand_size + 1:
+            self.error(self.get(players, "max") or self.get(root, "cards") or None, "E309",
+                       f"a deck of {deck_size} cards cannot deal {hand_size} cards to {max_p} players and turn a start card")
+        if not cards and not self.house_rule_nodes:
+            self.error(self.get(root, "cards") or None, "E306", "the variant defines no cards")
+        turn = self.get(root, "turn")
+        uno = self.get(root, "uno")
+        stacking = self.get(root, "stacking")
+        stack_mode = self.scalar(stacking, "answer", "none", str) if self.scalar(stacking, "enabled", stacking is not None, bool) else "none"
+        stack_cards = None
+        if stacking is not None and self.get(stacking, "cards") is not None:
+            stack_cards = []
+            for card_id, node in self.strings(stacking, "cards"):
+                self.check_card_ref(card_id, node, cards)
+                stack_cards.append(card_id)
+        jump = self.get(root, "jump_in")
+        events = self.get(root, "events")
+        rnd = self.get(root, "round")
+        scoring = self.get(root, "scoring")
+        rulings = self.build_rulings()
+        conflicts = self.build_conflicts()
+        score_by = self.scalar(scoring, "by", "team" if team_size > 1 else "player", str)
+        round_ends = self.scalar(rnd, "ends_when", "first_out", str)
+        if team_size < 2:
+            if score_by == "team":
+                self.error(self.get(scoring, "by"), "E312", "scoring.by is 'team' but the variant has no teams")
+            if round_ends == "team_out":
+                self.error(self.get(rnd, "ends_when"), "E312", "round.ends_when is 'team_out' but the variant has no teams")
+        return Variant(
+            name=self.scalar(root, "name", "unnamed", str),
+            description=self.scalar(root, "description", None, str),
+            path=self.path,
+            sources=tuple(s for s, _ in self.strings(root, "sources")),
+            house_rules=tuple(self.house_rule_ids()),
+            conflicts=conflicts,
+            min_players=min_p,
+            max_players=max_p,
+            allowed_players=tuple(allowed) if allowed else None,
+            team_size=team_size,
+            colors=tuple(colors),
+            cards=variant_cards,
+            declared_total=declared,
+            hand_size=hand_size,
+            dealer=self.scalar(deal, "dealer", "random", str),
+            on_deal=self.text(deal, "on_deal"),
+            start_default=self.text(self.get(root, "start"), "default"),
+            no_playable=self.scalar(turn, "no_playable", "draw_one", str),
+            may_draw_if=self.text(turn, "may_draw_if"),
+            drawn_card=self.scalar(turn, "drawn_card", "optional", str),
+            lock_allows_wild=self.scalar(turn, "lock_allows_wild", False, bool),
+            uno_enabled=self.scalar(uno, "enabled", True, bool),
+            uno_penalty=self.scalar(uno, "penalty", 2, int),
+            uno_partner_may_call=self.scalar(uno, "partner_may_call", False, bool),
+            stacking=stack_mode,
+            stack_cards=tuple(stack_cards) if stack_cards is not None else None,
+            stack_challenge=self.scalar(stacking, "challenge", False, bool),
+            jump_in=self.scalar(jump, "enabled", jump is not None, bool),
+            jump_in_wilds=self.scalar(jump, "wilds", False, bool),
+            on_player_out=self.text(events, "player_out"),
+            after_draw=self.text(events, "after_draw"),
+            round_ends=round_ends,
+            max_turns=self.scalar(rnd, "max_turns", 3000, int),
+            stall=self.scalar(rnd, "stall", "fewest_points", str),
+            scoring=self.scalar(scoring, "mode", "winner_collects", str),
+            target=self.scalar(scoring, "target", 500, int),
+            score_by=score_by,
+            rulings=rulings,
+            root=root,
+        )
+
+    def scalar_list(self, node, key):
+        child = self.get(node, key)
+        if child is None or child.kind != "seq":
+            return []
+        return [item.value for item in child.value if item.kind == "scalar"]
+
+    def house_rule_ids(self) -> list[str]:
+        return [self.scalar(node, "id", "", str) for node in self.house_rule_nodes]
+
+    def check_card_ref(self, card_id: str, node: Node, cards: dict) -> None:
+        if card_id not in cards:
+            self.error(node, "E301", f"unknown card type '{card_id}'" + suggestion_suffix(card_id, cards))
+
+    def build_cards(self, colors: list[str]) -> dict[str, CardType]:
+        cards_node = self.get(self.root, "cards")
+        out: dict[str, CardType] = {}
+        if cards_node is None or cards_node.kind != "map":
+            return out
+        for card_id, spec in cards_node.value.items():
+            if spec.kind == "scalar" and spec.value is None:
+                continue                     # `card: null` in an including file removes the type
+            if spec.kind != "map":
+                continue
+            card = self.build_card(card_id, spec, colors)
+            if card is not None:
+                out[card_id] = card
+        return out
+
+    def build_card(self, card_id: str, spec: Node, colors: list[str]) -> CardType | None:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", card_id):
+            self.error(spec, "E304", f"card type id '{card_id}' must be snake_case")
+        wild = self.scalar(spec, "wild", False, bool)
+        numbers_node = self.get(spec, "numbers")
+        numbers: dict[int | None, int] = {}
+        if numbers_node is not None and numbers_node.kind == "map":
+            for key, count_node in numbers_node.value.items():
+                count = count_node.value if count_node.kind == "scalar" else None
+                if not isinstance(count, int) or isinstance(count, bool):
+                    continue
+                rng = self.number_range(str(key), count_node)
+                if rng is None:
+                    continue
+                if count > MAX_COUNT or count < 0:
+                    self.error(count_node, "E308", f"{count} copies is outside 0..{MAX_COUNT}")
+                    continue
+                for n in rng:
+                    if n in numbers:
+                        self.error(count_node, "E303", f"number {n} of '{card_id}' is given twice")
+                    numbers[n] = count
+        per_color = self.scalar(spec, "per_color", None, int)
+        count = self.scalar(spec, "count", None, int)
+        for key, val in (("per_color", per_color), ("count", count)):
+            if val is not None and not 0 <= val <= MAX_COUNT:
+                self.error(self.get(spec, key), "E308", f"{key}: {val} is outside 0..{MAX_COUNT}")
+                return None
+        card_colors = colors
+        if self.get(spec, "colors") is not None:
+            card_colors = []
+            for color, node in self.strings(spec, "colors"):
+                if color not in colors:
+                    self.error(node, "E302", f"unknown color '{color}'" + suggestion_suffix(color, colors))
+                else:
+                    card_colors.append(color)
+        given = [k for k in ("numbers", "per_color", "count") if self.get(spec, k) is not None]
+        if len(given) != 1:
+            self.error(spec, "E303", f"card type '{card_id}' needs exactly one of numbers, per_color or count"
+                       + (f" (it has {', '.join(given)})" if given else ""))
+            return None
+        copies: dict[str, dict[int | None, int]] = {}
+        if count is not None:
+            copies[""] = {None: count}
+        elif wild and not card_colors:
+            copies[""] = numbers if numbers else {None: per_color or 0}
+        else:
+            for color in card_colors:
+                copies[color] = dict(numbers) if numbers else {None: per_color}
+        kind = self.scalar(spec, "kind", "number" if numbers else ("wild" if wild else "action"), str)
+        points_node = self.get(spec, "points")
+        points: int | None = 0
+        if points_node is not None and points_node.kind == "scalar":
+            if points_node.value == "face":
+                points = None
+                if not numbers:
+                    self.error(points_node, "E313", f"'{card_id}' scores its face value but has no numbers")
+            elif isinstance(points_node.value, int):
+                points = points_node.value
+        elif self.get(self.root, "scoring") is not None and self.scalar(self.get(self.root, "scoring"), "mode", "winner_collects", str) != "none":
+            self.error(spec, "E314", f"card type '{card_id}' has no points but scoring is on")
+        return CardType(
+            id=card_id,
+            name=self.scalar(spec, "name", card_id.replace("_", " ").title(), str),
+            kind=kind,
+            wild=wild,
+            copies=copies,
+            points=points,
+            draw=self.scalar(spec, "draw", 0, int),
+            label=self.scalar(spec, "label", "", str),
+            restriction=self.text(spec, "restriction"),
+            restriction_check=self.scalar(spec, "restriction_check", "challenge", str),
+            on_play=self.text(spec, "on_play"),
+            on_start=self.text(spec, "on_start"),
+            last_card=self.scalar(spec, "last_card", "resolve", str),
+            text=self.scalar(spec, "text", None, str),
+            node=spec,
+        )
+
+    def number_range(self, key: str, node: Node) -> range | None:
+        m = re.fullmatch(r"\s*(\d{1,4})\s*(?:-\s*(\d{1,4})\s*)?", key)
+        if not m:
+            self.error(node, "E303", f"'{key}' is not a number or a range like 1-9")
+            return None
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) else lo
+        if hi < lo:
+            self.error(node, "E303", f"range {key} is empty")
+            return None
+        return range(lo, hi + 1)
+
+    def build_rulings(self) -> dict[str, Ruling]:
+        node = self.get(self.root, "rulings")
+        out: dict[str, Ruling] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            value_node = self.get(spec, "value")
+            value = value_node.value if value_node is not None and value_node.kind == "scalar" else None
+            choices_node = self.get(spec, "choices")
+            choices = tuple(self.scalar_list(spec, "choices")) if choices_node is not None else None
+            if choices and value not in choices:
+                self.error(value_node or spec, "E315",
+                           f"ruling '{name}' has value {value!r}, not one of its choices {list(choices)}")
+            out[name] = Ruling(name, value, self.scalar(spec, "section", None, str),
+                               self.scalar(spec, "summary", None, str), choices, spec)
+        return out
+
+    def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:
+        out: dict[str, tuple[Conflict, ...]] = {}
+        for node in self.house_rule_nodes:
+            rule_id = self.scalar(node, "id", "", str)
+            items = self.get(node, "conflicts")
+            conflicts = []
+            for item in (items.value if items is not None and items.kind == "seq" else []):
+                conflicts.append(Conflict(self.scalar(item, "with", "", str), self.scalar(item, "ruling", "", str),
+                                          self.scalar(item, "why", None, str), item))
+            out[rule_id] = tuple(conflicts)
+        return out
+
+
+def build_variant(root: Node, path: str, house_rules: list[Node] = ()) -> tuple[Variant | None, list[Diagnostic]]:
+    """Build the typed variant from a merged, schema-checked tree."""
+    builder = _Builder(root, path, list(house_rules))
+    variant = builder.build()
+    return variant, builder.diags

@@ -1,0 +1,681 @@
+"""Load a YAML file into a tree of located nodes (the E1xx stage).
+
+The tree is built from PyYAML's event stream rather than `yaml.compose`:
+the composer is recursive (a deeply nested file raises RecursionError) and
+shares aliased nodes without limit (alias bombs), while walking events lets
+us bound depth, alias use and node count as we go, refuse every non-core
+tag, and catch duplicate keys. Tags are only ever checked, never acted on,
+so loading cannot run code. Every problem becomes a Diagnostic: the
+loaders never raise and never hang.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field, replace
+
+import yaml
+
+from .diagnostics import LINE_BREAK, Diagnostic, offset_to_position, split_lines
+
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 64
+MAX_ALIASES = 100
+MAX_NODES = 200_000
+# Python refuses longer decimal strings (int_max_str_digits), and no real rule needs one.
+MAX_NUMBER_CHARS = 4300
+
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = frozenset(_CORE + name for name in ("str", "int", "float", "bool", "null"))
+_CONSTRUCTED = frozenset(_CORE + name for name in ("int", "float", "bool", "null"))
+_TAG_KINDS = {_CORE + "map": "map", _CORE + "seq": "seq", **{tag: "scalar" for tag in _SCALAR_TAGS}}
+_ALLOWED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq"
+_KIND_NAMES = {"map": "a mapping", "seq": "a list", "scalar": "a single value"}
+# A line that ends in a block scalar header such as "key: |", "- >-" or "text: |2 # note".
+_BLOCK_HEADER = re.compile(r"(?:^|\s)[|>][0-9+-]{0,2}[ \t]*(?:#.*)?$")
+# The anchor and tag written before a scalar's text ("&a !!str value").
+_PROPERTIES = re.compile(r"(?:[!&]\S*\s+)*")
+_TAG_TOKEN = re.compile(r"(?:&\S*\s+)?(![^\s,\[\]{}]*)")
+_ESCAPE_WIDTHS = {"x": 4, "u": 6, "U": 10}
+_BREAK_CHARS = "\r\n\x85\u2028\u2029"
+
+
+@dataclass
+class Node:
+    """A YAML value with the file position it was read from."""
+
+    kind: str
+    value: object
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    path: str
+    key_line: int | None = None
+    key_column: int | None = None
+    style: str | None = None
+    raw: str | None = None
+
+    def to_python(self) -> object:
+        """The plain Python value: dicts, lists and scalars, without positions."""
+        if self.kind == "map":
+            return {key: child.to_python() for key, child in self.value.items()}
+        if self.kind == "seq":
+            return [child.to_python() for child in self.value]
+        return self.value
+
+    def get(self, key: str) -> Node | None:
+        """The value under `key` for a mapping, else None."""
+        return self.value.get(key) if self.kind == "map" else None
+
+    def locate(self, offset_line: int, offset_col: int) -> tuple[int, int]:
+        """Map a 1-based (line, column) inside this string's value to its 1-based file position."""
+        if self.kind != "scalar" or not isinstance(self.value, str) or self.raw is None:
+            # Not text read from the file: the best we can do is count from the start.
+            if offset_line <= 1:
+                return self.line, self.column + max(offset_col, 1) - 1
+            return self.line + offset_line - 1, max(offset_col, 1)
+        offset_line, offset_col = max(offset_line, 1), max(offset_col, 1)
+        if self.style == "|":
+            return self._locate_literal(offset_line, offset_col)
+        index = _value_index(self.value, offset_line, offset_col)
+        offsets = _value_offsets(self.value, self.raw, self.style)
+        if index < len(offsets):
+            offset = offsets[index]
+        else:
+            offset = offsets[-1] + 1 if offsets else _content_start(self.raw, self.style)
+        return _advance(self.line, self.column, self.raw[:offset])
+
+    def _locate_literal(self, offset_line: int, offset_col: int) -> tuple[int, int]:
+        """Literal blocks keep one value line per source line, shifted by the block's indentation."""
+        content = split_lines(self.raw)[1:]
+        indent = _literal_indent(content, self.value.split("\n"))
+        return self.line + offset_line, indent + offset_col
+
+
+def load_file(
+    path: str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    max_aliases: int = MAX_ALIASES,
+    max_nodes: int = MAX_NODES,
+) -> tuple[Node | None, list[Diagnostic], str]:
+    """Read and load a YAML file: (root mapping or None, diagnostics, source text or "")."""
+    path = os.fspath(path)
+    data, problem = _read_bytes(path, max_bytes)
+    if problem is not None:
+        return None, [problem], ""
+    text, problem = _decode(data, path)
+    if problem is not None:
+        return None, [problem], text
+    root, diags = load_text(text, path, max_bytes=max_bytes, max_depth=max_depth,
+                            max_aliases=max_aliases, max_nodes=max_nodes)
+    return root, diags, text
+
+
+def load_text(
+    text: str,
+    path: str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    max_aliases: int = MAX_ALIASES,
+    max_nodes: int = MAX_NODES,
+) -> tuple[Node | None, list[Diagnostic]]:
+    """Load YAML text: (root mapping or None, diagnostics).
+
+    The root is None when no usable tree could be built; it may be returned
+    alongside non-fatal errors (duplicate keys, forbidden tags, bad keys).
+    """
+    try:
+        if text.startswith("\ufeff"):
+            text = text[1:]  # PyYAML does not count a BOM in columns, so neither do we.
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            return None, [_too_large(path, size, max_bytes)]
+        builder = _Builder(text, path, max_depth, max_aliases, max_nodes)
+        root = builder.build()
+        return root, builder.diags
+    except Exception as exc:  # noqa: BLE001 - the loader promises never to raise; this keeps that promise
+        return None, [Diagnostic(path, 1, 1, "E110",
+                                 f"internal error while reading YAML ({type(exc).__name__}); please report this file")]
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def _read_bytes(path: str, max_bytes: int) -> tuple[bytes, Diagnostic | None]:
+    """The file's bytes, or a diagnostic saying why they cannot be had."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return b"", Diagnostic(path, 1, 1, "E101", "file not found")
+    except (OSError, ValueError) as exc:
+        return b"", Diagnostic(path, 1, 1, "E103", f"cannot read file: {_os_reason(exc)}")
+    if stat.S_ISDIR(info.st_mode):
+        return b"", Diagnostic(path, 1, 1, "E102", "path is a directory, not a YAML file")
+    if not stat.S_ISREG(info.st_mode):
+        # Opening a FIFO would block and a device may never end.
+        return b"", Diagnostic(path, 1, 1, "E103", "cannot read file: not a regular file")
+    if info.st_size > max_bytes:
+        return b"", _too_large(path, info.st_size, max_bytes)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)  # one byte more tells us the file grew past the limit
+    except OSError as exc:
+        return b"", Diagnostic(path, 1, 1, "E103", f"cannot read file: {_os_reason(exc)}")
+    if len(data) > max_bytes:
+        return b"", _too_large(path, None, max_bytes)
+    return data, None
+
+
+def _os_reason(exc: Exception) -> str:
+    """A short reason for an OS error, without the path the diagnostic already shows."""
+    reason = getattr(exc, "strerror", None) or str(exc)
+    return reason[0].lower() + reason[1:] if reason else type(exc).__name__
+
+
+def _too_large(path: str, size: int | None, limit: int) -> Diagnostic:
+    """E105 for a file or text over the size limit."""
+    shown = f"{size} bytes, " if size is not None else ""
+    return Diagnostic(path, 1, 1, "E105", f"file is too large ({shown}limit is {limit} bytes)")
+
+
+def _decode(data: bytes, path: str) -> tuple[str, Diagnostic | None]:
+    """UTF-8 text without a BOM, or E104 at the first byte that is not text."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-8", "replace"), Diagnostic(
+            path, 1, 1, "E104", "file is UTF-16 encoded; save it as UTF-8")
+    bad = data.find(b"\x00")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = exc.start if bad < 0 else min(bad, exc.start)
+        text = None
+    if bad < 0:
+        return (text[1:] if text.startswith("\ufeff") else text), None
+    prefix = data[:bad].decode("utf-8", "replace")
+    line, column = offset_to_position(prefix, len(prefix))
+    if data[bad] == 0:
+        message = "file contains a NUL byte; it looks like binary data, not YAML text"
+    else:
+        message = f"file is not valid UTF-8 (byte 0x{data[bad]:02x} here)"
+    return data.decode("utf-8", "replace"), Diagnostic(path, line, column, "E104", message)
+
+
+# ---------------------------------------------------------------- building the tree
+
+
+class _Loader(yaml.SafeLoader):
+    """Pure-Python SafeLoader whose implicit resolution only produces str, int, float, bool and null."""
+
+
+class _CLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The same over libyaml's parser, which reads large files tens of times faster."""
+
+
+# Timestamps, merge keys ("<<") and "=" stay plain strings: later stages never want them.
+_Loader.yaml_implicit_resolvers = _CLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag in _CONSTRUCTED]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+# Both parsers report the same positions; libyaml is used whenever PyYAML was built with it.
+_LOADER = _CLoader if getattr(yaml, "__with_libyaml__", False) else _Loader
+# Characters YAML forbids; checked up front so both parsers report them the same way.
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+
+
+class _Fatal(Exception):
+    """Stops building: the diagnostic it carries leaves no usable tree."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@dataclass
+class _Anchor:
+    """What an alias to an anchored node needs: the node, its expanded size and height, its key text."""
+
+    node: Node
+    size: int
+    height: int
+    text: str | None
+
+
+@dataclass
+class _Frame:
+    """A mapping or list being built, with the bookkeeping its children need."""
+
+    node: Node
+    anchor: str | None
+    flow: bool
+    size: int = 1
+    height: int = 1
+    expect_key: bool = True
+    key: tuple[str, int, int] | None = None  # None after a refused key: its value is dropped
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+
+class _Builder:
+    """Turns one text's YAML events into a Node tree plus diagnostics."""
+
+    def __init__(self, text: str, path: str, max_depth: int, max_aliases: int, max_nodes: int,
+                 loader_class: type = _LOADER):
+        self.text, self.path, self.loader_class = text, path, loader_class
+        self.max_depth, self.max_aliases, self.max_nodes = max_depth, max_aliases, max_nodes
+        self.diags: list[Diagnostic] = []
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, _Anchor] = {}
+        self.open_anchors: list[str] = []
+        self.aliases = 0
+        self.visited = 0
+        self.documents = 0
+        self.root: Node | None = None
+        self.loader = None
+
+    def build(self) -> Node | None:
+        """Run the whole event stream; every YAML failure becomes a diagnostic."""
+        bad = _NON_PRINTABLE.search(self.text)
+        if bad is not None:
+            self.diags.append(self._unprintable(bad.start()))
+            return None
+        try:
+            self.loader = self.loader_class(self.text)
+            self._run()
+        except _Fatal as stop:
+            self.diags.append(stop.diagnostic)
+            return None
+        except yaml.reader.ReaderError:
+            # Only reachable if a parser disagrees with the check above; the offset it gives may be in bytes.
+            self.diags.append(Diagnostic(self.path, 1, 1, "E104", "text contains a character YAML does not allow"))
+            return None
+        except yaml.MarkedYAMLError as exc:
+            self.diags.extend(self._syntax_problems(exc))
+            return None
+        except yaml.YAMLError as exc:
+            self.diags.append(Diagnostic(self.path, 1, 1, "E110", _first_line(str(exc))))
+            return None
+        except RecursionError:
+            self.diags.append(Diagnostic(self.path, 1, 1, "E114", "nesting is too deep to read"))
+            return None
+        finally:
+            if self.loader is not None:
+                self.loader.dispose()
+        return self._checked_root()
+
+    def _run(self) -> None:
+        """Feed events to their handlers until the stream ends."""
+        handlers = {
+            yaml.DocumentStartEvent: self._document_start,
+            yaml.MappingStartEvent: lambda event: self._collection_start(event, "map"),
+            yaml.SequenceStartEvent: lambda event: self._collection_start(event, "seq"),
+            yaml.MappingEndEvent: self._collection_end,
+            yaml.SequenceEndEvent: self._collection_end,
+            yaml.ScalarEvent: self._scalar,
+            yaml.AliasEvent: self._alias,
+        }
+        while True:
+            event = self.loader.get_event()
+            if isinstance(event, yaml.StreamEndEvent):
+                return
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event)
+
+    # ---- events
+
+    def _document_start(self, event: yaml.DocumentStartEvent) -> None:
+        """Allow exactly one document per file."""
+        self.documents += 1
+        if self.documents > 1:
+            raise _Fatal(self._diag(event.start_mark, "E110",
+                                    "a variant file holds one YAML document, but a second one starts here"))
+
+    def _collection_start(self, event: yaml.CollectionStartEvent, kind: str) -> None:
+        """Open a mapping or list, refusing it if it nests too deep."""
+        if len(self.stack) + 1 > self.max_depth:
+            raise _Fatal(self._diag(event.start_mark, "E114",
+                                    f"nesting is deeper than the limit of {self.max_depth} levels"))
+        self._check_tag(event, kind)
+        line, column = _position(event.start_mark)
+        node = Node(kind, {} if kind == "map" else [], line, column, line, column, self.path)
+        if event.anchor is not None:
+            self.open_anchors.append(event.anchor)
+        self.visited += 1
+        self.stack.append(_Frame(node, event.anchor, flow=bool(event.flow_style)))
+
+    def _collection_end(self, event: yaml.CollectionEndEvent) -> None:
+        """Close the innermost mapping or list and hand it to its parent."""
+        frame = self.stack.pop()
+        node = frame.node
+        if frame.flow:
+            node.end_line, node.end_column = _position(event.end_mark)
+        if frame.anchor is not None:
+            self.open_anchors.remove(frame.anchor)
+            self.anchors[frame.anchor] = _Anchor(node, frame.size, frame.height, None)
+        self._deliver(node, frame.size, frame.height, None, (node.line, node.column),
+                      (node.end_line, node.end_column))
+
+    def _scalar(self, event: yaml.ScalarEvent) -> None:
+        """Build a scalar node with its resolved value and exact source slice."""
+        tag = self._scalar_tag(event)
+        value = self._scalar_value(event, tag)
+        first, last = event.start_mark.index, event.end_mark.index
+        line, column = _position(event.start_mark)
+        start = first
+        if event.anchor is not None or event.tag is not None:
+            # The event starts at the anchor or tag; the node starts at its text.
+            start = _PROPERTIES.match(self.text, first, last).end()
+            line, column = _advance(line, column, self.text[first:start])
+        raw = self.text[start:last]
+        if event.style in ("|", ">"):
+            # Block scalars end after their trailing line breaks; point at the last character instead.
+            end_line, end_column = _advance(line, column, raw.rstrip(" \t" + _BREAK_CHARS))
+        else:
+            end_line, end_column = _position(event.end_mark)
+        node = Node("scalar", value, line, column, end_line, end_column, self.path,
+                    style=event.style or None,  # libyaml says "" for plain
+                    raw=raw if isinstance(value, str) else None)
+        self.visited += 1
+        if event.anchor is not None:
+            self.anchors[event.anchor] = _Anchor(node, 1, 0, event.value)
+        self._deliver(node, 1, 0, event.value, (line, column), (end_line, end_column))
+
+    def _alias(self, event: yaml.AliasEvent) -> None:
+        """Place a reference to an anchored node, refusing aliases that could blow up."""
+        name = event.anchor
+        if name in self.open_anchors:
+            raise _Fatal(self._diag(event.start_mark, "E113",
+                                    f"alias '*{name}' refers to a node that contains it (recursive alias)"))
+        anchor = self.anchors.get(name)
+        if anchor is None:
+            raise _Fatal(self._diag(event.start_mark, "E110", f"alias '*{name}' has no anchor '&{name}' before it"))
+        self.aliases += 1
+        if self.aliases > self.max_aliases:
+            raise _Fatal(self._diag(event.start_mark, "E113",
+                                    f"more than {self.max_aliases} aliases; refusing to expand '*{name}'"))
+        if self.visited + anchor.size > self.max_nodes:
+            raise _Fatal(self._diag(event.start_mark, "E113",
+                                    f"alias '*{name}' would expand the document past {self.max_nodes} nodes "
+                                    "(an alias bomb?)"))
+        if len(self.stack) + anchor.height > self.max_depth:
+            raise _Fatal(self._diag(event.start_mark, "E114",
+                                    f"alias '*{name}' nests deeper than the limit of {self.max_depth} levels"))
+        self.visited += anchor.size
+        # A copy, so this use can carry its own key position while sharing the children.
+        self._deliver(replace(anchor.node), anchor.size, anchor.height, anchor.text,
+                      _position(event.start_mark), _position(event.end_mark))
+
+    # ---- placing nodes
+
+    def _deliver(self, node: Node, size: int, height: int, text: str | None,
+                 at: tuple[int, int], end: tuple[int, int]) -> None:
+        """Attach a finished node (written at `at`) to the collection being built, or make it the root."""
+        if not self.stack:
+            self.root = node
+            return
+        frame = self.stack[-1]
+        frame.size += size
+        frame.height = max(frame.height, height + 1)
+        if not frame.flow:
+            frame.node.end_line, frame.node.end_column = end
+        if frame.node.kind == "seq":
+            frame.node.value.append(node)
+        elif frame.expect_key:
+            self._take_key(frame, node, text, at)
+        else:
+            self._take_value(frame, node)
+
+    def _take_key(self, frame: _Frame, node: Node, text: str | None, at: tuple[int, int]) -> None:
+        """Record a mapping key, refusing non-scalar, empty and duplicate keys."""
+        frame.expect_key, frame.key = False, None
+        if node.kind != "scalar" or text is None:
+            self.diags.append(Diagnostic(self.path, *at, "E116",
+                                         f"a mapping key must be a string or number, not {_KIND_NAMES[node.kind]}"))
+        elif text == "" and node.style is None:
+            self.diags.append(Diagnostic(self.path, *at, "E116", "a mapping key must not be empty"))
+        elif text in frame.key_lines:
+            self.diags.append(Diagnostic(self.path, *at, "E112",
+                                         f"duplicate key '{text}' (first defined on line {frame.key_lines[text]})",
+                                         end_line=at[0], end_column=at[1] + len(text)))
+        else:
+            frame.key_lines[text] = at[0]
+            frame.key = (text, *at)
+
+    def _take_value(self, frame: _Frame, node: Node) -> None:
+        """Store a value under the pending key (dropped if the key was refused)."""
+        frame.expect_key = True
+        if frame.key is not None:
+            key, node.key_line, node.key_column = frame.key
+            frame.node.value[key] = node
+
+    # ---- tags and values
+
+    def _scalar_tag(self, event: yaml.ScalarEvent) -> str:
+        """The scalar's tag: resolved as SafeLoader would, or str after a refused tag."""
+        if event.tag is None:
+            return self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if event.tag in _SCALAR_TAGS:
+            return event.tag
+        self._check_tag(event, "scalar")
+        return _CORE + "str"
+
+    def _check_tag(self, event: yaml.NodeEvent, kind: str) -> None:
+        """E115 for any tag other than the core tag matching this kind of node."""
+        if event.tag is None or _TAG_KINDS.get(event.tag) == kind:
+            return
+        shown = _show_tag(event.tag)
+        if event.tag in _TAG_KINDS:
+            message = f"tag '{shown}' cannot be used on {_KIND_NAMES[kind]}"
+        else:
+            message = f"tag '{shown}' is not allowed (only {_ALLOWED_TAGS})"
+        line, column = _position(event.start_mark)
+        match = _TAG_TOKEN.match(self.text, event.start_mark.index)
+        if match:
+            line, column = _advance(line, column, self.text[event.start_mark.index:match.start(1)])
+        width = len(match.group(1)) if match else 1
+        self.diags.append(Diagnostic(self.path, line, column, "E115", message,
+                                     end_line=line, end_column=column + width))
+
+    def _scalar_value(self, event: yaml.ScalarEvent, tag: str) -> object:
+        """Construct int/float/bool/null with SafeLoader's own code; everything else stays text."""
+        if tag not in _CONSTRUCTED:
+            return event.value
+        if tag != _CORE + "null" and len(event.value) > MAX_NUMBER_CHARS:
+            self.diags.append(self._diag(event.start_mark, "E110",
+                                         f"number is too long to read ({len(event.value)} characters, "
+                                         f"limit is {MAX_NUMBER_CHARS})"))
+            return event.value
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        try:
+            return self.loader.yaml_constructors[tag](self.loader, node)
+        except Exception:  # noqa: BLE001 - an explicit tag can sit on any text, e.g. "!!int abc"
+            code = "E115" if event.tag is not None else "E110"
+            shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
+            self.diags.append(self._diag(event.start_mark, code, f"'{shown}' is not a valid {_show_tag(tag)} value"))
+            return event.value
+
+    # ---- the finished tree
+
+    def _checked_root(self) -> Node | None:
+        """The root if it is a mapping; E106/E107 otherwise."""
+        root = self.root
+        if root is None or _is_empty_scalar(root):
+            self.diags.append(Diagnostic(self.path, 1, 1, "E106",
+                                         "file is empty (no YAML content, only blank lines or comments)"))
+            return None
+        if root.kind != "map":
+            self.diags.append(Diagnostic(self.path, root.line, root.column, "E107",
+                                         f"the top level must be a mapping of keys to values, "
+                                         f"but this file holds {_KIND_NAMES[root.kind]}"))
+            return None
+        return root
+
+    # ---- turning PyYAML errors into diagnostics
+
+    def _diag(self, mark, code: str, message: str) -> Diagnostic:
+        """A diagnostic at a PyYAML mark."""
+        return Diagnostic(self.path, *_position(mark), code, message)
+
+    def _unprintable(self, offset: int) -> Diagnostic:
+        """E104 for a character YAML refuses (NUL, control characters, lone surrogates)."""
+        char = self.text[offset]
+        line, column = offset_to_position(self.text, offset)
+        if char == "\x00":
+            message = "text contains a NUL character; it looks like binary data, not YAML text"
+        else:
+            message = f"character U+{ord(char):04X} is not allowed in YAML text"
+        return Diagnostic(self.path, line, column, "E104", message)
+
+    def _syntax_problems(self, exc: yaml.MarkedYAMLError) -> list[Diagnostic]:
+        """E110 with the parser's own wording, or E111 for every tab when a tab broke the parse."""
+        mark = exc.problem_mark or exc.context_mark
+        line, column = _position(mark) if mark is not None else (1, 1)
+        found = self.text[mark.index] if mark is not None and 0 <= mark.index < len(self.text) else ""
+        if found == "\t":
+            return _tab_problems(self.text, self.path, line, column)
+        message = _first_line(exc.problem or exc.context or "invalid YAML")
+        if message == "found character that cannot start any token" and found:
+            message = f"found character {found!r} that cannot start any token"  # libyaml leaves the character out
+        if exc.problem and exc.context:
+            message += f" ({_first_line(exc.context)})"
+        return [Diagnostic(self.path, line, column, "E110", message)]
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _position(mark) -> tuple[int, int]:
+    """The 1-based (line, column) of a 0-based PyYAML mark."""
+    return mark.line + 1, mark.column + 1
+
+
+def _advance(line: int, column: int, chunk: str) -> tuple[int, int]:
+    """The position just after `chunk` when it starts at (line, column)."""
+    last = None
+    breaks = 0
+    for last in LINE_BREAK.finditer(chunk):
+        breaks += 1
+    if last is None:
+        return line, column + len(chunk)
+    return line + breaks, len(chunk) - last.end() + 1
+
+
+def _first_line(text: str) -> str:
+    """Only the first line of a message, so no multi-line dump leaks into a diagnostic."""
+    return text.strip().splitlines()[0] if text.strip() else "invalid YAML"
+
+
+def _show_tag(tag: str) -> str:
+    """A tag as users write it: "!!int" rather than "tag:yaml.org,2002:int"."""
+    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+
+
+def _is_empty_scalar(node: Node) -> bool:
+    """Whether a node is the empty plain scalar PyYAML reports for a document with no content."""
+    return (node.kind == "scalar" and node.value is None and node.style is None
+            and (node.line, node.column) == (node.end_line, node.end_column))
+
+
+def _tab_problems(text: str, path: str, line: int, column: int) -> list[Diagnostic]:
+    """E111 for every indenting tab, plus the tab PyYAML stopped at if it is elsewhere."""
+    diags = _indent_tabs(text, path)
+    if not any((d.line, d.column) == (line, column) for d in diags):
+        diags.append(Diagnostic(path, line, column, "E111",
+                                "tab character is not allowed here; YAML separates and indents with spaces",
+                                end_line=line, end_column=column + 1))
+    return sorted(diags, key=Diagnostic.sort_key)
+
+
+def _indent_tabs(text: str, path: str) -> list[Diagnostic]:
+    """E111 for each line whose indentation holds a tab, except inside block scalar content."""
+    diags = []
+    block: tuple[int, int | None] | None = None  # (header indent, content indent once known)
+    for number, line in enumerate(split_lines(text), 1):
+        spaces = len(line) - len(line.lstrip(" "))
+        blank = not line.strip(" \t")
+        if block is not None:
+            parent, content = block
+            if content is None and not blank:
+                # The first non-blank line fixes the block's indentation, or shows it is empty.
+                block = (parent, spaces) if spaces > parent else None
+                if block is not None:
+                    continue
+            elif content is not None and spaces >= content:
+                continue  # block content: tabs after the indentation are part of the text
+            elif not blank:
+                block = None
+        lead = len(line) - len(line.lstrip(" \t"))
+        if "\t" in line[:lead]:
+            diags.append(Diagnostic(path, number, line.index("\t") + 1, "E111",
+                                    "tab character used for indentation; indent with spaces",
+                                    end_line=number, end_column=lead + 1))
+        if block is None and not line.lstrip(" \t").startswith("#") and _BLOCK_HEADER.search(line):
+            block = (spaces, None)
+    return diags
+
+
+def _value_index(value: str, line: int, column: int) -> int:
+    """The index in `value` of a 1-based (line, column) counted over its "\\n"-separated lines."""
+    lines = value.split("\n")
+    line = min(line, len(lines))
+    column = min(column, len(lines[line - 1]) + 1)
+    return sum(len(text) + 1 for text in lines[: line - 1]) + column - 1
+
+
+def _content_start(raw: str, style: str | None) -> int:
+    """Where a scalar's text begins inside its raw slice (after a quote or block header)."""
+    if style in ("'", '"'):
+        return 1
+    if style in ("|", ">"):
+        match = LINE_BREAK.search(raw)
+        return match.end() if match else len(raw)
+    return 0
+
+
+def _value_offsets(value: str, raw: str, style: str | None) -> list[int]:
+    """For each character of `value`, the offset in `raw` it was read from (nearest when folded)."""
+    offsets: list[int] = []
+    j = _content_start(raw, style)
+    for char in value:
+        while j < len(raw):
+            if style == '"' and raw[j] == "\\":
+                j, found = _skip_escape(raw, j)
+                if found is not None:
+                    offsets.append(found)
+                    break
+                continue
+            if raw[j] == char:
+                offsets.append(j)
+                # A quote doubled inside single quotes reads as one quote.
+                j += 2 if style == "'" and raw.startswith("''", j) else 1
+                break
+            j += 1
+        else:
+            offsets.append(max(len(raw) - 1, 0))
+    return offsets
+
+
+def _skip_escape(raw: str, j: int) -> tuple[int, int | None]:
+    """Step over a double-quoted escape at `j`: (next offset, offset of the character it makes or None)."""
+    following = raw[j + 1 : j + 2]
+    if following and following in _BREAK_CHARS:
+        # An escaped line break makes no character; the folded whitespace after it is skipped too.
+        j += 3 if raw.startswith("\r\n", j + 1) else 2
+        while j < len(raw) and raw[j] in " \t":
+            j += 1
+        return j, None
+    return j + _ESCAPE_WIDTHS.get(following, 2), j
+
+
+def _literal_indent(content: list[str], value_lines: list[str]) -> int:
+    """The indentation a literal block strips, found from its first non-empty line."""
+    for source, text in zip(content, value_lines):
+        if text:
+            return max(len(source) - len(text), 0)
+    first = next((source for source in content if source.strip()), "")
+    return len(first) - len(first.lstrip(" "))
