@@ -1,12 +1,11 @@
-"""Benchmark the pure-Python reference UNO engine, optionally against RLCard's UnoGame.
+"""Benchmark the pure-Python reference UNO engine, optionally against RLCard's UnoGame."""
 
-Usage: ``python benchmarks/bench_reference.py [--with-rlcard] [--games N] [--repeats R]``.
-Every repeat replays the same seeded games, so only the timing varies; the
-table shows the median of the repeats.  With ``--with-rlcard`` the two
-contenders alternate (reference, RLCard, reference, ...) in one run, so that
-machine load affects both alike.  Turns per second is the fairer comparison:
-the rule sets differ and RLCard's games are far shorter (see rlcard_bench.py).
-"""
+# Usage: `python benchmarks/bench_reference.py [--with-rlcard] [--games N] [--repeats R]`.
+# Every repeat replays the same seeded games, so only the timing varies; the
+# table shows the median of the repeats.  With `--with-rlcard` the two
+# contenders alternate (reference, RLCard, reference, ...) in one run, so that
+# machine load affects both alike.  Turns per second is the fairer comparison:
+# the rule sets differ and RLCard's games are far shorter (see rlcard_bench.py).
 
 from __future__ import annotations
 

@@ -1,57 +1,56 @@
-"""Hand-written pure-Python engine for classic UNO, the speed baseline for unodsl.
+"""Hand-written pure-Python engine for classic UNO, the speed baseline for unodsl."""
 
-Rules (random policy for every decision):
-
-* 108 cards: per colour (red, yellow, green, blue) one 0, two each of 1-9,
-  two Draw Two, two Reverse, two Skip; plus 4 Wild and 4 Wild Draw Four.
-* The dealer is a uniformly random seat; 7 cards each; the first player is
-  the dealer's left (dealer + 1).  The flipped starter acts as follows:
-  number -> normal; Draw Two -> first player draws 2 and is skipped;
-  Skip -> first player is skipped; Reverse -> direction reversed and the
-  dealer plays first; Wild -> the first player picks the colour, then plays;
-  Wild Draw Four -> put back, deck reshuffled, flip again.
-* A turn: the options are the distinct legal card values in hand (same
-  colour, same number/symbol, or any wild; Wild Draw Four is always legal,
-  i.e. bluffing is allowed) plus "draw".  After a draw the drawn card, if
-  playable, is played or kept with probability 1/2 each; otherwise the turn
-  ends.  Wild colours are chosen uniformly among the 4.
-* Draw Two: next draws 2 and is skipped.  Skip: next is skipped.  Reverse:
-  direction flips (with 2 players it also skips the next, i.e. acts as Skip).
-  Wild Draw Four: the next player challenges or accepts with probability 1/2;
-  guilty (the player still held a card of the colour current before the Wild
-  Draw Four) -> the Wild Draw Four player draws 4 and the challenger plays
-  normally; innocent -> the challenger draws 6 and is skipped; accept -> the
-  next draws 4 and is skipped.  The declared colour stands in every case.
-* An empty draw pile is refilled by shuffling the discard pile minus its top
-  card (one "reshuffle"); if that is empty too, nothing is drawn.
-* The round ends when a player has no cards after the effects of their play
-  resolve (a last Draw Two / Wild Draw Four still makes the next player draw;
-  a player who went out with a Wild Draw Four is always innocent).
-* UNO calls are out of scope: every player is assumed to call "UNO" in time,
-  so there are no penalties for forgetting.
-
-A *turn* is one decision of the player whose turn it is: playing a card from
-hand, or drawing (a draw followed by playing the drawn card is one turn).
-Forced draws (Draw Two, Wild Draw Four, challenge penalties), skipped players,
-colour choices and the challenge/accept decision are not turns.  A game that
-reaches MAX_TURNS turns is stopped with winner -1.
-
-Speed notes: cards are ints 0..53 (colour * 13 + rank for coloured cards,
-52 = Wild, 53 = Wild Draw Four; identical cards share a value).  Each hand is
-a list of 54 per-value counts plus an int bitmask of the values held, so the
-distinct legal options are ``mask & row`` (``row``: a precomputed legality
-mask of the top card and colour) and their number is ``int.bit_count()``.
-Seat order uses precomputed successor tuples, piles are plain lists, every
-decision is one ``random.Random.random()`` call, and nothing is allocated per
-turn beyond Python ints and floats.  Hands kept as lists of card values with a
-set of distinct legal values per turn measured about 2x slower.
-
-Decision rule: with ``n`` legal options ordered by ascending card value, the
-player takes ``r = random() * (n + 1)``; option ``int(r)`` is played, and
-``int(r) == n`` means "draw".  Coins (play/keep a drawn card, challenge/accept)
-are ``random() < 0.5`` for the first alternative; colours are
-``int(random() * 4)`` indexing red, yellow, green, blue.
-"""
+# Rules (random policy for every decision):
+#
+# * 108 cards: per colour (red, yellow, green, blue) one 0, two each of 1-9,
+#   two Draw Two, two Reverse, two Skip; plus 4 Wild and 4 Wild Draw Four.
+# * The dealer is a uniformly random seat; 7 cards each; the first player is
+#   the dealer's left (dealer + 1).  The flipped starter acts as follows:
+#   number -> normal; Draw Two -> first player draws 2 and is skipped;
+#   Skip -> first player is skipped; Reverse -> direction reversed and the
+#   dealer plays first; Wild -> the first player picks the colour, then plays;
+#   Wild Draw Four -> put back, deck reshuffled, flip again.
+# * A turn: the options are the distinct legal card values in hand (same
+#   colour, same number/symbol, or any wild; Wild Draw Four is always legal,
+#   i.e. bluffing is allowed) plus "draw".  After a draw the drawn card, if
+#   playable, is played or kept with probability 1/2 each; otherwise the turn
+#   ends.  Wild colours are chosen uniformly among the 4.
+# * Draw Two: next draws 2 and is skipped.  Skip: next is skipped.  Reverse:
+#   direction flips (with 2 players it also skips the next, i.e. acts as Skip).
+#   Wild Draw Four: the next player challenges or accepts with probability 1/2;
+#   guilty (the player still held a card of the colour current before the Wild
+#   Draw Four) -> the Wild Draw Four player draws 4 and the challenger plays
+#   normally; innocent -> the challenger draws 6 and is skipped; accept -> the
+#   next draws 4 and is skipped.  The declared colour stands in every case.
+# * An empty draw pile is refilled by shuffling the discard pile minus its top
+#   card (one "reshuffle"); if that is empty too, nothing is drawn.
+# * The round ends when a player has no cards after the effects of their play
+#   resolve (a last Draw Two / Wild Draw Four still makes the next player draw;
+#   a player who went out with a Wild Draw Four is always innocent).
+# * UNO calls are out of scope: every player is assumed to call "UNO" in time,
+#   so there are no penalties for forgetting.
+#
+# A *turn* is one decision of the player whose turn it is: playing a card from
+# hand, or drawing (a draw followed by playing the drawn card is one turn).
+# Forced draws (Draw Two, Wild Draw Four, challenge penalties), skipped players,
+# colour choices and the challenge/accept decision are not turns.  A game that
+# reaches MAX_TURNS turns is stopped with winner -1.
+#
+# Speed notes: cards are ints 0..53 (colour * 13 + rank for coloured cards,
+# 52 = Wild, 53 = Wild Draw Four; identical cards share a value).  Each hand is
+# a list of 54 per-value counts plus an int bitmask of the values held, so the
+# distinct legal options are `mask & row` (`row`: a precomputed legality
+# mask of the top card and colour) and their number is `int.bit_count()`.
+# Seat order uses precomputed successor tuples, piles are plain lists, every
+# decision is one `random.Random.random()` call, and nothing is allocated per
+# turn beyond Python ints and floats.  Hands kept as lists of card values with a
+# set of distinct legal values per turn measured about 2x slower.
+#
+# Decision rule: with `n` legal options ordered by ascending card value, the
+# player takes `r = random() * (n + 1)`; option `int(r)` is played, and
+# `int(r) == n` means "draw".  Coins (play/keep a drawn card, challenge/accept)
+# are `random() < 0.5` for the first alternative; colours are
+# `int(random() * 4)` indexing red, yellow, green, blue.
 
 from __future__ import annotations
 
@@ -157,7 +156,7 @@ class State:
 
 
 def _reshuffle(draw: list[int], discard: list[int], rng: random.Random) -> bool:
-    """Move the discard pile minus its top card into the draw pile, shuffled; False if nothing to move."""
+    """Shuffle the discard pile minus its top card into the draw pile; False if nothing moved."""
     if len(discard) < 2:
         return False
     top = discard.pop()
@@ -169,7 +168,7 @@ def _reshuffle(draw: list[int], discard: list[int], rng: random.Random) -> bool:
 
 
 def _deal(state: State, seat: int, count: int) -> int:
-    """Move up to `count` cards from the draw pile to `seat`, reshuffling as needed; return reshuffles."""
+    """Give `seat` up to `count` cards, reshuffling as needed; return the reshuffle count."""
     draw = state.draw
     hand = state.counts[seat]
     mask = state.masks[seat]
@@ -221,13 +220,13 @@ def new_game(num_players: int, seed: int) -> State:
 
 
 def legal_options(state: State) -> list[int]:
-    """Return the current player's distinct playable card values in the order `advance` indexes them."""
+    """Return the current player's distinct playable values, in the order `advance` indexes them."""
     legal = state.masks[state.current] & LEGAL[state.color * NUM_RANKS + RANK[state.discard[-1]]]
     return [v for v in range(NUM_VALUES) if legal >> v & 1]
 
 
 def advance(state: State, max_turns: int = MAX_TURNS) -> State:
-    """Play random turns until someone wins or `state.turns` reaches `max_turns` (winner stays None)."""
+    """Play random turns until a player wins or `state.turns` hits `max_turns` (winner None)."""
     counts = state.counts
     masks = state.masks
     draw = state.draw

@@ -1,22 +1,21 @@
-"""Time RLCard's UnoGame with random legal actions, inside its own virtual environment.
+"""Time RLCard's UnoGame with random legal actions, inside its own virtual environment."""
 
-Usage: ``python benchmarks/rlcard_bench.py [--games N] [--repeats R]`` prints one
-JSON object on stdout.  The first run creates ``benchmarks/.rlcard-venv`` and
-pip-installs the pinned RLCard there (it pulls numpy; rlcard 1.2.0 runs fine
-with numpy 2.x on Python 3.11).  The timing itself runs in a child process of
-the venv's interpreter (``--worker``), so numpy never enters the caller.
-
-What is timed is exactly this loop, per game::
-
-    game.init_game()
-    while not game.is_over():
-        state, pid = game.step(rng.choice(game.get_legal_actions()))
-
-A "turn" is one ``step`` call.  RLCard's rules differ from the reference
-engine's: it only offers "draw" when nothing is playable, auto-plays a drawn
-card that matches the target colour, offers Wild Draw Four only when nothing
-else is legal, and has no challenge, so its games are much shorter.
-"""
+# Usage: `python benchmarks/rlcard_bench.py [--games N] [--repeats R]` prints one
+# JSON object on stdout.  The first run creates `benchmarks/.rlcard-venv` and
+# pip-installs the pinned RLCard there (it pulls numpy; rlcard 1.2.0 runs fine
+# with numpy 2.x on Python 3.11).  The timing itself runs in a child process of
+# the venv's interpreter (`--worker`), so numpy never enters the caller.
+#
+# What is timed is exactly this loop, per game:
+#
+#     game.init_game()
+#     while not game.is_over():
+#         state, pid = game.step(rng.choice(game.get_legal_actions()))
+#
+# A "turn" is one `step` call.  RLCard's rules differ from the reference
+# engine's: it only offers "draw" when nothing is playable, auto-plays a drawn
+# card that is a wild or matches the target colour, offers Wild Draw Four only
+# when nothing else is legal, and has no challenge, so its games are far shorter.
 
 from __future__ import annotations
 
@@ -52,10 +51,15 @@ def _venv_ready(python: Path) -> bool:
     return result.returncode == 0 and result.stdout.strip() == RLCARD_VERSION
 
 
+_ready: Path | None = None  # interpreter already checked by this process
+
+
 def ensure_venv() -> Path | None:
-    """Create the venv and install RLCard if needed; return its interpreter or None (reason on stderr)."""
+    """Build the venv with RLCard if needed; return its python, or None with a reason on stderr."""
+    global _ready
     python = venv_python()
-    if _venv_ready(python):
+    if _ready == python or _venv_ready(python):
+        _ready = python
         return python
     steps = []
     if not python.exists():
@@ -77,6 +81,7 @@ def ensure_venv() -> Path | None:
         print(f"rlcard_bench: rlcard {RLCARD_VERSION} still not importable in {VENV}",
               file=sys.stderr)
         return None
+    _ready = python
     return python
 
 

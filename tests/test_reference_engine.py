@@ -39,6 +39,16 @@ def c(name: str) -> int:
     return E.card(color or "red", rank)
 
 
+def cards(*names: str) -> list[int]:
+    """Return the sorted card values for names, as State.hand() reports a hand."""
+    return sorted(c(n) for n in names)
+
+
+def hands(state) -> list[list[int]]:
+    """Return every seat's hand as sorted card values."""
+    return [state.hand(seat) for seat in range(len(state.counts))]
+
+
 def pick(state, value) -> float:
     """Return the random() value that makes the policy choose `value` (or None for draw)."""
     options = E.legal_options(state)
@@ -76,9 +86,12 @@ def test_cards_conserved_and_game_ends(seed):
     state = E.play_game_checked(players, seed)
     assert sorted(state.all_cards()) == sorted(E.DECK)
     assert 0 <= state.winner < players
-    assert state.hands[state.winner] == []
-    assert all(hand for seat, hand in enumerate(state.hands) if seat != state.winner)
+    assert state.hand(state.winner) == [] and state.masks[state.winner] == 0
+    assert all(state.hand(seat) for seat in range(players) if seat != state.winner)
     assert 0 < state.turns < E.MAX_TURNS
+    for seat, counts in enumerate(state.counts):
+        assert min(counts) >= 0
+        assert state.masks[seat] == sum(E.BIT[v] for v, n in enumerate(counts) if n)
     assert E.play_game(players, seed) == (state.winner, state.turns)
 
 
@@ -86,8 +99,8 @@ def test_deterministic_for_a_seed():
     for seed in (0, 1, 12345):
         a = E.play_game_checked(4, seed)
         b = E.play_game_checked(4, seed)
-        assert (a.winner, a.turns, a.reshuffles, a.hands, a.draw, a.discard) == (
-            b.winner, b.turns, b.reshuffles, b.hands, b.draw, b.discard)
+        assert (a.winner, a.turns, a.reshuffles, a.counts, a.draw, a.discard) == (
+            b.winner, b.turns, b.reshuffles, b.counts, b.draw, b.discard)
     assert len({E.play_game(4, seed) for seed in range(20)}) > 1
 
 
@@ -110,7 +123,7 @@ def test_starter_is_never_wild_draw_four_and_hands_are_dealt():
         state = E.new_game(3, seed)
         assert state.discard[-1] != E.WILD_DRAW4
         assert sorted(state.all_cards()) == sorted(E.DECK)
-        assert sorted(len(h) for h in state.hands)[:2] == [7, 7]
+        assert sorted(len(state.hand(s)) for s in range(3))[:2] == [7, 7]
 
 
 def test_two_player_reverse_acts_as_skip():
@@ -120,7 +133,7 @@ def test_two_player_reverse_acts_as_skip():
     assert state.turns == 1 and state.winner is None
     assert state.current == 0 and state.direction == -1
     assert state.discard[-1] == c("red-reverse") and state.color == RED
-    assert state.hands == [[c("blue-3")], [c("green-4"), c("yellow-5")]]
+    assert hands(state) == [cards("blue-3"), cards("green-4", "yellow-5")]
 
 
 def test_three_player_reverse_changes_direction():
@@ -141,7 +154,7 @@ def test_skip_and_draw_two():
     state.rng.script.append(pick(state, c("blue-draw2")))
     E.advance(state, max_turns=1)
     assert state.current == 2 and state.color == BLUE
-    assert sorted(state.hands[1]) == sorted([c("green-4"), c("red-2"), c("red-3")])
+    assert state.hand(1) == cards("green-4", "red-2", "red-3")
 
 
 def test_last_card_draw_two_still_makes_next_player_draw():
@@ -149,7 +162,7 @@ def test_last_card_draw_two_still_makes_next_player_draw():
     state.rng.script.append(pick(state, c("red-draw2")))
     E.advance(state)
     assert state.winner == 0 and state.turns == 1
-    assert len(state.hands[1]) == 3
+    assert len(state.hand(1)) == 3
 
 
 def test_wild_sets_chosen_color():
@@ -166,16 +179,17 @@ def test_wild_draw_four_challenge_guilty():
     state.rng.script += [pick(state, E.WILD_DRAW4), 0.9, 0.1]  # colour blue, challenge
     E.advance(state, max_turns=1)
     assert state.color == BLUE and state.current == 1  # challenger plays normally
-    assert len(state.hands[0]) == 5 and state.hands[1] == [c("green-4")]
+    assert len(state.hand(0)) == 5 and state.hand(1) == cards("green-4")
 
 
 def test_wild_draw_four_challenge_innocent():
     draw = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5", "blue-6", "blue-7"]
-    state = make_state([["wild_draw4", "blue-9"], ["green-4"], ["yellow-5"]], "red-5", [], draw=draw)
+    state = make_state([["wild_draw4", "blue-9"], ["green-4"], ["yellow-5"]], "red-5", [],
+                       draw=draw)
     state.rng.script += [pick(state, E.WILD_DRAW4), 0.0, 0.1]  # colour red, challenge
     E.advance(state, max_turns=1)
     assert state.color == RED and state.current == 2
-    assert len(state.hands[0]) == 1 and len(state.hands[1]) == 7
+    assert len(state.hand(0)) == 1 and len(state.hand(1)) == 7
 
 
 def test_wild_draw_four_accepted():
@@ -184,25 +198,25 @@ def test_wild_draw_four_accepted():
     state.rng.script += [pick(state, E.WILD_DRAW4), 0.3, 0.7]  # colour yellow, accept
     E.advance(state, max_turns=1)
     assert state.color == YELLOW and state.current == 2
-    assert len(state.hands[0]) == 1 and len(state.hands[1]) == 5
+    assert len(state.hand(0)) == 1 and len(state.hand(1)) == 5
 
 
 def test_draw_then_play_or_keep():
     state = make_state([["blue-3"], ["green-4"]], "red-5", [], draw=["red-7"])
     state.rng.script += [pick(state, None), 0.2]  # draw, then play the drawn card
     E.advance(state, max_turns=1)
-    assert state.discard[-1] == c("red-7") and state.hands[0] == [c("blue-3")]
+    assert state.discard[-1] == c("red-7") and state.hand(0) == cards("blue-3")
     assert state.current == 1 and state.turns == 1
 
     state = make_state([["blue-3"], ["green-4"]], "red-5", [], draw=["red-7"])
     state.rng.script += [pick(state, None), 0.8]  # draw, then keep it
     E.advance(state, max_turns=1)
-    assert state.discard == [c("red-5")] and state.hands[0] == [c("blue-3"), c("red-7")]
+    assert state.discard == [c("red-5")] and state.hand(0) == cards("blue-3", "red-7")
 
     state = make_state([["blue-3"], ["green-4"]], "red-5", [], draw=["green-7"])
     state.rng.script += [pick(state, None)]  # unplayable draw ends the turn, no coin flip
     E.advance(state, max_turns=1)
-    assert state.hands[0] == [c("blue-3"), c("green-7")] and state.current == 1
+    assert state.hand(0) == cards("blue-3", "green-7") and state.current == 1
 
 
 def test_empty_draw_pile_reshuffles_discard_except_top():
@@ -212,7 +226,7 @@ def test_empty_draw_pile_reshuffles_discard_except_top():
     E.advance(state, max_turns=1)
     assert state.reshuffles == 1
     assert state.discard == [c("red-5")] and state.draw == []
-    assert state.hands[0] == [c("green-3"), c("blue-1")]
+    assert state.hand(0) == cards("green-3", "blue-1")
 
 
 def test_both_piles_empty_draws_nothing():
@@ -220,7 +234,7 @@ def test_both_piles_empty_draws_nothing():
     state.rng.script += [pick(state, None)]
     E.advance(state, max_turns=1)
     assert state.reshuffles == 0 and state.turns == 1 and state.current == 1
-    assert state.hands[0] == [c("green-3")]
+    assert state.hand(0) == cards("green-3")
 
 
 def test_duplicate_cards_are_one_option():
@@ -237,7 +251,7 @@ def test_starter_card_effects():
         top = state.discard[-1]
         kind = E.KIND[top]
         seen.add(kind)
-        hand_sizes = [len(h) for h in state.hands]
+        hand_sizes = [len(state.hand(s)) for s in range(players)]
         if kind == E.K_DRAW2:
             assert hand_sizes[first] == 9 and state.current == (first + 1) % players
         elif kind == E.K_SKIP:
@@ -254,3 +268,16 @@ def test_starter_card_effects():
             assert hand_sizes == [7] * players
     assert seen == {E.K_NUMBER, E.K_SKIP, E.K_REVERSE, E.K_DRAW2, E.K_WILD}
     assert len({E.new_game(4, seed).dealer for seed in range(100)}) == 4
+
+
+def test_policy_is_uniform_over_distinct_values_and_draw():
+    outcomes = Counter()
+    for seed in range(3000):
+        state = make_state([["red-3", "red-3", "red-4"], ["green-4"]], "red-5", [],
+                           draw=["blue-1"])
+        state.rng = random.Random(seed)
+        E.advance(state, max_turns=1)
+        outcomes[E.card_name(state.discard[-1]) if len(state.discard) > 1 else "draw"] += 1
+    assert set(outcomes) == {"red-3", "red-4", "draw"}
+    for count in outcomes.values():
+        assert 850 < count < 1150  # each 1/3 of 3000

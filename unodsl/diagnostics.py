@@ -20,6 +20,7 @@ Severity = Literal["error", "warning"]
 LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 
 _CARET_INDENT = "    "
+_MAX_SHOWN = 100  # longest source excerpt shown under a diagnostic
 
 
 @dataclass(frozen=True)
@@ -105,19 +106,30 @@ def format_full(diags: Iterable[Diagnostic], sources: Mapping[str, str]) -> str:
 
 
 def _snippet(diag: Diagnostic, lines: list[str] | None) -> list[str]:
-    """The source line and caret line for one diagnostic, or nothing if the line is unknown."""
-    if lines is None or not 1 <= diag.line <= len(lines):
+    """The source line and caret line for one diagnostic, or nothing if the line is unknown or blank."""
+    if lines is None or not 1 <= diag.line <= len(lines) or not lines[diag.line - 1].strip():
         return []
     source = lines[diag.line - 1]
-    shown = _visible(source)
     # Tabs are shown as four spaces, so the caret must move by the widened prefix.
     start = len(_visible(source[: max(diag.column - 1, 0)]))
     width = 1
     if diag.end_line in (None, diag.line) and diag.end_column is not None:
         end = len(_visible(source[: max(diag.end_column - 1, 0)]))
         width = max(end - start, 1)
-    caret = "^" + "~" * (width - 1)
-    return [_CARET_INDENT + shown.rstrip(), _CARET_INDENT + " " * start + caret]
+    shown, start, width = _window(_visible(source).rstrip(), start, width)
+    return [_CARET_INDENT + shown, _CARET_INDENT + " " * start + "^" + "~" * (width - 1)]
+
+
+def _window(shown: str, start: int, width: int) -> tuple[str, int, int]:
+    """Cut a long line down to the part around the caret, so one diagnostic stays one screen line."""
+    if len(shown) <= _MAX_SHOWN:
+        return shown, start, width
+    left = max(0, min(start - _MAX_SHOWN // 3, len(shown) - _MAX_SHOWN))
+    right = left + _MAX_SHOWN
+    head = "..." if left > 0 else ""
+    tail = "..." if right < len(shown) else ""
+    width = max(min(width, right - start), 1)
+    return head + shown[left:right] + tail, start - left + len(head), width
 
 
 def _visible(text: str) -> str:

@@ -47,6 +47,8 @@ _MAX_SHOWN = 40        # characters of a string value quoted in a message
 @functools.lru_cache(maxsize=None)
 def load_schema(name: str = "variant") -> dict:
     """Return the JSON Schema `<name>.schema.json`, from the installed package data or the repository."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"bad schema name {name!r}")
     for folder in _SCHEMA_DIRS:
         file = folder / f"{name}.schema.json"
         if file.is_file():
@@ -273,16 +275,16 @@ class _Checker:
         if not path:
             return "at the top level"
         if len(path) == 2 and path[0] == "cards":
-            return f"in card '{path[1]}'"
+            return f"in card {_shown(path[1])}"
         if len(path) == 2 and path[0] == "rulings":
-            return f"in ruling '{path[1]}'"
+            return f"in ruling {_shown(path[1])}"
         if len(path) >= 2 and path[0] == "scenarios" and isinstance(path[1], int):
             scenario = _locate(self.root, path[:2])
             name = scenario.get("name") if scenario.kind == "map" else None
-            which = (f"scenario '{name.value}'" if name is not None and isinstance(name.value, str)
+            which = (f"scenario {_shown(name.value)}" if name is not None and isinstance(name.value, str)
                      else f"scenario {path[1] + 1}")
-            return f"in {which}" if len(path) == 2 else f"in '{_label(path[2:])}' of {which}"
-        return f"in '{_label(path)}'"
+            return f"in {which}" if len(path) == 2 else f"in {_shown(_label(path[2:]))} of {which}"
+        return f"in {_shown(_label(path))}"
 
     def diagnose(self, error: ValidationError) -> list[Diagnostic]:
         path = list(error.absolute_path)
@@ -376,7 +378,8 @@ class _Checker:
             token = json.dumps(item, sort_keys=True, default=str)
             if token in seen:
                 child = _child(node, index)
-                out.append(self.at(child if child is not None else node, "E207", f"{_shown(item)} is listed twice"))
+                shown = _shown(item) if not isinstance(item, (dict, list)) else "this item"
+                out.append(self.at(child if child is not None else node, "E207", f"{shown} is listed twice"))
             seen.add(token)
         return out or [self.at(node, "E207", "the list items must be unique")]
 

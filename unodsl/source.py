@@ -104,13 +104,16 @@ def load_file(
     max_nodes: int = MAX_NODES,
 ) -> tuple[Node | None, list[Diagnostic], str]:
     """Read and load a YAML file: (root mapping or None, diagnostics, source text or "")."""
-    path = os.fspath(path)
-    data, problem = _read_bytes(path, max_bytes)
-    if problem is not None:
-        return None, [problem], ""
-    text, problem = _decode(data, path)
-    if problem is not None:
-        return None, [problem], text
+    try:
+        path = os.fsdecode(path)
+        data, problem = _read_bytes(path, max_bytes)
+        if problem is not None:
+            return None, [problem], ""
+        text, problem = _decode(data, path)
+        if problem is not None:
+            return None, [problem], text
+    except Exception as exc:  # noqa: BLE001 - the loader promises never to raise; this keeps that promise
+        return None, [Diagnostic(str(path), 1, 1, "E103", f"cannot read file ({type(exc).__name__})")], ""
     root, diags = load_text(text, path, max_bytes=max_bytes, max_depth=max_depth,
                             max_aliases=max_aliases, max_nodes=max_nodes)
     return root, diags, text
@@ -202,7 +205,7 @@ def _decode(data: bytes, path: str) -> tuple[str, Diagnostic | None]:
     if data[bad] == 0:
         message = "file contains a NUL byte; it looks like binary data, not YAML text"
     else:
-        message = f"file is not valid UTF-8 (byte 0x{data[bad]:02x} here)"
+        message = f"file is not valid UTF-8 text (unexpected byte 0x{data[bad]:02x}); save it as UTF-8"
     return data.decode("utf-8", "replace"), Diagnostic(path, line, column, "E104", message)
 
 
@@ -269,8 +272,8 @@ class _Builder:
         self.max_depth, self.max_aliases, self.max_nodes = max_depth, max_aliases, max_nodes
         self.diags: list[Diagnostic] = []
         self.stack: list[_Frame] = []
-        self.anchors: dict[str, _Anchor] = {}
-        self.open_anchors: list[str] = []
+        # An anchor maps to its frame while its collection is still open, so aliases inside it are caught.
+        self.anchors: dict[str, _Anchor | _Frame] = {}
         self.aliases = 0
         self.visited = 0
         self.documents = 0
@@ -343,10 +346,11 @@ class _Builder:
         self._check_tag(event, kind)
         line, column = _position(event.start_mark)
         node = Node(kind, {} if kind == "map" else [], line, column, line, column, self.path)
+        frame = _Frame(node, event.anchor, flow=bool(event.flow_style))
         if event.anchor is not None:
-            self.open_anchors.append(event.anchor)
+            self.anchors[event.anchor] = frame
         self.visited += 1
-        self.stack.append(_Frame(node, event.anchor, flow=bool(event.flow_style)))
+        self.stack.append(frame)
 
     def _collection_end(self, event: yaml.CollectionEndEvent) -> None:
         """Close the innermost mapping or list and hand it to its parent."""
@@ -354,8 +358,7 @@ class _Builder:
         node = frame.node
         if frame.flow:
             node.end_line, node.end_column = _position(event.end_mark)
-        if frame.anchor is not None:
-            self.open_anchors.remove(frame.anchor)
+        if frame.anchor is not None and self.anchors.get(frame.anchor) is frame:
             self.anchors[frame.anchor] = _Anchor(node, frame.size, frame.height, None)
         self._deliver(node, frame.size, frame.height, None, (node.line, node.column),
                       (node.end_line, node.end_column))
@@ -388,10 +391,10 @@ class _Builder:
     def _alias(self, event: yaml.AliasEvent) -> None:
         """Place a reference to an anchored node, refusing aliases that could blow up."""
         name = event.anchor
-        if name in self.open_anchors:
+        anchor = self.anchors.get(name)
+        if isinstance(anchor, _Frame):
             raise _Fatal(self._diag(event.start_mark, "E113",
                                     f"alias '*{name}' refers to a node that contains it (recursive alias)"))
-        anchor = self.anchors.get(name)
         if anchor is None:
             raise _Fatal(self._diag(event.start_mark, "E110", f"alias '*{name}' has no anchor '&{name}' before it"))
         self.aliases += 1
