@@ -137,6 +137,7 @@ class Game:
         self.has_restrictions = any(r is not None for r in self.restriction)
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
                              and self.strict[self.k_type[k]]}
+        self.jump_in = v.jump_in
         self.stack_types = None
         if v.stack_cards is not None:
             self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
@@ -299,15 +300,14 @@ class State:
         """The legal actions of the current player, as integer ids (sorted)."""
         if self.over:
             return []
-        kind = self.pending[0]
-        return getattr(self, "_legal_" + kind)()
+        return _LEGAL[self.pending[0]](self)
 
     def apply_id(self, action: int) -> None:
         """Apply a legal action id without re-checking legality (the bot fast path)."""
         if self.log is not None:
             self.log.append(f"p{self.pending[1]}: {self.g.action_to_string(action)}")
         self.history.append(action)
-        getattr(self, "_apply_" + self.pending[0])(action)
+        _APPLY[self.pending[0]](self, action)
 
     @property
     def top_card(self) -> str:
@@ -922,8 +922,12 @@ class State:
 
     def _end_turn(self) -> None:
         self.next_player = self._advance()
-        self.vulnerable = [p for p in self.vulnerable if len(self.hands[p]) == 1]
-        self._windows()
+        if self.vulnerable:
+            self.vulnerable = [p for p in self.vulnerable if len(self.hands[p]) == 1]
+        if self.vulnerable or self.uno_askers:
+            self._windows()
+        else:
+            self._begin_turn(self.next_player)
 
     def _advance(self) -> int:
         """The seat that plays next: an exact hand-off, or the next seat not skipped."""
@@ -948,8 +952,9 @@ class State:
                 break
         self.next_exact = -1
         self.turn_from = -1
-        for i in range(n):
-            skip[i] = 0
+        if any(skip):
+            for i in range(n):
+                skip[i] = 0
         return seat
 
     def _windows(self) -> None:
@@ -986,7 +991,7 @@ class State:
             self._end_round(None, stalled=True)
             return
         v = self.g.variant
-        if v.jump_in and self.discard:
+        if self.g.jump_in and self.discard:
             top = self.discard[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
                 if not self.stack or self.g.ruling_value("jump_in_during_stack"):
@@ -1146,10 +1151,21 @@ class State:
 
     def _legal_turn(self) -> list[int]:
         p = self.pending[1]
-        plays = self._playable_kinds(p)
-        actions = self._uno_variants(p, plays)
-        if not plays or self._may_draw(p):
-            actions.append(self.g.A_DRAW)
+        g = self.g
+        hand = self.hands[p]
+        if self.lock_owner < 0 and not g.strict_kinds:
+            # The common case, kept tight: one table row says what matches the top card.
+            ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]]
+            plays = sorted({k for k in hand if ok[k]})
+        else:
+            plays = self._playable_kinds(p)
+        if len(hand) == 2 and g.variant.uno_enabled:
+            k = g.num_kinds
+            actions = plays + [x + k for x in plays]
+        else:
+            actions = plays
+        if not plays or g.may_always_draw or self._may_draw(p):
+            actions.append(g.A_DRAW)
         return actions
 
     def _may_draw(self, p: int) -> bool:
@@ -1408,6 +1424,20 @@ class State:
         elif p not in self.vulnerable:
             self.vulnerable.append(p)
         self._windows()
+
+
+_LEGAL = {
+    D.TURN: State._legal_turn, D.DRAWN: State._legal_drawn, D.COLOR: State._legal_color,
+    D.TARGET: State._legal_target, D.CHALLENGE: State._legal_challenge, D.GIVE: State._legal_give,
+    D.TRADE: State._legal_trade, D.STACK: State._legal_stack, D.FORCED: State._legal_forced,
+    D.JUMP: State._legal_jump, D.CATCH: State._legal_catch, D.UNO: State._legal_uno,
+}
+_APPLY = {
+    D.TURN: State._apply_turn, D.DRAWN: State._apply_drawn, D.COLOR: State._apply_color,
+    D.TARGET: State._apply_target, D.CHALLENGE: State._apply_challenge, D.GIVE: State._apply_give,
+    D.TRADE: State._apply_trade, D.STACK: State._apply_stack, D.FORCED: State._apply_forced,
+    D.JUMP: State._apply_jump, D.CATCH: State._apply_catch, D.UNO: State._apply_uno,
+}
 
 
 def _deep_list(value: list) -> list:
