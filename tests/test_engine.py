@@ -1,0 +1,177 @@
+"""Engine invariants over every shipped variant, and the API contract on classic UNO."""
+
+from __future__ import annotations
+
+import glob
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import unodsl
+from unodsl import IllegalAction, InvalidState, State
+from unodsl.simulate import game_seed
+
+VARIANTS = sorted(glob.glob("variants/*.yaml"))
+GAMES_PER_CASE = 24          # x player counts x variants: well over 2,000 games in all
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return unodsl.load("variants/classic.yaml")
+
+
+def _games(path):
+    game = unodsl.load(path)
+    v = game.variant
+    counts = v.allowed_players or range(v.min_players, v.max_players + 1)
+    return game, list(counts)
+
+
+def _zones(state):
+    return Counter(k for zone in state.hands + [state.draw_pile, state.discard] + state.limbo for k in zone)
+
+
+@pytest.mark.parametrize("path", VARIANTS)
+def test_random_games_keep_every_invariant(path):
+    game, counts = _games(path)
+    deck = Counter(game.deck)
+    size = len(game.deck)
+    played = 0
+    for players in counts:
+        for index in range(GAMES_PER_CASE):
+            seed = game_seed(players, index)
+            state = game.new_game(players, seed=seed)
+            rng = random.Random(seed)
+            bots = [unodsl.bots.HeuristicBot(rng) if (index + seat) % 2 else None for seat in range(players)]
+            steps = 0
+            while not state.is_over:
+                legal = state.legal_action_ids()
+                assert legal, f"no legal action in {path} with {players} players, seed {seed}"
+                assert 0 <= state.current_player < players
+                bot = bots[state.current_player]
+                action = bot.act(state) if bot else legal[rng.randrange(len(legal))]
+                assert action in legal
+                state.apply_id(action)
+                steps += 1
+                # Cheap conservation at every step, the full multiset every 25 steps.
+                assert sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard) \
+                    + sum(map(len, state.limbo)) == size
+                if steps % 25 == 0:
+                    assert _zones(state) == deck
+                assert steps < 200_000, "a game that does not end"
+            assert _zones(state) == deck
+            assert state.legal_action_ids() == []
+            played += 1
+    assert played == GAMES_PER_CASE * len(counts)
+
+
+@pytest.mark.parametrize("path", VARIANTS)
+def test_clone_and_save_continue_identically(path):
+    game, counts = _games(path)
+    for players in counts[:3]:
+        for index in range(6):
+            seed = game_seed(99 + players, index)
+            state = game.new_game(players, seed=seed)
+            rng = random.Random(seed)
+            cut = 5 + index * 7
+            while not state.is_over and len(state.history) < cut:
+                legal = state.legal_action_ids()
+                state.apply_id(legal[rng.randrange(len(legal))])
+            if state.is_over:
+                continue
+            copies = [state.clone(), State.from_json(game, state.to_json())]
+            while not state.is_over:
+                legal = state.legal_action_ids()
+                action = legal[rng.randrange(len(legal))]
+                for copy in copies:
+                    assert copy.legal_action_ids() == legal
+                    copy.apply_id(action)
+                state.apply_id(action)
+            for copy in copies:
+                assert copy.is_over and copy.winner == state.winner
+                assert copy.scores == state.scores and copy.hands == state.hands
+
+
+def test_same_seed_same_game(classic):
+    def play(seed):
+        state = classic.new_game(4, seed=seed)
+        rng = random.Random(3)
+        while not state.is_over:
+            legal = state.legal_action_ids()
+            state.apply_id(legal[rng.randrange(len(legal))])
+        return state.history, state.winner
+    assert play(11) == play(11)
+    assert play(11) != play(12)
+
+
+def test_actions_round_trip_as_strings(classic):
+    for action in range(classic.num_actions):
+        text = classic.action_to_string(action)
+        assert classic.action_from_string(text) == action
+
+
+def test_illegal_action_is_refused_and_state_unchanged(classic):
+    state = classic.new_game(4, seed=5)
+    before = state.to_json()
+    hand = set(state.hand(state.current_player))
+    missing = next(name for name in classic.card_names if name not in hand)
+    with pytest.raises(IllegalAction) as err:
+        state.apply(f"play {missing}")
+    assert "does not hold" in err.value.reason
+    with pytest.raises(IllegalAction):
+        state.apply("fly away")
+    assert state.to_json() == before
+
+
+def test_observation_hides_other_hands(classic):
+    state = classic.new_game(4, seed=8)
+    obs = state.observation(1)
+    assert obs["hand"] == state.hand(1)
+    assert obs["hand_sizes"] == [len(h) for h in state.hands]
+    text = json.dumps(obs)
+    # Another player's exact hand never appears; only its size does.
+    for other in (0, 2, 3):
+        assert json.dumps(state.hand(other)) not in text
+    if state.current_player != 1:
+        assert "legal_actions" not in obs
+
+
+def test_tampered_saves_are_refused(classic):
+    state = classic.new_game(4, seed=2)
+    data = json.loads(state.to_json())
+    duplicated = json.loads(state.to_json())
+    duplicated["hands"][0].append(duplicated["hands"][1][0])
+    with pytest.raises(InvalidState, match="appears more often"):
+        State.from_json(classic, json.dumps(duplicated))
+    unknown = json.loads(state.to_json())
+    unknown["hands"][0][0] = "red_42"
+    with pytest.raises(InvalidState, match="unknown card 'red_42'"):
+        State.from_json(classic, json.dumps(unknown))
+    edited = dict(data)
+    edited["variant"] = "0" * 16
+    with pytest.raises(InvalidState, match="another variant"):
+        State.from_json(classic, json.dumps(edited))
+    with pytest.raises(InvalidState, match="not a saved state"):
+        State.from_json(classic, "{not json")
+
+
+def test_wild_draw_four_challenge_reveals_hand_only_to_challenger(classic):
+    # Play seeds until a challenge happens, then check what each player was shown.
+    for seed in range(200):
+        state = classic.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.decision == "challenge":
+                victim = state.current_player
+                challenged = state.frames[-1][2]
+                state.apply("challenge")
+                assert str(challenged) in state.observation(victim)["revealed"]
+                for other in range(4):
+                    if other != victim:
+                        assert str(challenged) not in state.observation(other)["revealed"]
+                return
+            legal = state.legal_action_ids()
+            state.apply_id(legal[rng.randrange(len(legal))])
+    pytest.fail("no challenge happened in 200 games")
