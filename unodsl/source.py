@@ -35,8 +35,8 @@ _ALLOWED_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map, !!seq"
 _KIND_NAMES = {"map": "a mapping", "seq": "a list", "scalar": "a single value"}
 # A line that ends in a block scalar header such as "key: |", "- >-" or "text: |2 # note".
 _BLOCK_HEADER = re.compile(r"(?:^|\s)[|>][0-9+-]{0,2}[ \t]*(?:#.*)?$")
-# The anchor and tag written before a scalar's text ("&a !!str value").
-_PROPERTIES = re.compile(r"(?:[!&]\S*\s+)*")
+# An anchor or tag written before a node's text ("&a", "!!str").
+_PROPERTY = re.compile(r"[!&]\S*\s+")
 _TAG_TOKEN = re.compile(r"(?:&\S*\s+)?(![^\s,\[\]{}]*)")
 _ESCAPE_WIDTHS = {"x": 4, "u": 6, "U": 10}
 _BREAK_CHARS = "\r\n\x85\u2028\u2029"
@@ -267,7 +267,7 @@ class _Builder:
     """Turns one text's YAML events into a Node tree plus diagnostics."""
 
     def __init__(self, text: str, path: str, max_depth: int, max_aliases: int, max_nodes: int,
-                 loader_class: type = _LOADER):
+                 loader_class: type | None = None):
         self.text, self.path, self.loader_class = text, path, loader_class
         self.max_depth, self.max_aliases, self.max_nodes = max_depth, max_aliases, max_nodes
         self.diags: list[Diagnostic] = []
@@ -287,7 +287,7 @@ class _Builder:
             self.diags.append(self._unprintable(bad.start()))
             return None
         try:
-            self.loader = self.loader_class(self.text)
+            self.loader = (self.loader_class or _LOADER)(self.text)
             self._run()
         except _Fatal as stop:
             self.diags.append(stop.diagnostic)
@@ -344,7 +344,7 @@ class _Builder:
             raise _Fatal(self._diag(event.start_mark, "E114",
                                     f"nesting is deeper than the limit of {self.max_depth} levels"))
         self._check_tag(event, kind)
-        line, column = _position(event.start_mark)
+        line, column = self._node_start(event)[1:]
         node = Node(kind, {} if kind == "map" else [], line, column, line, column, self.path)
         frame = _Frame(node, event.anchor, flow=bool(event.flow_style))
         if event.anchor is not None:
@@ -367,13 +367,8 @@ class _Builder:
         """Build a scalar node with its resolved value and exact source slice."""
         tag = self._scalar_tag(event)
         value = self._scalar_value(event, tag)
-        first, last = event.start_mark.index, event.end_mark.index
-        line, column = _position(event.start_mark)
-        start = first
-        if event.anchor is not None or event.tag is not None:
-            # The event starts at the anchor or tag; the node starts at its text.
-            start = _PROPERTIES.match(self.text, first, last).end()
-            line, column = _advance(line, column, self.text[first:start])
+        last = event.end_mark.index
+        start, line, column = self._node_start(event, last)
         raw = self.text[start:last]
         if event.style in ("|", ">"):
             # Block scalars end after their trailing line breaks; point at the last character instead.
@@ -387,6 +382,17 @@ class _Builder:
         if event.anchor is not None:
             self.anchors[event.anchor] = _Anchor(node, 1, 0, event.value)
         self._deliver(node, 1, 0, event.value, (line, column), (end_line, end_column))
+
+    def _node_start(self, event: yaml.NodeEvent, limit: int | None = None) -> tuple[int, int, int]:
+        """Where a node's own text begins (offset, line, column): after its anchor and tag, if any."""
+        first = start = event.start_mark.index
+        line, column = _position(event.start_mark)
+        for _ in range((event.anchor is not None) + (event.tag is not None)):
+            match = _PROPERTY.match(self.text, start, len(self.text) if limit is None else limit)
+            if match is None:
+                break
+            start = match.end()
+        return (start, *_advance(line, column, self.text[first:start]))
 
     def _alias(self, event: yaml.AliasEvent) -> None:
         """Place a reference to an anchored node, refusing aliases that could blow up."""

@@ -1,0 +1,45 @@
+"""The wheel carries the grammar and the schemas: install it in a fresh venv and check a variant there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(os.environ.get("UNODSL_SKIP_PACKAGING") == "1", reason="packaging test disabled")
+def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(REPO)],
+                   check=True, cwd=tmp_path)
+    wheel = next(wheels.glob("unodsl-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, cwd=tmp_path)
+    # Run from an empty folder with the variant given by absolute path: the grammar and
+    # schemas can only come from the installed package, not from the source tree.
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    variant = REPO / "variants" / "classic.yaml"
+    result = subprocess.run([str(env_dir / "bin" / "unodsl"), "check", "--root", str(REPO), str(variant)],
+                            capture_output=True, text=True, cwd=work)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no problems" in result.stderr
+    where = subprocess.run([str(python), "-c", "import unodsl.effects as e, unodsl.schema as s; "
+                            "print(e.grammar_path()); print(s.load_schema()['$id'])"],
+                           capture_output=True, text=True, cwd=work, check=True)
+    grammar_line = where.stdout.splitlines()[0]
+    assert str(env_dir) in grammar_line and grammar_line.endswith("effect.lark")
+    broken = work / "broken.yaml"
+    broken.write_text("unodsl: 1\nname: x\ncards:\n  wild:\n    count: 4\n    on_play: next draws red\n")
+    result = subprocess.run([str(env_dir / "bin" / "unodsl"), "check", str(broken)],
+                            capture_output=True, text=True, cwd=work)
+    assert result.returncode == 1
+    assert "broken.yaml:6:25: E502 unknown name 'red'" in result.stdout
