@@ -138,6 +138,9 @@ class Game:
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
                              and self.strict[self.k_type[k]]}
         self.jump_in = v.jump_in
+        self.max_turns = v.max_turns
+        # Kinds whose play needs no effect, no restriction: the fast path of a turn.
+        self.plain = [self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
         self.stack_types = None
         if v.stack_cards is not None:
             self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
@@ -739,6 +742,9 @@ class State:
             self.uno_called[p] = False
 
     def _is_playable(self, p: int, k: int) -> bool:
+        g = self.g
+        if self.lock_owner < 0 and k not in g.strict_kinds:
+            return bool(g.playable[self.color + 1][g.k_face[self.discard[-1]]][k])
         return k in self._playable_kinds(p, [k])
 
     def _playable_kinds(self, p: int, among=None) -> list[int]:
@@ -757,11 +763,12 @@ class State:
             for k in list(kinds & g.strict_kinds):
                 fr = [-1, 0, p, k, True, False]
                 held = self.hands[p]
-                held.remove(k)
+                at = held.index(k)
+                del held[at]                       # judged as if k had left the hand, as at play time
                 try:
                     honest = g.restriction[g.k_type[k]](self, fr)
                 finally:
-                    held.append(k)
+                    held.insert(at, k)
                 if not honest:
                     kinds.discard(k)
         return sorted(kinds)
@@ -933,6 +940,10 @@ class State:
         """The seat that plays next: an exact hand-off, or the next seat not skipped."""
         n, d = self.n, self.direction
         skip = self.skip
+        if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and not any(skip):
+            seat = (self.current + d) % n             # the common case: plain next seat
+            if self.hands[seat] and not self.eliminated[seat]:
+                return seat
         if self.next_exact >= 0:
             seat = self.next_exact
             if seat == self.lock_owner:
@@ -987,10 +998,14 @@ class State:
         self.total_turns += 1
         self.drawn_this_turn = -1
         self.played_by = -1
-        if self.turns > self.g.variant.max_turns:
+        g = self.g
+        if self.turns > g.max_turns:
             self._end_round(None, stalled=True)
             return
-        v = self.g.variant
+        if not g.jump_in and not self.stack:
+            self.pending = (D.TURN, p)
+            return
+        v = g.variant
         if self.g.jump_in and self.discard:
             top = self.discard[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
@@ -1013,6 +1028,15 @@ class State:
         g = self.g
         hand = self.hands[p]
         hand.remove(k)
+        if g.plain[k] and len(hand) > 1:
+            # A card without effects, not the last two: nobody can be out, nothing to resolve.
+            self.discard.append(k)
+            c = g.k_color[k]
+            if c >= 0:
+                self.color = c
+            self.played_by = p
+            self._end_turn()
+            return
         t = g.k_type[k]
         honest = True
         check = g.restriction[t]
