@@ -49,7 +49,7 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None) 
                 result.game = game
                 result.diagnostics.extend(game.diagnostics)
                 result.diagnostics.extend(_semantic_checks(variant, game))
-    result.diagnostics = sorted(set(result.diagnostics), key=lambda d: d.sort_key())
+    result.diagnostics = sorted(set(result.diagnostics), key=lambda d: (d.sort_key(), d.message))
     return result
 
 

@@ -115,4 +115,5 @@ def merge(base: Node, overlay: Node) -> Node:
             merged[key] = merge(merged[key], value)
         else:
             merged[key] = value
-    return replace(base, value=merged)
+    # Positions come from the most specific file, so diagnostics point at the override.
+    return replace(overlay, value=merged)

@@ -447,14 +447,20 @@ class _Unit:
             else:
                 otherwise = extra.children[0]
         compiled = []
+        broken = False
         for cond_tree, suite in clauses:
-            cond = self.expect(cond_tree, BOOL)
+            try:
+                cond = self.expect(cond_tree, BOOL)
+            except CompileError:
+                broken, cond = True, None       # keep going: the bodies may hold more problems
             body: list = []
             self.suite(suite, body)
             compiled.append((cond, body))
         else_body: list = []
         if otherwise is not None:
             self.suite(otherwise, else_body)
+        if broken:
+            raise CompileError("bad condition")
         # Layout per clause: [test, body..., jump to end]; then the else body.
         size = sum(2 + len(body) for _, body in compiled) + len(else_body)
         at = 0

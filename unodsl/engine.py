@@ -637,6 +637,7 @@ class State:
         top = self.discard.pop()
         self.discard.extend(gone)
         self.discard.append(top)
+        self._hand_changed(p)
 
     def op_redeal(self, p: int) -> None:
         """Gather every hand, shuffle, and deal them out one at a time from the player after p."""
@@ -755,7 +756,8 @@ class State:
             c = self.lock_color
             k_color, k_wild = g.k_color, g.k_wild
             allow_wild = g.variant.lock_allows_wild
-            kinds = {k for k in hand if k_color[k] == c and (allow_wild or not k_wild[k])}
+            # Only the locked color; a wild only where the variant lets wilds through the lock.
+            kinds = {k for k in hand if (k_color[k] == c and not k_wild[k]) or (allow_wild and k_wild[k])}
         else:
             ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]] if self.discard else None
             kinds = {k for k in hand if ok is None or ok[k]}
@@ -901,11 +903,12 @@ class State:
         self.window_kind = ""
         self.round_winner = None
         self.after = AFTER_SETUP
-        if g.on_deal >= 0:
-            self._push(g.on_deal, self.dealer, -1, True, False)
+        # Frames run last-pushed first: the deal's effect (an opening pass), then the start card.
         start = g.on_start[g.k_type[starter]]
         if start >= 0:
             self._push(start, self.dealer, starter, True, False)
+        if g.on_deal >= 0:
+            self._push(g.on_deal, self.dealer, -1, True, False)
         if self._run() and not self.over:
             self._after_setup()
 

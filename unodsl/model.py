@@ -6,6 +6,7 @@ E3xx diagnostics; effect strings stay as located text for `effects.py`.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -219,7 +220,8 @@ class _Builder:
         turn = self.get(root, "turn")
         uno = self.get(root, "uno")
         stacking = self.get(root, "stacking")
-        stack_mode = self.scalar(stacking, "answer", "none", str) if self.scalar(stacking, "enabled", stacking is not None, bool) else "none"
+        stack_on = self.scalar(stacking, "enabled", stacking is not None, bool)
+        stack_mode = self.scalar(stacking, "answer", "same_type", str) if stack_on else "none"
         stack_cards = None
         if stacking is not None and self.get(stacking, "cards") is not None:
             stack_cards = []
@@ -346,6 +348,9 @@ class _Builder:
                        + (f" (it has {', '.join(given)})" if given else ""))
             return None
         copies: dict[str, dict[int | None, int]] = {}
+        if numbers_node is not None and not numbers:
+            self.error(numbers_node, "E303", f"card type '{card_id}' lists no valid numbers")
+            return None
         if count is not None:
             copies[""] = {None: count}
         elif wild and not card_colors:
@@ -408,8 +413,9 @@ class _Builder:
             choices_node = self.get(spec, "choices")
             choices = tuple(self.scalar_list(spec, "choices")) if choices_node is not None else None
             if choices and value not in choices:
+                shown = ", ".join(json.dumps(c) for c in choices)
                 self.error(value_node or spec, "E315",
-                           f"ruling '{name}' has value {value!r}, not one of its choices {list(choices)}")
+                           f"ruling '{name}' has value {json.dumps(value)}, not one of its choices [{shown}]")
             out[name] = Ruling(name, value, self.scalar(spec, "section", None, str),
                                self.scalar(spec, "summary", None, str), choices, spec)
         return out
