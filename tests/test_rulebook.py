@@ -1,0 +1,173 @@
+"""The generated rulebooks: in step with the variants, deterministic, and readable English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from unodsl.check import check_file, load
+from unodsl.rulebook import describe_condition, describe_effect, render_rulebook, rulebook_paths
+
+REPO = Path(__file__).resolve().parent.parent
+PAIRS = rulebook_paths(REPO)
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load(str(REPO / "variants" / "classic.yaml"), str(REPO))
+
+
+def _game(path: Path):
+    result = check_file(str(path), str(REPO))
+    assert not result.errors, [d.header() for d in result.errors]
+    return result.game
+
+
+def test_every_variant_has_a_rulebook():
+    assert PAIRS, "no variants found"
+    pages = {p.name for p in (REPO / "docs" / "variants").glob("*.md")}
+    assert pages == {page.name for _, page in PAIRS}, \
+        "docs/variants/ is out of step with variants/*.yaml: run python -m unodsl.rulebook"
+
+
+@pytest.mark.parametrize("variant, page", PAIRS, ids=[v.stem for v, _ in PAIRS])
+def test_rulebook_is_up_to_date(variant, page):
+    assert page.exists(), f"{page} is missing: run python -m unodsl.rulebook"
+    expected = render_rulebook(_game(variant), "markdown")
+    assert page.read_text(encoding="utf-8") == expected, \
+        f"{page.name} is stale: run python -m unodsl.rulebook"
+
+
+@pytest.mark.parametrize("variant, page", PAIRS, ids=[v.stem for v, _ in PAIRS])
+def test_both_formats_render_every_section(variant, page):
+    game = _game(variant)
+    markdown = render_rulebook(game, "markdown")
+    text = render_rulebook(game, "text")
+    v = game.variant
+    for heading in ("Players", "The deck", "What the cards do", "Setting up", "A turn", "End of a round",
+                    "Scoring"):
+        assert f"## {heading}" in markdown
+        assert f"{heading}\n{'-' * len(heading)}" in text
+    for card in v.cards.values():
+        assert f"### {card.name}" in markdown
+        assert card.name in text
+    for name in v.rulings:
+        assert f"`{name}`" in markdown
+        assert name in text
+    assert markdown.startswith(f"# {v.name}\n")
+    assert "`" not in text and "**" not in text and "| " not in text
+    assert "Tree(" not in markdown and "Token(" not in markdown and "| None |" not in markdown
+    assert max(len(line) for line in text.splitlines()) <= 78 or "http" in text
+
+
+def test_rendering_is_deterministic(classic):
+    assert render_rulebook(classic) == render_rulebook(classic)
+    assert render_rulebook(classic, "text") == render_rulebook(classic, "text")
+
+
+def test_unknown_format_is_refused(classic):
+    with pytest.raises(ValueError):
+        render_rulebook(classic, "html")
+
+
+def test_classic_deck_table(classic):
+    md = render_rulebook(classic)
+    assert "108 cards in 4 colors: red, yellow, green and blue." in md
+    assert "| Number | number | all | 0: 1, 1-9: 2 | 76 | face value |" in md
+    assert "| Wild Draw Four | wild | none | — | 4 | 50 |" in md
+
+
+def test_card_text_wins_over_translation(classic):
+    md = render_rulebook(classic)
+    assert "Play reverses direction. With two players it works like a Skip." in md
+
+
+@pytest.mark.parametrize("source, english", [
+    ("next draws 2 and loses turn", "The next player draws 2 cards and loses their turn."),
+    ("choose color", "You choose the color that continues play."),
+    ("skip next", "The next player is skipped: they lose their next turn."),
+    ("skip next 2", "The next 2 players are skipped"),
+    ("reverse", "The direction of play reverses."),
+    ("self draws 1", "You draw 1 card."),
+    ("next draws until playable", "The next player draws cards one at a time until they draw a card they can play."),
+    ("next chooses color", "The next player chooses the color that continues play."),
+    ("set color red", "The color in play becomes red."),
+    ("let p = choose player others\nswap hands with p",
+     "You choose a player from the other players. You swap hands with the chosen player."),
+    ("rotate hands", "Every player passes their hand to the next player in the direction of play."),
+    ("next gives 2 to self", "The next player gives 2 cards of their choice to you."),
+    ("self exchanges 1 with next", "You and the next player each pick 1 card"),
+    ("look at next", "You look at the next player's hand."),
+    ("trade with next", "You may swap any number of your cards, one for one, with cards of the next player's hand"),
+    ("self discards color current", "You discard every card of the current color from your hand"),
+    ("gather and redeal", "All hands are gathered, shuffled and dealt out again"),
+    ("extra turn", "You take another turn."),
+    ("turn to previous", "The previous player takes the next turn."),
+    ("eliminate next", "The next player is out of the round for good"),
+    ("lock color current until turn of self", "Until your next turn, the other players may only play cards of the "
+                                              "current color"),
+    ("next must play color current else:\n    self draws 2",
+     "The next player must play a card of the current color; the turn then continues from the next player. "
+     "If they cannot, you draw 2 cards."),
+    ("repeat 3: self draws 1", "Do the following 3 times: you draw 1 card."),
+    ("for each p in others: p draws 1", "For each player other than you, in turn order, that player draws 1 card."),
+    ("if hand(self) > 3: self draws 1\nelif hand(self) == 1: nothing\nelse: skip next",
+     "If you hold more than 3 cards, you draw 1 card. Otherwise, if you hold exactly 1 card, nothing happens. "
+     "Otherwise, the next player is skipped"),
+    ("nothing", "Nothing happens."),
+    ("next may challenge:\n    guilty: self draws 4\n    accepted: next draws 4 and loses turn",
+     "The next player may challenge this card. If they challenge and it was played illegally, you draw 4 cards. "
+     "If they challenge and it was played legally, nothing happens. If they do not challenge, the next player "
+     "draws 4 cards and loses their turn."),
+])
+def test_effects_in_english(classic, source, english):
+    assert describe_effect(classic, source).startswith(english)
+
+
+def test_rulings_are_folded_in(classic):
+    # two_player_reverse_is_skip is true in classic, so the ruling disappears from the sentence.
+    said = describe_effect(classic, "reverse\nif players == 2 and rule.two_player_reverse_is_skip:\n    skip next")
+    assert said.startswith("The direction of play reverses. If there are 2 players in the round, the next player")
+    # wd4_wild_counts_as_color_match is false: the second half of the restriction vanishes.
+    restriction = classic.variant.cards["wild_draw_four"].restriction.source
+    assert describe_condition(classic, restriction) == "you do not hold a card of the current color"
+
+
+@pytest.mark.parametrize("source, english", [
+    ("hand(next) == 1", "the next player holds exactly 1 card"),
+    ("self holds card skip", "you hold a Skip card"),
+    ("not next is out", "the next player is still in the round"),
+    ("card is wild", "the card is a wild card"),
+    ("card.type == \"skip\"", "the card is a Skip"),
+    ("players > 2 or stack >= 4",
+     "there are more than 2 players in the round or the size of the pending draw stack is at least 4"),
+    ("true", "always"),
+    ("false", "never"),
+])
+def test_conditions_in_english(classic, source, english):
+    assert describe_condition(classic, source) == english
+
+
+def test_start_effects_speak_of_the_dealer(classic):
+    md = render_rulebook(classic)
+    assert "| Draw Two | The player after the dealer draws 2 cards and loses their turn. |" in md
+    assert "| Reverse | The direction of play reverses. The dealer takes the first turn. |" in md
+    assert "| Wild Draw Four | Put it back into the draw pile, shuffle, and turn up a new start card. |" in md
+
+
+def test_house_rules_section(tmp_path, monkeypatch):
+    (tmp_path / "classic.yaml").write_text((REPO / "variants" / "classic.yaml").read_text(encoding="utf-8"))
+    (tmp_path / "house.yaml").write_text(
+        "unodsl: 1\nname: House\nextends: classic.yaml\n"
+        "stacking: {answer: same_type}\njump_in: {wilds: true}\n"
+        "rulings:\n  jump_in_during_stack: {value: true}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = check_file("house.yaml")
+    assert not result.errors
+    md = render_rulebook(result.game)
+    assert "## House rules" in md
+    assert "**Stacking.**" in md and "a card of the same type (Draw Two or Wild Draw Four)" in md
+    assert "**Jump-in.**" in md and "Wild cards may jump in too." in md
+    assert "Jumping in on a pending draw stack is allowed." in md
+    assert "unless they can stack" in md

@@ -1,0 +1,1162 @@
+"""The rulebook: a readable description of a compiled variant, in Markdown or plain text.
+
+What each card does comes from its `text` when the author gave one, and otherwise
+from a translation of its effect's parse tree into English. Rulings are folded in
+as the constants they are (`rule.x` reads the chosen value), so the rulebook says
+what this variant does rather than what it could do. Output is deterministic: the
+same variant always gives the same text, byte for byte.
+
+    python -m unodsl.rulebook            # regenerate docs/variants/<variant>.md
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Token, Tree
+
+from .effects import parse
+from .model import Text
+
+# ---------------------------------------------------------------------------
+# A tiny document model, rendered to Markdown or to plain text.
+
+
+@dataclass(frozen=True)
+class _Block:
+    kind: str                  # h1 | h2 | h3 | p | ul | table
+    text: str = ""
+    items: tuple = ()
+    header: tuple = ()
+
+
+def _render_markdown(blocks: list[_Block]) -> str:
+    out: list[str] = []
+    for b in blocks:
+        if b.kind == "h1":
+            out.append(f"# {b.text}")
+        elif b.kind == "h2":
+            out.append(f"## {b.text}")
+        elif b.kind == "h3":
+            out.append(f"### {b.text}")
+        elif b.kind == "p":
+            out.append(b.text)
+        elif b.kind == "ul":
+            out.append("\n".join(f"- {item}" for item in b.items))
+        elif b.kind == "table":
+            rows = [b.header] + list(b.items)
+            lines = ["| " + " | ".join(_md_cell(c) for c in b.header) + " |",
+                     "|" + "|".join("---" for _ in b.header) + "|"]
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows[1:]]
+            out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _render_text(blocks: list[_Block]) -> str:
+    out: list[str] = []
+    for b in blocks:
+        if b.kind == "h1":
+            out.append(f"{b.text}\n{'=' * len(b.text)}")
+        elif b.kind == "h2":
+            out.append(f"{b.text}\n{'-' * len(b.text)}")
+        elif b.kind == "h3":
+            out.append(f"{b.text}:")
+        elif b.kind == "p":
+            out.append(_wrap(_plain(b.text), 78))
+        elif b.kind == "ul":
+            out.append("\n".join(_wrap(_plain(item), 78, "  * ", "    ") for item in b.items))
+        elif b.kind == "table":
+            rows = [tuple(_plain(str(c)) for c in b.header)] + [tuple(_plain(str(c)) for c in r) for r in b.items]
+            widths = [max(len(r[i]) for r in rows) for i in range(len(b.header))]
+            if sum(widths) + 2 * (len(widths) - 1) > 78:
+                out.append(_records(rows))
+                continue
+            lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+            lines.insert(1, "  ".join("-" * w for w in widths))
+            out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"
+
+
+def _records(rows: list[tuple]) -> str:
+    """A table too wide for a terminal, as one wrapped record per row."""
+    header, records = rows[0], []
+    for row in rows[1:]:
+        lines = [row[0]]
+        for name, value in zip(header[1:], row[1:]):
+            if value:
+                lines.append(_wrap(f"{name}: {value}", 78, "    ", "      "))
+        records.append("\n".join(lines))
+    return "\n".join(records)
+
+
+def _plain(text: str) -> str:
+    """Markdown inline markup removed: `code` and **bold** become plain words."""
+    text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text).replace("`", "")
+
+
+def _wrap(text: str, width: int, first: str = "", rest: str = "") -> str:
+    return textwrap.fill(" ".join(text.split()), width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+# ---------------------------------------------------------------------------
+# Translating effects and conditions into English
+
+
+@dataclass(frozen=True)
+class _P:
+    """A player phrase, with what English needs to agree with it."""
+
+    text: str
+    you: bool = False          # second person: "you draw", "your turn"
+
+    def verb(self, base: str, third: str | None = None) -> str:
+        """The phrase followed by the verb in the right person: "you draw" / "the next player draws"."""
+        return f"{self.text} {base if self.you else (third or base + 's')}"
+
+    def be(self) -> str:
+        return f"{self.text} {'are' if self.you else 'is'}"
+
+    @property
+    def pos(self) -> str:
+        """Possessive: "your", "the next player's"."""
+        return "your" if self.you else f"{self.text}'s"
+
+    @property
+    def their(self) -> str:
+        return "your" if self.you else "their"
+
+    @property
+    def they(self) -> str:
+        return "you" if self.you else "they"
+
+
+_WHO = {
+    # context -> (self phrase, card phrase)
+    "on_play": (_P("you", True), "this card"),
+    "on_start": (_P("the dealer"), "the start card"),
+    "setup": (_P("the dealer"), "the card"),
+    "player_out": (_P("the out player"), "the card"),
+    "after_draw": (_P("the drawer"), "the card"),
+    "condition": (_P("you", True), "the card"),
+}
+_CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
+             ">=": "at least"}
+_CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+        ">=": "is at least"}
+_NOT_CONST = object()
+
+
+class Translator:
+    """Turns effect and condition parse trees of one variant into English sentences."""
+
+    def __init__(self, game, where: str = "on_play"):
+        self.game = game
+        self.variant = game.variant
+        self.where = where
+        self.me, self.card_phrase = _WHO.get(where, _WHO["on_play"])
+        self.names: dict[str, object] = {}
+
+    # --- entry points
+
+    def effect(self, source: str) -> str:
+        """English for an effect text; "" when it does nothing."""
+        tree, diags = parse(Text(source), "effect")
+        if tree is None:
+            return source.strip()
+        return " ".join(self.stmts(tree.children))
+
+    def condition(self, source: str) -> str:
+        """English for a condition text (a clause without a final period)."""
+        tree, diags = parse(Text(source), "condition")
+        if tree is None:
+            return source.strip()
+        folded = self.fold(tree.children[0])
+        if folded is True:
+            return "always"
+        if folded is False:
+            return "never"
+        return self.cond(tree.children[0])
+
+    # --- statements
+
+    def stmts(self, items) -> list[str]:
+        out: list[str] = []
+        for item in items:
+            if isinstance(item, Token):
+                continue
+            if item.data in ("simple_stmts", "suite"):
+                out.extend(self.stmts(item.children))
+                continue
+            method = getattr(self, "s_" + item.data, None)
+            sentence = method(item) if method else None
+            if isinstance(sentence, list):
+                out.extend(s for s in sentence if s)
+            elif sentence:
+                out.append(sentence)
+        return out
+
+    def body(self, suite) -> list[str]:
+        return self.stmts([suite])
+
+    def s_nothing(self, t):
+        return "Nothing happens." if self.where != "on_start" else "Nothing happens; play starts normally."
+
+    def s_draw(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.verb('draw')} {self.cards(t.children[1])}.")
+
+    def s_draw_until(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.verb('draw')} cards one at a time until {who.they} draw a card {who.they} can play.")
+
+    def s_draw_to(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.verb('draw')} until {who.they} hold {self.cards(t.children[1])}.")
+
+    def s_penalty(self, t):
+        who = self.player(t.children[0])
+        text = f"{who.verb('draw')} {self.cards(t.children[1])} and {'lose' if who.you else 'loses'} {who.their} turn"
+        if self.variant.stacking != "none":
+            text += f" (unless {who.they} can stack, see Stacking)"
+        return _cap(text + ".")
+
+    def s_skip_one(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.be()} skipped: {who.they} lose {who.their} next turn.")
+
+    def s_skip_many(self, t):
+        n = self.const(t.children[0])
+        if n == 1:
+            return f"The next player after {self.me.text} is skipped." if not self.me.you else "The next player is skipped."
+        count = str(n) if isinstance(n, int) else self.num(t.children[0])
+        return f"The next {count} players are skipped (never {self.me.text}; with fewer players, each other player once)."
+
+    def s_reverse(self, t):
+        return "The direction of play reverses."
+
+    def s_choose_color_self(self, t):
+        if not self.variant.colors:
+            return None
+        return _cap(f"{self.me.verb('choose')} the color that continues play.")
+
+    def s_choose_color_by(self, t):
+        if not self.variant.colors:
+            return None
+        who = self.player(t.children[0])
+        return _cap(f"{who.verb('choose')} the color that continues play.")
+
+    def s_set_color(self, t):
+        return f"The color in play becomes {self.color(t.children[0])}."
+
+    def s_let(self, t):
+        name, value = str(t.children[0]), t.children[1]
+        if isinstance(value, Tree) and value.data == "choose_player":
+            group = self.group(value.children[0])
+            self.names[name] = _P("the chosen player")
+            return _cap(f"{self.me.verb('choose')} a player from {group}.")
+        self.names[name] = value
+        return None
+
+    def s_swap_hands(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{self.me.verb('swap')} hands with {who.text}.")
+
+    def s_rotate_hands(self, t):
+        return "Every player passes their hand to the next player in the direction of play."
+
+    def s_give(self, t):
+        giver, taker = self.player(t.children[0]), self.player(t.children[2])
+        return _cap(f"{giver.verb('give')} {self.cards(t.children[1])} of {giver.their} choice to {taker.text}.")
+
+    def s_exchange(self, t):
+        a, b = self.player(t.children[0]), self.player(t.children[2])
+        return _cap(f"{a.text} and {b.text} each pick {self.cards(t.children[1])} from their own hand, face down; "
+                    f"then the picked cards change hands at the same time.")
+
+    def s_look(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{self.me.verb('look')} at {who.pos} hand.")
+
+    def s_trade(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{self.me.verb('may', 'may')} swap any number of {self.me.their} cards, one for one, with cards "
+                    f"of {who.pos} hand (seen face up), so both hands keep their size.")
+
+    def s_discard_color(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.verb('discard')} every card of {self.color(t.children[1])} from {who.their} hand "
+                    f"(under the top card of the discard pile).")
+
+    def s_redeal(self, t):
+        start = "you" if self.me.you else self.me.text
+        return (f"All hands are gathered, shuffled and dealt out again one card at a time, starting with the "
+                f"player after {start}.")
+
+    def s_extra_turn(self, t):
+        if self.where == "on_start":
+            return _cap(f"{self.me.verb('take')} the first turn.")
+        return _cap(f"{self.me.verb('take')} another turn.")
+
+    def s_turn_to(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.verb('take')} the next turn.")
+
+    def s_eliminate(self, t):
+        who = self.player(t.children[0])
+        return _cap(f"{who.be()} out of the round for good; {who.their} cards go under the draw pile.")
+
+    def s_lock(self, t):
+        color, owner = self.color(t.children[0]), self.player(t.children[1])
+        wilds = "" if self.variant.lock_allows_wild else " (not even wild cards)"
+        until = "your next turn" if owner.you else f"{owner.pos} next turn"
+        return (f"Until {until}, the other players may only play cards of {color}{wilds}; "
+                f"a player without one draws.")
+
+    def s_must_play(self, t):
+        who, color = self.player(t.children[0]), self.color(t.children[1])
+        return _cap(f"{who.verb('must', 'must')} play a card of {color} if {who.they} can; the turn then continues "
+                    f"from {who.text}.")
+
+    def s_must_play_block(self, t):
+        who, color = self.player(t.children[0]), self.color(t.children[1])
+        otherwise = self.body(t.children[2])
+        return [_cap(f"{who.verb('must', 'must')} play a card of {color}; the turn then continues from {who.text}."),
+                _join_if(f"If {who.they} cannot", otherwise)]
+
+    def s_flip_again(self, t):
+        return "Ignore it: leave it in the discard pile and turn up the next card of the draw pile instead."
+
+    def s_return_and_flip(self, t):
+        return "Put it back into the draw pile, shuffle, and turn up a new start card."
+
+    def s_if_stmt(self, t):
+        clauses = [(t.children[0], t.children[1])]
+        otherwise = None
+        for extra in t.children[2:]:
+            if extra.data == "elif_clause":
+                clauses.append((extra.children[0], extra.children[1]))
+            else:
+                otherwise = extra.children[0]
+        out: list[str] = []
+        first = True
+        for cond, suite in clauses:
+            value = self.fold(cond)
+            if value is False:
+                continue
+            if value is True:
+                body = self.body(suite)
+                if first:
+                    return body
+                out.append(_join_if("Otherwise", body))
+                return out
+            out.append(_join_if(("If " if first else "Otherwise, if ") + self.cond(cond), self.body(suite)))
+            first = False
+        if otherwise is not None:
+            body = self.body(otherwise)
+            out.extend(body if first else [_join_if("Otherwise", body)])
+        return out
+
+    def s_for_stmt(self, t):
+        name, group, suite = str(t.children[0]), t.children[1], t.children[2]
+        self.names[name] = _P("that player")
+        return _join_if(f"For {self.each(group)}", self.body(suite))
+
+    def s_repeat_stmt(self, t):
+        n = self.const(t.children[0])
+        times = "twice" if n == 2 else f"{n} times" if isinstance(n, int) else f"{self.num(t.children[0])} times"
+        body = self.body(t.children[1]) or ["nothing."]
+        return f"Do the following {times}: " + " ".join([_lc(body[0])] + body[1:])
+
+    def s_challenge(self, t):
+        who = self.player(t.children[0])
+        branches = {b.data: self.body(b.children[0]) for b in t.children[1:]}
+        out = [_cap(f"{who.verb('may', 'may')} challenge {self.card_phrase}.")]
+        words = {"guilty": f"If {who.they} challenge and it was played illegally",
+                 "innocent": f"If {who.they} challenge and it was played legally",
+                 "accepted": f"If {who.they} do not challenge"}
+        for name in ("guilty", "innocent", "accepted"):
+            body = branches.get(name)
+            out.append(_join_if(words[name], body or ["nothing happens."]))
+        return out
+
+    # --- numbers, players, groups, colors
+
+    def const(self, t):
+        """The value of a constant expression (rulings folded in), else _NOT_CONST."""
+        value = self.fold(t)
+        return _NOT_CONST if value is None else value
+
+    def fold(self, t):
+        """Fold constants and rulings: a bool, int or str when the value is known, else None."""
+        if isinstance(t, Token):
+            return None
+        d = t.data
+        if d == "int_":
+            return int(t.children[0])
+        if d == "true":
+            return True
+        if d == "false":
+            return False
+        if d == "string":
+            return str(t.children[0])[1:-1]
+        if d == "rule_ref":
+            value = self.game.ruling_value(str(t.children[0]))
+            return value
+        if d == "not_":
+            inner = self.fold(t.children[0])
+            return (not inner) if isinstance(inner, bool) else None
+        if d in ("and_expr", "or_expr"):
+            parts = [self.fold(c) for c in t.children]
+            if d == "and_expr":
+                if any(p is False for p in parts):
+                    return False
+                if all(p is True for p in parts):
+                    return True
+            else:
+                if any(p is True for p in parts):
+                    return True
+                if all(p is False for p in parts):
+                    return False
+            return None
+        if d == "comparison":
+            left, op, right = t.children
+            a, b = self.fold(left), self.fold(right)
+            if a is None or b is None or isinstance(a, bool) != isinstance(b, bool):
+                return None
+            op = str(op)
+            try:
+                return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+            except TypeError:
+                return None
+        if d == "binop":
+            a, b = self.fold(t.children[0]), self.fold(t.children[2])
+            if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
+                op = str(t.children[1])
+                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0}[op]
+            return None
+        if d == "neg":
+            a = self.fold(t.children[0])
+            return -a if isinstance(a, int) and not isinstance(a, bool) else None
+        if d == "var":
+            bound = self.names.get(str(t.children[0]))
+            return self.fold(bound) if isinstance(bound, Tree) else None
+        return None
+
+    def cards(self, t) -> str:
+        n = self.const(t)
+        if isinstance(n, int) and not isinstance(n, bool):
+            return "1 card" if n == 1 else f"{n} cards"
+        return f"as many cards as {self.num(t)}"
+
+    def num(self, t) -> str:
+        value = self.fold(t)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        d = t.data if isinstance(t, Tree) else ""
+        if d == "player_count":
+            return "the number of players still in the round"
+        if d == "stack_size":
+            return "the size of the pending draw stack"
+        if d == "card_attr":
+            attr = str(t.children[0])
+            return {"number": f"the number on {self.card_phrase}", "points": f"the points of {self.card_phrase}",
+                    "draw": f"the draw penalty of {self.card_phrase}"}.get(attr, f"the {attr} of {self.card_phrase}")
+        if d == "hand_size":
+            who = self.player(t.children[0])
+            return f"the number of cards in {who.pos} hand"
+        if d == "hand_points":
+            who = self.player(t.children[0])
+            return f"the points in {who.pos} hand"
+        if d == "half":
+            return f"half of {self.num(t.children[0])} (rounded down)"
+        if d == "max_hand":
+            return f"the largest hand among {self.group(t.children[0])}"
+        if d == "min_hand":
+            return f"the smallest hand among {self.group(t.children[0])}"
+        if d == "group_count":
+            return f"the number of {self.group(t.children[0])}"
+        if d == "binop":
+            op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by"}[str(t.children[1])]
+            tail = " (rounded down)" if op == "divided by" else ""
+            return f"{self.num(t.children[0])} {op} {self.num(t.children[2])}{tail}"
+        if d == "neg":
+            return f"minus {self.num(t.children[0])}"
+        if d == "rule_ref":
+            return f"the value of ruling `{t.children[0]}`"
+        if d == "var":
+            bound = self.names.get(str(t.children[0]))
+            if isinstance(bound, Tree):
+                return self.num(bound)
+            return str(t.children[0])
+        return self.value(t)
+
+    def player(self, t) -> _P:
+        if isinstance(t, Token):
+            return _P(str(t))
+        d = t.data
+        if d == "self_":
+            return self.me
+        if d == "next_":
+            if self.where in ("on_start", "setup"):
+                return _P("the player after the dealer")
+            return _P("the next player") if self.me.you else _P(f"the player after {self.me.text}")
+        if d == "previous":
+            return _P("the previous player") if self.me.you else _P(f"the player before {self.me.text}")
+        if d == "dealer":
+            return _P("the dealer")
+        if d == "partner_self":
+            return _P("your partner") if self.me.you else _P(f"{self.me.pos} partner")
+        if d == "partner_of":
+            return _P(f"{self.player(t.children[0]).pos} partner")
+        if d == "next_of":
+            return _P(f"the player after {self.player(t.children[0]).text}")
+        if d == "most_cards":
+            return _P("the player with the most cards")
+        if d == "fewest_cards":
+            return _P("the player with the fewest cards")
+        if d == "var":
+            bound = self.names.get(str(t.children[0]))
+            if isinstance(bound, _P):
+                return bound
+            if isinstance(bound, Tree):
+                return self.player(bound)
+            return _P(str(t.children[0]))
+        return _P(self.value(t))
+
+    def group(self, t) -> str:
+        d = t.data if isinstance(t, Tree) else ""
+        me = "you" if self.me.you else self.me.text
+        if d == "all_players":
+            return f"all players ({me} included)"
+        if d == "others":
+            return "the other players" if self.me.you else f"the players other than {self.me.text}"
+        if d == "opponents":
+            return "your opponents" if self.me.you else f"{self.me.pos} opponents"
+        if d == "team_of":
+            return f"{self.player(t.children[0]).pos} team"
+        if d == "all_from":
+            return f"all players, starting with {self.player(t.children[0]).text} ({me} included)"
+        if d == "others_from":
+            return f"all players other than {me}, starting with {self.player(t.children[0]).text}"
+        if d == "one_per_team":
+            return "one player of each team"
+        if d == "var":
+            bound = self.names.get(str(t.children[0]))
+            if isinstance(bound, Tree):
+                return self.group(bound)
+        return self.value(t)
+
+    def each(self, t) -> str:
+        """A group as the range of a loop: "each player in turn order, starting with ..."."""
+        d = t.data if isinstance(t, Tree) else ""
+        me = "you" if self.me.you else self.me.text
+        if d == "all_players":
+            return f"each player in turn order, starting with {me}"
+        if d == "others":
+            return f"each player other than {me}, in turn order"
+        if d == "all_from":
+            return f"each player in turn order, starting with {self.player(t.children[0]).text} ({me} included)"
+        if d == "others_from":
+            return f"each player other than {me}, in turn order starting with {self.player(t.children[0]).text}"
+        if d == "opponents":
+            return "each of your opponents in turn order" if self.me.you else f"each of {self.me.pos} opponents"
+        if d == "team_of":
+            return f"each member of {self.player(t.children[0]).pos} team"
+        if d == "one_per_team":
+            return "one player of each team"
+        return f"each of {self.group(t)}"
+
+    def color(self, t) -> str:
+        d = t.data if isinstance(t, Tree) else ""
+        if d == "current_color":
+            return "the current color"
+        if d == "var":
+            name = str(t.children[0])
+            bound = self.names.get(name)
+            if isinstance(bound, Tree):
+                return self.color(bound)
+            if name in self.variant.colors:
+                return _title(name)
+        if d == "card_attr" and str(t.children[0]) == "color":
+            return f"the color of {self.card_phrase}"
+        return self.value(t)
+
+    def value(self, t) -> str:
+        """Any expression as a noun phrase (fallback for mixed types)."""
+        if isinstance(t, Token):
+            return str(t)
+        folded = self.fold(t)
+        if isinstance(folded, bool):
+            return "true" if folded else "false"
+        if isinstance(folded, int):
+            return str(folded)
+        if isinstance(folded, str):
+            return f'"{folded}"'
+        d = t.data
+        if d == "current_color":
+            return "the current color"
+        if d == "card_attr":
+            attr = str(t.children[0])
+            if attr == "color":
+                return f"the color of {self.card_phrase}"
+            if attr in ("type", "kind"):
+                return f"the {attr} of {self.card_phrase}"
+            return self.num(t)
+        if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
+                 "group_count", "binop", "neg", "rule_ref"):
+            return self.num(t)
+        if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "most_cards",
+                 "fewest_cards"):
+            return self.player(t).text
+        if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team"):
+            return self.group(t)
+        if d == "var":
+            name = str(t.children[0])
+            bound = self.names.get(name)
+            if isinstance(bound, _P):
+                return bound.text
+            if isinstance(bound, Tree):
+                return self.value(bound)
+            if name in self.variant.colors:
+                return _title(name)
+            return name
+        if d == "jumped":
+            return f"whether {self.card_phrase} was played by jumping in"
+        return self.cond(t)
+
+    # --- conditions
+
+    def cond(self, t, negate: bool = False) -> str:
+        folded = self.fold(t)
+        if isinstance(folded, bool):
+            return "always" if folded != negate else "never"
+        d = t.data
+        if d == "not_":
+            return self.cond(t.children[0], not negate)
+        if d in ("and_expr", "or_expr"):
+            parts = [c for c in t.children if self.fold(c) is None]
+            is_and = (d == "and_expr") != negate
+            words = [self.cond(c, negate) for c in parts]
+            if len(words) == 1:
+                return words[0]
+            joiner = " and " if is_and else " or "
+            return joiner.join(words[:-1]) + joiner + words[-1] if len(words) == 2 else \
+                ", ".join(words[:-1]) + "," + joiner + words[-1]
+        if d == "holds":
+            who, what = self.player(t.children[0]), t.children[1]
+            thing = self.holding(what, who)
+            if negate:
+                return f"{who.text} {'do' if who.you else 'does'} not hold {thing}"
+            return f"{who.verb('hold')} {thing}"
+        if d == "is_out":
+            who = self.player(t.children[0])
+            return f"{who.be()} {'still in' if negate else 'out of'} the round"
+        if d == "is_partner":
+            a, b = self.player(t.children[0]), self.player(t.children[1])
+            return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
+        if d == "card_is":
+            kind = str(t.children[0])
+            article = "an" if kind == "action" else "a"
+            return f"{self.card_phrase} is{' not' if negate else ''} {article} {kind} card"
+        if d == "jumped":
+            return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
+        if d == "comparison":
+            return self.comparison(t, negate)
+        if d == "rule_ref":
+            return f"ruling `{t.children[0]}` is {'off' if negate else 'on'}"
+        if d == "var":
+            bound = self.names.get(str(t.children[0]))
+            if isinstance(bound, Tree):
+                return self.cond(bound, negate)
+        prefix = "it is not the case that " if negate else ""
+        return prefix + self.value(t)
+
+    def comparison(self, t, negate: bool) -> str:
+        left, op_tok, right = t.children
+        op = str(op_tok)
+        if negate:
+            op = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
+        lt = left.data if isinstance(left, Tree) else ""
+        rt = right.data if isinstance(right, Tree) else ""
+        if lt == "int_" and rt in ("hand_size", "player_count"):
+            left, right, lt, rt = right, left, rt, lt
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+        if lt == "hand_size" and self.fold(right) is not None:
+            who = self.player(left.children[0])
+            n = self.fold(right)
+            if n == 0 and op in (">", "!="):
+                return f"{who.verb('still hold')} cards"
+            if n == 0 and op in ("==", "<="):
+                return f"{who.verb('hold')} no cards"
+            return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
+        if lt == "card_attr" and str(left.children[0]) == "type" and self.fold(right) in self.variant.cards \
+                and op in ("==", "!="):
+            name = self.variant.cards[self.fold(right)].name
+            return f"{self.card_phrase} is{' not' if op == '!=' else ''} a {name}"
+        if lt == "player_count" and isinstance(self.fold(right), int):
+            n = self.fold(right)
+            word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",
+                    ">=": "at least "}[op]
+            return f"{'there is' if n == 1 and op == '==' else 'there are'} {word}{n} player{'' if n == 1 else 's'} " \
+                   f"in the round"
+        return f"{self.value(left)} {_CMP[op]} {self.value(right)}"
+
+    def holding(self, t, who: _P) -> str:
+        d = t.data
+        if d == "hold_color":
+            return f"a card of {self.color(t.children[0])}"
+        if d == "hold_type":
+            name = str(t.children[0])
+            ct = self.variant.cards.get(name)
+            return f"a {ct.name if ct else name} card" if not (ct and ct.name.lower().endswith("card")) else \
+                f"a {ct.name}"
+        if d == "hold_wild":
+            return "a wild card"
+        if d == "hold_playable":
+            return f"a card {who.they} can play"
+        if d == "hold_number":
+            return f"a card numbered {self.num(t.children[0])}"
+        return "a card"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _lc(text: str) -> str:
+    """Lower-case a sentence's first letter so it can follow a comma ("If ..., the next player ...")."""
+    if re.match(r"^[A-Z](?:[a-z]| )", text):
+        return text[:1].lower() + text[1:]
+    return text
+
+
+def _join_if(head: str, body: list[str]) -> str:
+    """ "If X, one sentence." or "If X: several. sentences." """
+    body = [b for b in body if b]
+    if not body:
+        return f"{head}, nothing happens."
+    if len(body) == 1:
+        return f"{head}, {_lc(body[0])}"
+    return f"{head}: " + " ".join([_lc(body[0])] + body[1:])
+
+
+def _title(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def describe_effect(game, source: str | None, where: str = "on_play") -> str:
+    """Plain-English sentences for an effect of `game` (as on_play, on_start, setup, player_out, after_draw)."""
+    if source is None or not source.strip():
+        return ""
+    return Translator(game, where).effect(source)
+
+
+def describe_condition(game, source: str | None, where: str = "condition") -> str:
+    """A plain-English clause for a condition of `game`."""
+    if source is None or not source.strip():
+        return ""
+    return Translator(game, where).condition(source)
+
+
+# ---------------------------------------------------------------------------
+# The rulebook
+
+
+def _yaml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _one_line(text: str | None) -> str:
+    return " ".join(str(text).split()) if text else ""
+
+
+def _numbers_summary(by_number: dict) -> str:
+    """{0: 1, 1: 2, ..., 9: 2} -> "0: 1, 1-9: 2" (runs of consecutive numbers with the same count)."""
+    runs: list[list] = []
+    for number in sorted(by_number):
+        count = by_number[number]
+        if runs and runs[-1][1] == number - 1 and runs[-1][2] == count:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number, count])
+    return ", ".join((f"{lo}" if lo == hi else f"{lo}-{hi}") + f": {count}" for lo, hi, count in runs)
+
+
+def _list_words(items: list[str], conj: str = "and") -> str:
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
+
+
+def _players_line(v) -> str:
+    if v.allowed_players:
+        counts = _list_words([str(n) for n in v.allowed_players], "or")
+    elif v.min_players == v.max_players:
+        counts = str(v.min_players)
+    else:
+        counts = f"{v.min_players} to {v.max_players}"
+    return f"For {counts} players."
+
+
+class _Rulebook:
+    def __init__(self, game):
+        self.g = game
+        self.v = game.variant
+        self.blocks: list[_Block] = []
+
+    def h(self, level: int, text: str) -> None:
+        self.blocks.append(_Block(f"h{level}", text))
+
+    def p(self, text: str) -> None:
+        if text:
+            self.blocks.append(_Block("p", text))
+
+    def ul(self, items) -> None:
+        items = tuple(i for i in items if i)
+        if items:
+            self.blocks.append(_Block("ul", items=items))
+
+    def table(self, header, rows) -> None:
+        self.blocks.append(_Block("table", items=tuple(tuple(r) for r in rows), header=tuple(header)))
+
+    # --- sections
+
+    def build(self) -> list[_Block]:
+        v = self.v
+        self.h(1, v.name)
+        self.p(_one_line(v.description))
+        self.p(f"*Generated by `unodsl rules` from `{Path(v.path).name}`; edit the variant file, not this page.*")
+        if v.sources:
+            self.p("Sources: " + "; ".join(v.sources) + ".")
+        self.players()
+        self.deck()
+        self.card_effects()
+        self.setup()
+        self.turn()
+        self.uno()
+        self.house_rules()
+        self.round_end()
+        self.scoring()
+        self.rulings()
+        return self.blocks
+
+    def players(self) -> None:
+        v = self.v
+        self.h(2, "Players")
+        items = [_players_line(v)]
+        if v.team_size > 1:
+            items.append(f"Players sit in teams of {v.team_size}, teammates spread evenly around the table so "
+                         f"that the teams alternate in turn order (with 4 players, partners sit opposite).")
+        self.ul(items)
+
+    def deck(self) -> None:
+        v = self.v
+        self.h(2, "The deck")
+        if v.colors:
+            self.p(f"{v.deck_size} cards in {len(v.colors)} colors: {_list_words([_title(c) for c in v.colors])}.")
+        else:
+            self.p(f"{v.deck_size} cards, with no colors: every card is wild.")
+        rows = []
+        for ct in v.cards.values():
+            colored = [c for c in ct.copies if c]
+            total = sum(n for by in ct.copies.values() for n in by.values())
+            if colored:
+                first = ct.copies[colored[0]]
+                same = all(ct.copies[c] == first for c in colored)
+                per = (_numbers_summary(first) if None not in first else str(first[None])) if same else "varies"
+                colors = "all" if len(colored) == len(v.colors) else ", ".join(_title(c) for c in colored)
+            else:
+                by = ct.copies.get("", {})
+                per = "—"
+                colors = "none"
+                if by and None not in by:
+                    per = _numbers_summary(by) + " (in all)"
+            points = "face value" if ct.points is None else str(ct.points)
+            rows.append((ct.name, ct.kind, colors, per, str(total), points))
+        self.table(("Card", "Kind", "Colors", "Copies per color", "Total", "Points"), rows)
+
+    def card_effects(self) -> None:
+        v = self.v
+        self.h(2, "What the cards do")
+        if v.colors:
+            self.p("Play a card on the discard pile when it matches the top card by color, number or symbol. "
+                   "A wild card can be played on anything.")
+        else:
+            self.p("Every card is wild: any card may be played on any other.")
+        for ct in v.cards.values():
+            lines = []
+            if ct.text:
+                lines.append(_one_line(ct.text))
+            elif ct.on_play is not None and ct.on_play.source.strip():
+                lines.append(describe_effect(self.g, ct.on_play.source, "on_play"))
+            else:
+                lines.append("No effect: it only has to match." if ct.kind == "number" or not ct.wild
+                             else "No effect.")
+            cond = describe_condition(self.g, ct.restriction.source, "condition") if ct.restriction else "always"
+            if cond == "never":
+                lines.append("It can never be played.")
+            elif cond != "always":
+                if ct.restriction_check == "strict":
+                    lines.append(f"You may play it only when {cond}.")
+                else:
+                    lines.append(f"You may play it legally only when {cond}. Nobody checks this when you play "
+                                 f"it, so you may bluff; a challenge finds it out.")
+            if ct.last_card == "ignore" and ct.on_play is not None:
+                lines.append("Played as your last card, it has no effect.")
+            self.h(3, ct.name)
+            self.p(" ".join(line for line in lines if line))
+
+    def setup(self) -> None:
+        v, g = self.v, self.g
+        self.h(2, "Setting up")
+        dealer = {"random": "A random player deals the first round.",
+                  "high_card": "Each player turns up a card; the highest number deals the first round (symbols "
+                               "count as zero, ties turn again).",
+                  "seat_0": "The first player listed deals the first round."}.get(v.dealer, "")
+        items = [dealer + " The deal passes to the left each round.",
+                 f"The dealer shuffles and deals {v.hand_size} cards to each player, one at a time, starting "
+                 f"with the player to the dealer's left.",
+                 "The rest of the deck is the draw pile. Its top card is turned up to start the discard pile"
+                 + ("; its color is the current color (any card may follow a wild start card until a color is "
+                    "named)." if v.colors else "."),
+                 "The player to the dealer's left plays first, and play goes to the left."]
+        if v.on_deal is not None:
+            items.insert(2, "After the deal: " + _lc(describe_effect(g, v.on_deal.source, "setup")))
+        self.ul(items)
+        self.h(3, "The start card")
+        groups: dict[str, list[str]] = {}
+        for ct in v.cards.values():
+            text = ct.on_start or v.start_default or ct.on_play
+            said = describe_effect(g, text.source, "on_start") if text is not None else ""
+            said = said or "Nothing happens; play starts normally."
+            groups.setdefault(said, []).append(ct.name)
+        self.table(("Start card", "What happens"), [(", ".join(names), said) for said, names in groups.items()])
+
+    def turn(self) -> None:
+        v, g = self.v, self.g
+        self.h(2, "A turn")
+        items = []
+        if v.colors:
+            items.append("Play one card that matches the top card of the discard pile, or draw.")
+        else:
+            items.append("Play any one card, or draw when drawing is allowed.")
+        if v.no_playable == "draw_until_playable":
+            items.append("If you cannot play, draw cards one at a time until you draw one you can play.")
+        else:
+            items.append("If you cannot play, draw one card.")
+        if g.may_always_draw:
+            items.append("You may also draw one card instead of playing a card you could play.")
+        elif v.may_draw_if is not None:
+            cond = describe_condition(g, v.may_draw_if.source, "condition")
+            if cond == "never":
+                items.append("You may not draw while you hold a card you can play.")
+            else:
+                items.append(f"You may draw instead of playing a card you could play only when {cond}.")
+        drawn = {"optional": "If the card you drew can be played, you may play it at once or keep it; no other "
+                             "card may be played after drawing. Otherwise your turn ends.",
+                 "forced": "If the card you drew can be played, you must play it at once. Otherwise your turn "
+                           "ends.",
+                 "forbidden": "You keep the card you drew, even if it could be played; your turn ends."}
+        items.append(drawn.get(v.drawn_card, ""))
+        if self._uses("lock"):
+            items.append("While a color lock is in force, wild cards "
+                         + ("count as cards of the locked color." if v.lock_allows_wild else "may not be played."))
+        if v.after_draw is not None:
+            items.append("After a player (the drawer) draws: "
+                         + _lc(describe_effect(g, v.after_draw.source, "after_draw")))
+        items.append("Skipped players lose their turn; players who are out of the round are passed over.")
+        self.ul(items)
+
+    def _uses(self, statement: str) -> bool:
+        texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
+        texts += [self.v.start_default, self.v.on_deal, self.v.on_player_out, self.v.after_draw]
+        for text in texts:
+            if text is None:
+                continue
+            tree, _ = parse(text, "effect")
+            if tree is not None and any(True for _ in tree.find_data(statement)):
+                return True
+        return False
+
+    def uno(self) -> None:
+        v = self.v
+        self.h(2, "Calling UNO")
+        if not v.uno_enabled:
+            self.p("There is no UNO call in this variant.")
+            return
+        items = [f"When you play your next-to-last card, call \"UNO\". If another player catches you before the "
+                 f"next player begins their turn, you draw {v.uno_penalty} cards.",
+                 "A player left with one card by someone else's card (a swap, a pass, a gift) must call UNO too."]
+        if v.uno_partner_may_call:
+            items.append("Your partner may call UNO for you.")
+        self.ul(items)
+
+    def house_rules(self) -> None:
+        v, g = self.v, self.g
+        items = []
+        for rule_id in v.house_rules:
+            if rule_id:
+                items.append(f"**{_title(rule_id)}** is switched on (`{rule_id}`).")
+        if v.stacking != "none":
+            answer = {"same_type": "a card of the same type",
+                      "same_or_higher": "a draw card whose penalty is at least as large",
+                      "plus4_on_plus2": "a card of the same type, or a draw card with a larger penalty",
+                      "any_draw": "any draw card"}.get(v.stacking, v.stacking)
+            cards = [v.cards[c].name for c in v.stack_cards if c in v.cards] if v.stack_cards is not None else \
+                [ct.name for ct in v.cards.values() if ct.draw > 0]
+            text = (f"**Stacking.** A player who must draw and lose their turn because of a draw card may instead "
+                    f"answer with {answer} ({_list_words(cards, 'or')}); the penalties add up and pass on. The "
+                    f"first player who cannot or will not answer draws the whole stack and loses their turn.")
+            text += (" A stacked card may still be challenged." if v.stack_challenge
+                     else " While a stack is pending, a card cannot be challenged.")
+            items.append(text)
+        if v.jump_in:
+            wilds = "Wild cards may jump in too." if v.jump_in_wilds else "Wild cards may not jump in."
+            during = g.ruling_value("jump_in_during_stack")
+            text = ("**Jump-in.** Before each turn, any player holding a card identical to the top card (same color "
+                    "and same number or symbol) may play it out of turn; play then continues from them. " + wilds)
+            if v.stacking != "none":
+                text += " Jumping in on a pending draw stack is " + ("allowed." if during else "not allowed.")
+            items.append(text)
+        if items:
+            self.h(2, "House rules")
+            self.ul(items)
+
+    def round_end(self) -> None:
+        v, g = self.v, self.g
+        self.h(2, "End of a round")
+        items = []
+        if v.round_ends == "team_out":
+            items.append("The round ends when every member of a team has played their last card; that team wins "
+                         "the round.")
+        else:
+            items.append("The round ends as soon as a player has played their last card; that player wins the "
+                         "round.")
+        resolving = [ct.name for ct in v.cards.values() if ct.last_card == "resolve" and ct.draw > 0]
+        ignoring = [ct.name for ct in v.cards.values() if ct.last_card == "ignore" and ct.on_play is not None]
+        if resolving:
+            items.append(f"A {_list_words(resolving, 'or')} played as the last card still takes effect, so the "
+                         f"cards it makes others draw count in the scoring.")
+        if ignoring:
+            items.append(f"A {_list_words(ignoring, 'or')} played as the last card has no effect.")
+        if v.on_player_out is not None:
+            items.append("When a player (the out player) goes out: "
+                         + _lc(describe_effect(g, v.on_player_out.source, "player_out")))
+        stall = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
+                 "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
+                 "no_winner": "nobody wins it"}.get(v.stall, v.stall)
+        items.append(f"A round that reaches turn {v.max_turns} without a winner, or that can no longer go on, "
+                     f"ends as a stall: {stall}.")
+        items.append("When the draw pile runs out, the discard pile except its top card is shuffled to form a "
+                     "new draw pile. If both are empty, a player who must draw draws nothing.")
+        self.ul(items)
+
+    def scoring(self) -> None:
+        v = self.v
+        self.h(2, "Scoring")
+        who = "team" if v.score_by == "team" else "player"
+        if v.scoring == "none":
+            self.p("There is no scoring: the winner of the round wins the game.")
+            return
+        if v.scoring == "lowest_held":
+            items = [f"After each round, every player adds up the points of the cards left in their own hand "
+                     f"(see the deck table).",
+                     f"When a total reaches {v.target}, the {who} with the lowest total wins the game."]
+        else:
+            items = [f"The winner of a round scores the points of all cards left in the other "
+                     f"{'teams' if who == 'team' else 'players'}' hands (see the deck table)"
+                     + (", for their whole team." if who == "team" else "."),
+                     f"The first {who} to reach {v.target} points wins the game. If several are tied at the top, "
+                     f"another round is played."]
+        items.append("A single round can also be played on its own: its winner wins.")
+        self.ul(items)
+
+    def rulings(self) -> None:
+        v = self.v
+        if not v.rulings:
+            return
+        self.h(2, "Rulings")
+        self.p("Edge cases the printed rules leave open, and the choice this variant makes. Section numbers "
+               "refer to the rules reference.")
+        rows = []
+        for name, ruling in v.rulings.items():
+            value = _yaml_value(self.g.ruling_value(name))
+            if ruling.choices:
+                value += " (of " + ", ".join(_yaml_value(c) for c in ruling.choices) + ")"
+            rows.append((f"`{name}`", value, ruling.section or "", _one_line(ruling.summary)))
+        self.table(("Ruling", "Value", "Section", "Summary"), rows)
+
+
+def render_rulebook(game, fmt: str = "markdown") -> str:
+    """Return the rulebook of a compiled variant as Markdown (`markdown`) or plain text (`text`)."""
+    if fmt not in ("markdown", "text"):
+        raise ValueError(f"unknown rulebook format {fmt!r} (markdown or text)")
+    blocks = _Rulebook(game).build()
+    return _render_markdown(blocks) if fmt == "markdown" else _render_text(blocks)
+
+
+# ---------------------------------------------------------------------------
+# The generated rulebooks in docs/variants/
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def rulebook_paths(repo: Path = REPO) -> list[tuple[Path, Path]]:
+    """(variant file, rulebook file) for every variants/*.yaml, sorted by name."""
+    return [(path, repo / "docs" / "variants" / (path.stem + ".md"))
+            for path in sorted((repo / "variants").glob("*.yaml"))]
+
+
+def write_rulebooks(repo: Path = REPO) -> tuple[list[Path], list[str]]:
+    """Regenerate docs/variants/<variant>.md; returns (files written, problems) and removes stale pages."""
+    from .check import check_file
+    written, problems = [], []
+    out_dir = repo / "docs" / "variants"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    expected = set()
+    for variant_path, page in rulebook_paths(repo):
+        expected.add(page.name)
+        result = check_file(str(variant_path), str(repo))
+        if result.errors or result.game is None:
+            problems.extend(d.header() for d in result.errors or [])
+            problems.append(f"{variant_path}: not compiled, rulebook not written")
+            continue
+        text = render_rulebook(result.game, "markdown")
+        if not page.exists() or page.read_text(encoding="utf-8") != text:
+            page.write_text(text, encoding="utf-8")
+        written.append(page)
+    for stale in sorted(out_dir.glob("*.md")):
+        if stale.name not in expected:
+            stale.unlink()
+    return written, problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Regenerate every rulebook in docs/variants/; exit 1 if a variant does not compile."""
+    written, problems = write_rulebooks()
+    for page in written:
+        print(f"wrote {page.relative_to(REPO)}")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":          # pragma: no cover
+    sys.exit(main())
