@@ -1252,7 +1252,9 @@ class State:
     def _catch_actions(self, q: int) -> list[int]:
         base = self.g.A_CATCH
         actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
-        if self.g.variant.uno_partner_may_call and any(self.partner_of(v) == q for v in self.vulnerable):
+        # A late call is allowed until someone catches you (1.12); a partner may call for you (2.2.10).
+        if q in self.vulnerable or (self.g.variant.uno_partner_may_call
+                                    and any(self.partner_of(v) == q for v in self.vulnerable)):
             actions.append(self.g.A_UNO)
         return sorted(actions) + [self.g.A_PASS]
 
@@ -1430,7 +1432,10 @@ class State:
         if a == g.A_PASS:
             self.window.pop(0)
         elif a == g.A_UNO:
-            self.vulnerable = [v for v in self.vulnerable if self.partner_of(v) != q]
+            called = [v for v in self.vulnerable if v == q or self.partner_of(v) == q]
+            for v in called:
+                self.uno_called[v] = True
+            self.vulnerable = [v for v in self.vulnerable if v not in called]
             self.window.pop(0)
         else:
             caught = a - g.A_CATCH
