@@ -105,7 +105,8 @@ def parse(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnost
         elif isinstance(err, UnexpectedToken):
             if err.token.type == "$END" or line < 1:
                 line, column = _end_position(source)
-            message = f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(err.expected)}"
+            message = (f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(err.expected)}"
+                       + _misspelling_hint(err, source))
         elif isinstance(err, UnexpectedEOF):
             line, column = _end_position(source)
             message = f"E401 unexpected end of text; expected {_describe_expected(err.expected)}"
@@ -128,6 +129,34 @@ def _unflatten(original: str, column: int) -> tuple[int, int]:
             return number, offset + 1
         offset -= len(line) + 1
     return _end_position(original)
+
+
+_STATEMENT_WORDS = ("skip", "reverse", "choose", "set", "let", "swap", "rotate", "look", "trade", "gather",
+                    "extra", "turn", "eliminate", "lock", "flip", "return", "nothing", "if", "for", "repeat")
+
+
+def _misspelling_hint(err: UnexpectedToken, source: str) -> str:
+    """Suggest the keyword a misspelt word was probably meant to be."""
+    value = str(err.token.value)
+    if value.isidentifier():
+        words = []
+        for term in err.expected:
+            try:
+                pattern = parser().get_terminal(term).pattern
+            except KeyError:
+                continue
+            if pattern.type == "str" and pattern.value.isalpha():
+                words.append(pattern.value)
+        hint = suggestion_suffix(value, words)
+        if hint:
+            return hint
+    # "skp next": the misspelt verb parsed as a name, so the error lands on the word after it.
+    line_text = source.split("\n")[err.line - 1] if err.line >= 1 else ""
+    first = line_text.split()[0] if line_text.split() else ""
+    before = line_text[:max(0, err.column - 1)].split()
+    if len(before) == 1 and first.isidentifier() and first not in _STATEMENT_WORDS:
+        return suggestion_suffix(first, _STATEMENT_WORDS)
+    return ""
 
 
 def _end_position(source: str) -> tuple[int, int]:
