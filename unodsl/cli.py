@@ -20,14 +20,35 @@ from .files import atomic_write, refuse_overwrite
 BOT_CHOICE = click.Choice(["random", "heuristic"])
 
 
+class _PipeClosed(Exception):
+    """stdout was closed by the reader (`| head`)."""
+
+
+class _Interrupted(Exception):
+    """Ctrl-C (SIGINT) while a command ran."""
+
+
 class _Group(click.Group):
     """A group whose usage errors exit 2 with one line, and broken pipes exit quietly."""
+
+    def invoke(self, ctx):
+        # click turns a broken pipe into exit 1 and Ctrl-C into a blank line plus Abort;
+        # take them over before it sees them.
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise _PipeClosed() from None
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
 
     def main(self, *args, **kwargs):
         try:
             return super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Exit as err:
             sys.exit(err.exit_code)
+        except click.exceptions.NoArgsIsHelpError as err:
+            click.echo(err.ctx.get_help() if err.ctx else err.format_message(), err=True)
+            sys.exit(2)
         except click.UsageError as err:
             hint = f" (try '{err.ctx.command_path} --help')" if err.ctx else ""
             click.echo(f"unodsl: {err.format_message()}{hint}", err=True)
@@ -35,15 +56,26 @@ class _Group(click.Group):
         except click.ClickException as err:
             click.echo(f"unodsl: {err.format_message()}", err=True)
             sys.exit(err.exit_code)
-        except click.exceptions.Abort:
-            click.echo("unodsl: aborted", err=True)
+        except (click.exceptions.Abort, KeyboardInterrupt, _Interrupted):
+            # on a terminal the cursor sits after "^C": start a fresh line first
+            click.echo(("\n" if _isatty(sys.stderr) else "") + "unodsl: interrupted", err=True)
             sys.exit(130)
-        except BrokenPipeError:
+        except (BrokenPipeError, _PipeClosed):
             _quiet_broken_pipe()
             sys.exit(0)
-        except KeyboardInterrupt:
-            click.echo("unodsl: interrupted", err=True)
-            sys.exit(130)
+        except Exception as err:          # a bug: one line, unless UNODSL_DEBUG asks for the traceback
+            if os.environ.get("UNODSL_DEBUG"):
+                raise
+            click.echo(f"unodsl: internal error: {type(err).__name__}: {err} "
+                       "(set UNODSL_DEBUG=1 to see the traceback)", err=True)
+            sys.exit(1)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _quiet_broken_pipe() -> None:
@@ -71,17 +103,24 @@ def main() -> None:
 @click.option("--root", type=click.Path(file_okay=False), default=None,
               help="Folder that extends/include may not leave (default: the working folder).")
 def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
-    """Check variant files and report every problem as path:line:col: CODE message."""
+    """Check variant files and report every problem as path:line:col: CODE message.
+
+    Files are reported in the order given, each file's problems sorted by position;
+    a problem in a file shared by several (a base or an include) is reported once.
+    """
     from .check import check_file
-    diagnostics, texts = [], {}
+    diagnostics, seen, blocks = [], set(), []
     for path in files:
         result = check_file(path, root)
-        diagnostics.extend(result.diagnostics)
-        texts.update(result.texts)
+        fresh = [d for d in sorted(result.diagnostics, key=lambda d: d.sort_key()) if d not in seen]
+        seen.update(fresh)
+        diagnostics.extend(fresh)
+        if fresh:
+            blocks.append(format_full(fresh, result.texts) if fmt == "full" else format_text(fresh))
     if fmt == "json":
         click.echo(format_json(diagnostics))
-    elif diagnostics:
-        click.echo(format_full(diagnostics, texts) if fmt == "full" else format_text(diagnostics))
+    elif blocks:
+        click.echo("\n".join(blocks))
     errors = sum(d.severity == "error" for d in diagnostics)
     warnings = len(diagnostics) - errors
     if fmt != "json":
@@ -107,14 +146,18 @@ def _load_game(path: str, root: str | None = None):
 
 def _simulate_options(fn):
     for option in reversed([
-        click.option("--players", "-p", type=click.IntRange(2, 100), default=4, show_default=True),
-        click.option("--bots", type=BOT_CHOICE, default="random", show_default=True, help="Bot for every seat."),
-        click.option("--seed", type=int, default=1, show_default=True),
+        click.option("--players", "-p", type=click.IntRange(2, 100), default=4, show_default=True,
+                     help="Number of players."),
+        click.option("--bots", type=BOT_CHOICE, default=None,
+                     help="Bot for every (other) seat [simulate: random; play: heuristic]."),
+        click.option("--seed", type=int, default=None,
+                     help="Seed of the run [simulate: 1; play: a random seed, printed]."),
         click.option("--workers", "-w", type=click.IntRange(1, 64), default=1, show_default=True,
                      help="Processes to spread games over; results are identical for a seed."),
         click.option("--match", is_flag=True, help="Each game is a match to the target score."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
-        click.option("--root", type=click.Path(file_okay=False), default=None),
+        click.option("--root", type=click.Path(file_okay=False), default=None,
+                     help="Folder that extends/include may not leave (default: the working folder)."),
     ]):
         fn = option(fn)
     return fn
@@ -122,21 +165,34 @@ def _simulate_options(fn):
 
 @main.command()
 @click.argument("file")
-@click.option("-n", "--games", type=click.IntRange(1, 10**9), default=1000, show_default=True)
+@click.option("-n", "--games", type=click.IntRange(1, 10**9), default=1000, show_default=True,
+              help="Number of games (or matches) to play.")
 @_simulate_options
 def simulate(file, games, players, bots, seed, workers, match, as_json, root) -> None:
-    """Bots play N games (or matches); print turns, win rates with 95% intervals, points."""
-    _run_simulation(file, games, players, bots, seed, workers, match, as_json, root)
+    """Bots play N games (or matches); print turns, win rates with 95% intervals, points.
+
+    Ctrl-C stops the run and prints the statistics of the games finished so far.
+    """
+    _run_simulation(file, games, players, bots or "random", 1 if seed is None else seed,
+                    workers, match, as_json, root)
 
 
 def _run_simulation(file, games, players, bots, seed, workers, match, as_json, root) -> None:
-    from .simulate import simulate as run
-    game = _load_game(file, root)
-    _check_players(game, players)
-    started = time.perf_counter()
-    bar = _Progress(games)
-    stats = run(file, games, players, seed, [bots], workers, match, root, game=game, progress=bar.update)
-    bar.close()
+    # From here on Ctrl-C only raises a flag, looked at between games: the run stops
+    # and the games finished so far are summarised.
+    stop: list = []
+    previous = _set_sigint(lambda signum, frame: stop.append(signum))
+    try:
+        game = _load_game(file, root)
+        _check_players(game, players)
+        started = time.perf_counter()
+        bar = _Progress(games)
+        from .simulate import simulate as simulate_games
+        stats = simulate_games(file, games, players, seed, [bots], workers, match, root,
+                               progress=bar.update, game=game, stop=stop)
+        bar.close()
+    finally:
+        _set_sigint(previous)
     elapsed = time.perf_counter() - started
     summary = stats.summary()
     summary.update({"variant": game.variant.name, "seed": seed, "bots": bots, "match": match,
@@ -149,29 +205,52 @@ def _run_simulation(file, games, players, bots, seed, workers, match, as_json, r
         sys.exit(130)
 
 
+def _set_sigint(handler):
+    """Install a SIGINT handler when possible (main thread only); return the previous one."""
+    import signal
+    import threading
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except (ValueError, OSError):
+        return None
+
+
 def _check_players(game, players: int) -> None:
     v = game.variant
     allowed = v.allowed_players or range(v.min_players, v.max_players + 1)
     if players not in allowed:
-        raise click.UsageError(f"{v.name} is played by {', '.join(map(str, allowed))} players, not {players}")
+        if v.allowed_players and len(v.allowed_players) > 1:
+            counts = ", ".join(map(str, v.allowed_players[:-1])) + f" or {v.allowed_players[-1]}"
+        elif v.allowed_players:
+            counts = str(v.allowed_players[0])
+        else:
+            counts = f"{v.min_players} to {v.max_players}"
+        raise click.UsageError(f"{v.name} is played by {counts} players, not {players}")
 
 
 class _Progress:
-    """A progress bar on stderr, shown only once a run has taken longer than a second."""
+    """A progress bar on stderr, shown only on a terminal and once a run has taken longer than a second."""
 
     def __init__(self, total: int):
         self.total = total
         self.started = time.perf_counter()
+        self.last = 0.0
         self.shown = False
-        self.enabled = sys.stderr.isatty()
+        self.enabled = _isatty(sys.stderr)
 
     def update(self, done: int) -> None:
-        if not self.enabled or time.perf_counter() - self.started < 1.0:
+        if not self.enabled:
             return
+        now = time.perf_counter()
+        if now - self.started < 1.0 or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
         self.shown = True
         width = 30
         filled = int(width * done / self.total)
-        rate = done / (time.perf_counter() - self.started)
+        rate = done / (now - self.started)
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games ({rate:,.0f}/s)")
         sys.stderr.flush()
 
@@ -203,20 +282,39 @@ def _format_summary(s: dict, elapsed: float) -> str:
 
 # --- play -----------------------------------------------------------------------
 
+_PLAY_ONLY = ("seat", "log_path", "force")
+_SIMULATE_ONLY = ("workers", "as_json")
+
 
 @main.command()
 @click.argument("file")
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 plays first after the dealer).")
 @click.option("--simulate", "sim_games", type=click.IntRange(1, 10**9), default=None,
-              help="Instead of playing, let bots play N games and print statistics.")
+              help="Instead of playing, let bots play N games and print statistics (as `simulate -n N`).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
-              help="Write a replayable log of the game.")
+              help="Write a replayable log of the game when it ends.")
 @click.option("--force", is_flag=True, help="Overwrite an existing --log file.")
 @_simulate_options
-def play(file, seat, sim_games, log_path, force, players, bots, seed, workers, match, as_json, root) -> None:
-    """Play a game in the terminal against bots (or --simulate N games)."""
+@click.pass_context
+def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, workers, match, as_json, root) -> None:
+    """Play a game in the terminal against bots (or --simulate N games).
+
+    Type a choice number or an action ('play red_7', 'draw', 'color blue'); '?' shows
+    the choices again, 'quit' leaves. When stdin is not a terminal, one entry per line
+    is read from it, so a game can be scripted.
+    """
+    from click.core import ParameterSource
+    given = {name for name in ctx.params if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE}
+    wrong = _PLAY_ONLY if sim_games is not None else _SIMULATE_ONLY
+    for name in wrong:
+        if name in given:
+            option = "--" + {"log_path": "log", "as_json": "json"}.get(name, name)
+            if sim_games is None:
+                raise click.UsageError(f"{option} only applies with --simulate")
+            raise click.UsageError(f"{option} does not apply with --simulate")
     if sim_games is not None:
-        _run_simulation(file, sim_games, players, bots, seed, workers, match, as_json, root)
+        _run_simulation(file, sim_games, players, bots or "random", 1 if seed is None else seed,
+                        workers, match, as_json, root)
         return
     game = _load_game(file, root)
     _check_players(game, players)
@@ -224,11 +322,27 @@ def play(file, seat, sim_games, log_path, force, players, bots, seed, workers, m
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
     if log_path:
         refuse_overwrite(log_path, force)
-    from .terminal import play_terminal
-    state = play_terminal(game, players, seat, bots, seed, match)
+    if seed is None:
+        import random
+        seed = random.randrange(2**31)
+    from .terminal import GameAbandoned, InputEnded, play_terminal
+    try:
+        state = play_terminal(game, players, seat, bots or "heuristic", seed, match)
+    except InputEnded:
+        click.echo("unodsl: input ended before the game was over", err=True)
+        sys.exit(1)
+    except GameAbandoned:
+        click.echo("unodsl: game abandoned", err=True)
+        sys.exit(1)
     if log_path:
         from .replay import game_log
-        atomic_write(log_path, json.dumps(game_log(game, file, state)) + "\n")
+        record = game_log(game, file, state, log_path=log_path)
+        try:
+            atomic_write(log_path, json.dumps(record) + "\n")
+        except OSError as err:
+            click.echo(f"unodsl: cannot write the log '{log_path}': {err.strerror or err}", err=True)
+            sys.exit(1)
+        click.echo(f"log written to {log_path} (replay it with: unodsl replay {log_path})", err=True)
 
 
 # --- replay ---------------------------------------------------------------------
@@ -236,27 +350,32 @@ def play(file, seat, sim_games, log_path, force, players, bots, seed, workers, m
 
 @main.command()
 @click.argument("log", type=click.Path(dir_okay=False))
-@click.option("--variant", "variant_path", default=None, help="Replay against this (possibly edited) variant.")
+@click.option("--variant", "variant_path", default=None,
+              help="Replay against this (possibly edited) variant instead of the one named in the log.")
 def replay(log: str, variant_path: str | None) -> None:
     """Replay a game log; report the first action that is no longer legal."""
-    from .replay import ReplayError, read_log, replay_game
+    from .replay import ReplayError, read_log, replay_game, variant_path_of
     try:
         records = read_log(log)
     except ReplayError as err:
-        click.echo(f"{log}: {err}", err=True)
+        click.echo(f"unodsl: {log}: {err}", err=True)
         sys.exit(1)
     bad = 0
+    games = {}
     for number, record in enumerate(records, start=1):
-        path = variant_path or record["variant_path"]
-        game = _load_game(path)
+        path = variant_path or variant_path_of(record, log)
+        if path not in games:
+            games[path] = _load_game(path)
+        game = games[path]
         outcome = replay_game(game, record)
         prefix = f"{log}: game {number}"
         if outcome.error:
             bad += 1
             click.echo(f"{prefix}: {outcome.error}")
         else:
+            winner = "none" if outcome.winner is None else f"p{outcome.winner}"
             note = " (variant changed since the log was written)" if record.get("digest") != game.digest else ""
-            click.echo(f"{prefix}: {outcome.actions} actions replayed, winner {outcome.winner}{note}")
+            click.echo(f"{prefix}: {outcome.actions} actions replayed, winner {winner}{note}")
     sys.exit(1 if bad else 0)
 
 
@@ -293,4 +412,4 @@ def test_command(files: tuple[str, ...], verbose: bool) -> None:
 
 
 if __name__ == "__main__":            # pragma: no cover
-    main()
+    main(prog_name="unodsl")

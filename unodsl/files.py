@@ -9,12 +9,20 @@ import click
 
 
 def refuse_overwrite(path: str, force: bool) -> None:
-    """Stop with a usage error if `path` exists and --force was not given."""
+    """Stop with a usage error, before any work is done, if `path` cannot be (over)written.
+
+    Refused: an existing file without --force, a folder, a parent folder that does
+    not exist or that this user may not write in.
+    """
+    if os.path.isdir(path):
+        raise click.UsageError(f"'{path}' is a folder, not a file")
     if os.path.lexists(path) and not force:
         raise click.UsageError(f"'{path}' exists; pass --force to overwrite it")
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise click.UsageError(f"folder '{parent}' does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise click.UsageError(f"cannot write in folder '{parent}'")
 
 
 def atomic_write(path: str, text: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 from .engine import Game, IllegalAction, State
@@ -15,8 +16,14 @@ class ReplayError(Exception):
     """A log that cannot be read."""
 
 
-def game_log(game: Game, variant_path: str, state: State) -> dict:
-    """The replayable record of a game played so far."""
+def game_log(game: Game, variant_path: str, state: State, log_path: str | None = None) -> dict:
+    """The replayable record of a game played so far.
+
+    With `log_path`, the variant path is stored relative to the log's folder when the
+    two share a folder (so they can be moved together), else absolute; see `variant_path_of`.
+    """
+    if log_path is not None:
+        variant_path = _relative_to_log(variant_path, log_path)
     return {
         "format": "unodsl-log/1",
         "variant_path": variant_path,
@@ -25,7 +32,34 @@ def game_log(game: Game, variant_path: str, state: State) -> dict:
         "players": state.n,
         "match": state.match,
         "actions": [game.action_to_string(a) for a in state.history],
+        "over": state.over,
+        "winner": state.winner,
+        "scores": list(state.scores),
     }
+
+
+def _relative_to_log(variant_path: str, log_path: str) -> str:
+    """The variant path relative to the log's folder when they share a folder, else absolute."""
+    variant = os.path.abspath(variant_path)
+    folder = os.path.dirname(os.path.abspath(log_path))
+    try:
+        common = os.path.commonpath([variant, folder])
+    except ValueError:                          # another drive (Windows)
+        return variant
+    if os.path.dirname(common) == common:      # only the file-system root in common
+        return variant
+    return os.path.relpath(variant, folder).replace(os.sep, "/")
+
+
+def variant_path_of(record: dict, log_path: str) -> str:
+    """The variant file a record names: relative to the log's folder, else to the working folder."""
+    path = record["variant_path"]
+    if os.path.isabs(path):
+        return path
+    beside_log = os.path.normpath(os.path.join(os.path.dirname(log_path), path))
+    if os.path.exists(beside_log) or not os.path.exists(path):
+        return beside_log
+    return path
 
 
 def read_log(path: str) -> list[dict]:
@@ -66,6 +100,11 @@ def _validate(record) -> str | None:
             return f"field '{key}' is missing or not a {kind.__name__}"
     if len(record["actions"]) > MAX_ACTIONS or not all(isinstance(a, str) for a in record["actions"]):
         return "field 'actions' must be a list of action strings"
+    winner = record.get("winner")
+    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
+        return "field 'winner' must be a seat number or null"
+    if not isinstance(record.get("over", False), bool):
+        return "field 'over' must be true or false"
     return None
 
 
@@ -80,14 +119,32 @@ class Outcome:
 
 
 def replay_game(game: Game, record: dict) -> Outcome:
-    """Replay one record; stop at the first action that is not legal and say why."""
+    """Replay one record; stop at the first action that is not legal and say why.
+
+    A replay that ends differently from the recorded game (not over, or another
+    winner, when the record says how it ended) is reported as an error too.
+    """
     try:
         state = game.new_game(record["players"], seed=record["seed"], match=bool(record.get("match")))
     except ValueError as err:
         return Outcome(0, None, str(err))
     for index, action in enumerate(record["actions"], start=1):
+        player = state.current_player
         try:
             state.apply(action)
         except IllegalAction as err:
-            return Outcome(index - 1, None, f"action {index} '{action}' is no longer legal: {err.reason}", state)
-    return Outcome(len(record["actions"]), state.winner, None, state)
+            who = f" by p{player}" if player >= 0 else ""
+            return Outcome(index - 1, None,
+                           f"action {index} '{action}'{who} is no longer legal: {err.reason}", state)
+    count = len(record["actions"])
+    if record.get("over") and not state.over:
+        return Outcome(count, None, f"all {count} actions replayed, but the game is not over "
+                                    f"(p{state.current_player} must decide '{state.decision}')", state)
+    if record.get("over") and "winner" in record and record["winner"] != state.winner:
+        return Outcome(count, state.winner, f"all {count} actions replayed, but the winner is "
+                                            f"{_seat(state.winner)}, not {_seat(record['winner'])} as logged", state)
+    return Outcome(count, state.winner, None, state)
+
+
+def _seat(winner) -> str:
+    return "nobody" if winner is None else f"p{winner}"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .bots import make_bot
@@ -111,7 +110,10 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or n successes the bound is exactly 0 or 1; rounding must not make it 5e-17.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
 
 
 def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool = False):
@@ -145,10 +147,17 @@ def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: 
 
 # --- processes ----------------------------------------------------------------
 
+class _StopRun(Exception):
+    """Raised between two games once a stop was requested."""
+
+
 _worker_game: Game | None = None
 
 
 def _init_worker(path: str, root: str | None, rulings: dict | None) -> None:
+    """Worker start: leave Ctrl-C to the parent (which stops the pool) and load the variant once."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_game
     from .check import load
     _worker_game = load(path, root, rulings)
@@ -161,37 +170,73 @@ def _work(args) -> Stats:
 
 def simulate(path: str, games: int, players: int, seed: int, bots: list[str], workers: int = 1,
              match: bool = False, root: str | None = None, rulings: dict | None = None,
-             progress=None, game: Game | None = None) -> Stats:
-    """Simulate `games` bot games of the variant at `path`; `progress(done)` is called as chunks finish.
+             progress=None, game: Game | None = None, stop: list | None = None) -> Stats:
+    """Simulate `games` bot games of the variant at `path` and return their statistics.
 
-    On KeyboardInterrupt the statistics of the finished games are returned with `interrupted` set.
+    `progress(done)` is called as games finish. A run stops between two games when
+    `stop` (a list a signal handler appends to) becomes non-empty, or on
+    KeyboardInterrupt; the statistics then cover the finished games and
+    `interrupted` is set.
     """
-    total = Stats(players)
-    total.interrupted = False
-    chunk = max(1, min(500, games // (workers * 8) or 1))
-    ranges = [(i, min(games, i + chunk)) for i in range(0, games, chunk)]
-    if workers <= 1:
+    stop = stop if stop is not None else []
+    if workers <= 1 or games == 1:
         if game is None:
             from .check import load
             game = load(path, root, rulings)
-        try:
-            for start, stop in ranges:
-                total.merge(run_range(game, players, seed, start, stop, bots, match))
-                if progress:
-                    progress(total.games)
-        except KeyboardInterrupt:
-            total.interrupted = True
-        return total
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(path, root, rulings))
+        total = _serial(game, games, players, seed, bots, match, progress, stop)
+    else:
+        total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop)
+    total.interrupted = bool(stop)
+    return total
+
+
+def _serial(game, games, players, seed, bots, match, progress, stop: list) -> Stats:
+    total = Stats(players)
+
+    def on_game(index, state):
+        total.add(state)
+        if progress:
+            progress(total.games)
+        if stop:
+            raise _StopRun()
+
     try:
-        jobs = [pool.submit(_work, (players, seed, a, b, bots, match)) for a, b in ranges]
-        for job in jobs:
-            total.merge(job.result())
+        if not stop:
+            run_range(game, players, seed, 0, games, bots, match, on_game=on_game)
+    except (_StopRun, KeyboardInterrupt):
+        stop.append("interrupted")
+    return total
+
+
+def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list) -> Stats:
+    """Small chunks over a process pool; once stopped, the workers end at once."""
+    import multiprocessing
+    total = Stats(players)
+    chunk = max(1, min(10, games // (workers * 16)))
+    jobs = ((players, seed, start, min(games, start + chunk), bots, match) for start in range(0, games, chunk))
+    remaining = -(-games // chunk)
+    pool = None
+    try:
+        if stop:
+            return total
+        pool = multiprocessing.Pool(workers, initializer=_init_worker, initargs=(path, root, rulings))
+        results = pool.imap_unordered(_work, jobs)
+        while remaining and not stop:
+            try:
+                part = results.next(timeout=0.1)
+            except multiprocessing.TimeoutError:
+                continue
+            total.merge(part)       # sums and histograms: the order chunks finish in does not matter
+            remaining -= 1
             if progress:
                 progress(total.games)
     except KeyboardInterrupt:
-        total.interrupted = True
-        pool.shutdown(wait=False, cancel_futures=True)
-        return total
-    pool.shutdown()
+        stop.append("interrupted")
+    finally:
+        if pool is not None:
+            if stop:
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
     return total

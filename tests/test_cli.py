@@ -1,0 +1,392 @@
+"""The command line: check, play (scripted), simulate, replay, and the terminal game's honesty."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unodsl.check import load
+from unodsl.cli import main
+from unodsl.terminal import play_terminal, public_event, public_events, render_view, sort_hand
+from unodsl.bots import make_bot
+
+ROOT = Path(__file__).resolve().parent.parent
+CLASSIC = str(ROOT / "variants" / "classic.yaml")
+
+BROKEN = """\
+unodsl: 1
+name: Broken
+players: {min: 2, max: 4}
+colors: [red, blue]
+cards:
+  number:
+    name: Number
+    numbers: {"0-9": 4}
+    colour: red
+    on_play: next drawz 2
+"""
+
+
+def cli(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False, prog_name="unodsl")
+
+
+def run(*args, input=None, cwd=ROOT, timeout=60):
+    return subprocess.run([sys.executable, "-m", "unodsl.cli", *args], input=input, capture_output=True,
+                          text=True, cwd=cwd, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load(CLASSIC)
+
+
+@pytest.fixture
+def broken(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN)
+    return str(path)
+
+
+# --- check ----------------------------------------------------------------------------
+
+
+def test_check_classic_is_clean():
+    result = cli("check", CLASSIC)
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert "no problems" in result.stderr
+
+
+def test_check_broken_reports_every_problem_sorted(broken):
+    result = cli("check", broken)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) >= 2
+    positions = []
+    for line in lines:
+        match = re.match(r"^(.+):(\d+):(\d+): ([EW]\d{3}) \S", line)
+        assert match, line
+        assert match.group(1) == broken
+        positions.append((int(match.group(2)), int(match.group(3))))
+    assert positions == sorted(positions)
+    assert any(":9:5: E201" in line for line in lines)          # the misspelt key, at its position
+    assert "error(s)" in result.stderr
+
+
+def test_check_several_files_in_the_order_given(broken):
+    result = cli("check", broken, CLASSIC, broken)
+    assert result.exit_code == 1
+    assert all(line.startswith(broken) for line in result.stdout.splitlines())
+    # the same file twice reports its problems once
+    assert len(result.stdout.splitlines()) == len(cli("check", broken).stdout.splitlines())
+
+
+def test_check_format_full_shows_the_source_line(broken):
+    result = cli("check", "--format", "full", broken)
+    assert result.exit_code == 1
+    assert "    colour: red" in result.stdout
+    assert re.search(r"^\s+\^~*$", result.stdout, re.M)
+
+
+def test_check_format_json_parses(broken):
+    result = cli("check", "--format", "json", broken, CLASSIC)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data and all({"path", "line", "column", "code", "severity", "message"} <= set(d) for d in data)
+    clean = cli("check", "--format", "json", CLASSIC)
+    assert clean.exit_code == 0 and json.loads(clean.stdout) == []
+
+
+def test_check_usage_errors_exit_2():
+    assert cli("check").exit_code == 2
+    assert cli("check", "--format", "xml", CLASSIC).exit_code == 2
+    assert cli("check", "--bogus", CLASSIC).exit_code == 2
+
+
+# --- play ------------------------------------------------------------------------------
+
+
+def test_scripted_game_through_the_cli():
+    result = run("play", CLASSIC, "--bots", "heuristic", "--seed", "7", input="1\n" * 3000)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^p\d wins", result.stdout, re.M)
+    assert "scores:" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_scripted_game_accepts_action_strings_and_explains_bad_entries():
+    result = cli("play", CLASSIC, "--bots", "heuristic", "--seed", "7",
+                 input="bogus\n99\nplay wild\n# a comment\n\n" + "1\n" * 3000)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "'bogus' is not possible: not an action of this variant" in out
+    assert "'99' is not possible: choose a number from 1 to" in out
+    assert "'play wild' is not possible: player 0 does not hold wild" in out
+    assert "wins" in out
+
+
+def test_end_of_input_before_the_game_is_over():
+    result = run("play", CLASSIC, "--bots", "heuristic", "--seed", "7", input="1\n1\n")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "unodsl: input ended before the game was over"
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_quit_leaves_the_game():
+    result = cli("play", CLASSIC, "--seed", "7", input="quit\n")
+    assert result.exit_code == 1
+    assert "game abandoned" in result.stderr
+
+
+def test_play_is_deterministic_for_a_seed():
+    first = cli("play", CLASSIC, "--bots", "heuristic", "--seed", "11", input="1\n" * 3000)
+    second = cli("play", CLASSIC, "--bots", "heuristic", "--seed", "11", input="1\n" * 3000)
+    assert first.exit_code == second.exit_code == 0
+    assert first.stdout == second.stdout
+
+
+def test_ctrl_c_during_play_exits_130():
+    proc = subprocess.Popen([sys.executable, "-m", "unodsl.cli", "play", CLASSIC, "--seed", "7"], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stdout:                 # wait until the game asks for a choice
+            if re.match(r"^\s+1\) ", line):
+                break
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.strip() == "unodsl: interrupted"
+    assert "Traceback" not in out + err
+
+
+# --- hidden information ------------------------------------------------------------------
+
+
+def _decision_points(game, seed: int, seat: int, players: int = 4):
+    """States at which `seat` must decide, in a bot-played game (with the human's events and hand)."""
+    state = game.new_game(players, seed=seed, record=True)
+    bot = make_bot("heuristic", random.Random(seed))
+    seen, previous = 0, state.hand(seat)
+    while not state.is_over:
+        if state.current_player == seat:
+            events = public_events(state.log[seen:], seat)
+            yield state, events, previous
+            state.apply_id(bot.act(state))
+            seen, previous = len(state.log), state.hand(seat)
+        else:
+            state.apply_id(bot.act(state))
+
+
+def _reshuffle_hidden_cards(state, seat: int, rng: random.Random):
+    """A copy in which every card the seat cannot see (other hands, draw pile) is dealt differently."""
+    other = state.clone()
+    seats = [q for q in range(other.n) if q != seat]
+    pool = [k for q in seats for k in other.hands[q]] + list(other.draw_pile)
+    rng.shuffle(pool)
+    for q in seats:
+        size = len(other.hands[q])
+        other.hands[q][:] = pool[:size]
+        pool = pool[size:]
+    other.draw_pile[:] = pool
+    return other
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_view_does_not_depend_on_hidden_cards(classic, seed):
+    rng = random.Random(seed)
+    checked = 0
+    for state, events, previous in _decision_points(classic, seed, seat=1):
+        legal = state.legal_actions()
+        shown = "\n".join(t.plain for t in render_view(classic, state.observation(1), events, legal, previous))
+        twin = _reshuffle_hidden_cards(state, 1, rng)
+        assert twin.hands[1] == state.hands[1]
+        if any(sorted(a) != sorted(b) for a, b in zip(twin.hands, state.hands)):
+            checked += 1
+        twin_shown = "\n".join(t.plain for t in render_view(classic, twin.observation(1), events,
+                                                             twin.legal_actions(), previous))
+        assert shown == twin_shown
+        assert "your hand" in shown
+    assert checked > 3
+
+
+def test_the_view_shows_no_hand_but_the_players_own(classic):
+    for state, events, previous in _decision_points(classic, 5, seat=0):
+        shown = "\n".join(t.plain for t in render_view(classic, state.observation(0), events,
+                                                       state.legal_actions(), previous))
+        for q in range(1, state.n):
+            if len(state.hands[q]) >= 3:
+                assert " ".join(sort_hand(classic, state.hand(q))) not in shown
+
+
+def test_log_entries_of_others_hide_their_secrets():
+    assert public_event("p2: give red_7", 0) == "p2: give (a hidden card)"
+    assert public_event("p2: trade red_7 blue_3", 0) == "p2: trade (hidden cards)"
+    assert public_event("p0: give red_7", 0) == "p0: give red_7"
+    assert public_event("p2: play red_7", 0) == "p2: play red_7"
+    # a kept drawn card must look like one that could not be played
+    assert public_events(["p2: draw", "p2: keep", "p3: draw"], 0) == ["p2: draw", "p3: draw"]
+    assert public_events(["p0: draw", "p0: keep"], 0) == ["p0: draw", "p0: keep"]
+
+
+def test_play_terminal_plain_output_has_no_escape_codes(classic):
+    out = io.StringIO()
+    state = play_terminal(classic, 3, 2, "random", 5, False, stdin=io.StringIO("1\n" * 5000), stdout=out)
+    assert state.is_over
+    text = out.getvalue()
+    assert "\x1b[" not in text
+    assert "you are p2" in text
+
+
+# --- simulate ------------------------------------------------------------------------------
+
+
+def _sim_json(*extra):
+    result = cli("simulate", CLASSIC, "-n", "30", "--bots", "heuristic", "--json", *extra)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_simulate_is_deterministic_for_a_seed():
+    first, second = _sim_json("--seed", "5"), _sim_json("--seed", "5")
+    assert first == second
+    assert first["games"] == 30 and first["interrupted"] is False
+    assert _sim_json("--seed", "6") != first
+
+
+def test_simulate_text_summary_and_play_simulate_agree():
+    a = cli("simulate", CLASSIC, "-n", "20", "--bots", "heuristic", "--seed", "3")
+    b = cli("play", CLASSIC, "--simulate", "20", "--bots", "heuristic", "--seed", "3")
+    assert a.exit_code == b.exit_code == 0
+    strip_time = lambda text: [line for line in text.splitlines() if not line.startswith("time:")]  # noqa: E731
+    assert strip_time(a.stdout) == strip_time(b.stdout)
+    assert "win rate" in a.stdout and "95% CI" in a.stdout
+
+
+def test_simulate_workers_give_identical_numbers():
+    base = ["simulate", CLASSIC, "-n", "40", "--bots", "heuristic", "--seed", "9", "--json"]
+    one = run(*base, "--workers", "1")
+    two = run(*base, "--workers", "2")
+    assert one.returncode == two.returncode == 0, one.stderr + two.stderr
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_interrupted_simulation_prints_what_it_has(workers):
+    proc = subprocess.Popen([sys.executable, "-m", "unodsl.cli", "simulate", CLASSIC, "-n", "100000000",
+                             "--workers", workers], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        time.sleep(2.0)                  # past start-up, well into the run
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "(interrupted)" in out.splitlines()[0]
+    assert "win rate" in out
+    assert "Traceback" not in out + err
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+def _scripted_log(tmp_path, variant=CLASSIC) -> Path:
+    log = tmp_path / "game.log"
+    result = cli("play", variant, "--bots", "heuristic", "--seed", "7", "--log", str(log), input="1\n" * 3000)
+    assert result.exit_code == 0, result.stderr
+    assert log.exists()
+    return log
+
+
+def test_replay_of_a_played_game(tmp_path):
+    log = _scripted_log(tmp_path)
+    record = json.loads(log.read_text())
+    assert record["format"] == "unodsl-log/1" and record["over"] is True
+    result = cli("replay", str(log))
+    assert result.exit_code == 0
+    assert re.search(r"game 1: \d+ actions replayed, winner p\d", result.stdout)
+
+
+def test_replay_finds_the_first_action_an_edited_variant_forbids(tmp_path):
+    variant = tmp_path / "classic.yaml"
+    variant.write_text(Path(CLASSIC).read_text())
+    log = _scripted_log(tmp_path, str(variant))
+    actions = json.loads(log.read_text())["actions"]
+    assert cli("replay", str(log), "--variant", str(variant)).exit_code == 0
+
+    # Edit a copy: the Wild card type is gone (the deck shrinks to 104 cards).
+    edited = tmp_path / "edited.yaml"
+    text = variant.read_text()
+    start, end = text.index("  wild:\n"), text.index("  wild_draw_four:\n")
+    edited.write_text(text[:start].replace("total: 108", "total: 104") + text[end:])
+    assert cli("check", str(edited)).exit_code == 0
+    result = cli("replay", str(log), "--variant", str(edited))
+    assert result.exit_code == 1
+    match = re.search(r"game 1: action (\d+) '([^']+)'( by p\d)? is no longer legal: (.+)", result.stdout)
+    assert match, result.stdout
+    index, action = int(match.group(1)), match.group(2)
+    assert actions[index - 1] == action
+
+
+def test_replay_when_the_variant_changes_the_deal(tmp_path):
+    log = _scripted_log(tmp_path)
+    edited = tmp_path / "fewer.yaml"
+    edited.write_text(Path(CLASSIC).read_text().replace('"1-9": 2', '"1-8": 2').replace("total: 108", "total: 100"))
+    result = cli("replay", str(log), "--variant", str(edited))
+    assert result.exit_code == 1
+    assert re.search(r"action \d+ '[^']+'", result.stdout)
+
+
+def test_log_and_variant_can_move_together(tmp_path):
+    first = tmp_path / "first"
+    first.mkdir()
+    (first / "classic.yaml").write_text(Path(CLASSIC).read_text())
+    (first / "logs").mkdir()
+    log = first / "logs" / "g.log"
+    result = cli("play", str(first / "classic.yaml"), "--seed", "7", "--log", str(log), input="1\n" * 3000)
+    assert result.exit_code == 0
+    assert json.loads(log.read_text())["variant_path"] == "../classic.yaml"
+    moved = tmp_path / "moved"
+    first.rename(moved)
+    replayed = run("replay", str(moved / "logs" / "g.log"), cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+def test_replay_of_a_file_that_is_not_a_log(tmp_path):
+    bad = tmp_path / "bad.log"
+    bad.write_text("hello\n")
+    result = cli("replay", str(bad))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"unodsl: {bad}: line 1: not JSON (Expecting value)"
+
+
+def test_replay_reports_a_game_that_no_longer_ends(tmp_path):
+    log = _scripted_log(tmp_path)
+    record = json.loads(log.read_text())
+    record["actions"] = record["actions"][:-1]
+    log.write_text(json.dumps(record) + "\n")
+    result = cli("replay", str(log))
+    assert result.exit_code == 1
+    assert "but the game is not over" in result.stdout
+
+
+def test_version_and_help():
+    assert cli("--version").exit_code == 0
+    for command in ("check", "simulate", "play", "replay"):
+        result = cli(command, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.stdout
+    assert os.path.exists(ROOT / "docs" / "cli.md")

@@ -1,0 +1,377 @@
+"""A game in the terminal: one human seat against bots.
+
+The human sees what `State.observation(seat)` allows and nothing more: their own
+hand, the other players' hand sizes and UNO calls, the public piles, cards that
+were shown to them (`revealed`), and the public part of the game log. Hands of
+other players are never printed, the log entries that would name a hidden card
+(another player's `give` or `trade`) are shown without the cards, and another
+player's `keep` (which would tell that their drawn card was playable) is left out.
+
+Output is coloured with rich when stdout is a terminal and plain text otherwise.
+Input is read from the keyboard when stdin is a terminal; otherwise one action
+per line is read from stdin (a choice number or an action string), and each
+choice is echoed, so a game can be scripted:
+
+    yes 1 | unodsl play variants/classic.yaml --bots heuristic --seed 7
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from typing import TextIO
+
+from rich.color import Color, ColorParseError
+from rich.console import Console
+from rich.text import Text
+
+from . import decisions as D
+from .bots import make_bot
+from .engine import Game, IllegalAction, State
+
+MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
+
+# Styles of card colors; a color not listed here is tried as a rich color name.
+COLOR_STYLES = {
+    "red": "bold red",
+    "yellow": "bold yellow",
+    "green": "bold green",
+    "blue": "bold blue",
+    "pink": "bold hot_pink",
+    "purple": "bold purple",
+}
+WILD_STYLE = "bold magenta"
+
+DECISION_HELP = {
+    D.TURN: "your turn: play a card or draw",
+    D.DRAWN: "you drew a playable card: play it or keep it",
+    D.COLOR: "choose the new color",
+    D.TARGET: "choose a player",
+    D.CHALLENGE: "challenge the card just played on you, or accept it",
+    D.GIVE: "choose a card to give",
+    D.TRADE: "swap a card with the hand you looked at, or stop",
+    D.STACK: "answer the draw penalty with a stacking card, or draw the stack",
+    D.FORCED: "play a card of the required color",
+    D.JUMP: "jump in with the identical card, or pass",
+    D.CATCH: "catch a player who did not call UNO, or pass",
+    D.UNO: "you are down to one card: call UNO, or pass",
+}
+
+QUIT_WORDS = ("quit", "exit")
+HELP_WORDS = ("?", "help")
+
+
+class InputEnded(Exception):
+    """Standard input ended (EOF) before the game was over."""
+
+
+class GameAbandoned(Exception):
+    """The player typed quit."""
+
+
+# --- what the human may see ------------------------------------------------------
+
+
+def public_event(entry: str, seat: int) -> str | None:
+    """A log entry as the human may see it, or None when it would tell a secret.
+
+    Another player's `give` and `trade` are shown without their cards; their `keep`
+    (offered only when the drawn card could be played) is left out, so a drawn card
+    that was kept looks the same as one that could not be played.
+    """
+    who, _, action = entry.partition(": ")
+    if who == f"p{seat}":
+        return entry
+    verb = action.split(" ", 1)[0]
+    if verb == "give":
+        return f"{who}: give (a hidden card)"
+    if verb == "trade":
+        return f"{who}: trade (hidden cards)"
+    if verb == "keep":
+        return None
+    return entry
+
+
+def public_events(entries: list[str], seat: int) -> list[str]:
+    """The public form of several log entries (see public_event)."""
+    return [shown for shown in (public_event(e, seat) for e in entries) if shown is not None]
+
+
+def _color_style(color: str) -> str:
+    if color in COLOR_STYLES:
+        return COLOR_STYLES[color]
+    try:
+        Color.parse(color)
+    except ColorParseError:
+        return "bold"
+    return f"bold {color}"
+
+
+def card_style(game: Game, name: str) -> str:
+    """The rich style of a card name (its color; wild cards magenta)."""
+    k = game.card_index.get(name)
+    if k is None:
+        return ""
+    if game.k_wild[k] or game.k_color[k] < 0:
+        return WILD_STYLE
+    return _color_style(game.variant.colors[game.k_color[k]])
+
+
+def styled(game: Game, text: str) -> Text:
+    """Text with every card name and color name in it coloured."""
+    out = Text()
+    for i, word in enumerate(text.split(" ")):
+        if i:
+            out.append(" ")
+        if word in game.card_index:
+            out.append(word, card_style(game, word))
+        elif word in game.variant.colors:
+            out.append(word, _color_style(word))
+        else:
+            out.append(word)
+    return out
+
+
+def _cards(game: Game, names: list[str]) -> Text:
+    return styled(game, " ".join(names)) if names else Text("(none)")
+
+
+def sort_hand(game: Game, names: list[str]) -> list[str]:
+    """Cards in the order a player holds them: by color, then number, wild cards last."""
+    def key(name: str):
+        k = game.card_index[name]
+        wild = game.k_wild[k] or game.k_color[k] < 0
+        return (wild, game.k_color[k], game.k_number[k] < 0, game.k_number[k], name)
+    return sorted(names, key=key)
+
+
+def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
+                previous_hand: list[str] | None = None) -> list[Text]:
+    """The screen shown before the human decides, built only from their observation.
+
+    `events` are the public log entries since the human last acted; `legal` the
+    numbered choices; `previous_hand` the human's hand after their last move (to show
+    what came in and went out). Nothing else about the state is read, which keeps the view honest.
+    """
+    seat = obs["player"]
+    lines: list[Text] = []
+    heading = f"--- your move (p{seat}) --- "
+    heading += f"round {obs['round']}, turn {obs['turn']}" if obs.get("round", 0) > 1 else f"turn {obs['turn']}"
+    lines.append(Text(heading, style="bold"))
+    if events:
+        lines.append(Text("since your last move:"))
+        hidden = len(events) - MAX_EVENTS_SHOWN
+        if hidden > 0:
+            lines.append(Text(f"  ... {hidden} earlier entries"))
+        for entry in events[-MAX_EVENTS_SHOWN:]:
+            lines.append(Text("  ") + styled(game, entry))
+    top = Text("top card: ") + _cards(game, [obs["top"]] if obs["top"] else [])
+    top += Text("   color: ") + (styled(game, obs["color"]) if obs["color"] else Text("any"))
+    top += Text("   order: " + ("forward" if obs["direction"] >= 0 else "reversed"))
+    lines.append(top)
+    extras = [f"draw pile {obs['draw_pile']}", f"discard pile {obs['discard_pile']}"]
+    if obs.get("stack"):
+        extras.append(f"pending draw stack {obs['stack']}")
+    if obs.get("lock"):
+        extras.append(f"locked to {obs['lock']}")
+    lines.append(Text("piles: " + ", ".join(extras)))
+    others = []
+    for q, size in enumerate(obs["hand_sizes"]):
+        if q == seat:
+            continue
+        note = f"p{q}: {size} card{'s' if size != 1 else ''}"
+        if obs["uno_called"][q]:
+            note += " (UNO!)"
+        if obs["eliminated"][q]:
+            note += " (out)"
+        if q == obs.get("dealer"):
+            note += " (dealer)"
+        others.append(note)
+    lines.append(Text("players: " + ", ".join(others)))
+    if any(obs["scores"]):
+        lines.append(Text("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"]))))
+    for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
+        lines.append(Text(f"seen in p{q}'s hand (when shown to you): ") + _cards(game, sort_hand(game, cards)))
+    hand = sort_hand(game, obs["hand"])
+    if previous_hand is not None:
+        gained = list((Counter(hand) - Counter(previous_hand)).elements())
+        lost = list((Counter(previous_hand) - Counter(hand)).elements())
+        if gained:
+            lines.append(Text(f"you received {len(gained)}: ") + _cards(game, sort_hand(game, gained)))
+        if lost:
+            lines.append(Text(f"you lost {len(lost)}: ") + _cards(game, sort_hand(game, lost)))
+    lines.append(Text(f"your hand ({len(hand)}): ") + _cards(game, hand))
+    if obs.get("drawn"):
+        lines.append(Text("you drew: ") + _cards(game, [obs["drawn"]]))
+    kind = obs["decision"]
+    lines.append(Text(f"decision: {kind} ({DECISION_HELP.get(kind, kind)})"))
+    width = len(str(len(legal)))
+    for number, action in enumerate(legal, start=1):
+        lines.append(Text(f"  {number:>{width}}) ") + styled(game, action))
+    return lines
+
+
+# --- input and output ---------------------------------------------------------------
+
+
+class _Screen:
+    """Writes lines with rich colours on a terminal, as plain text elsewhere."""
+
+    def __init__(self, stream: TextIO, color: bool):
+        self.stream = stream
+        self.console = Console(file=stream, highlight=False, soft_wrap=True) if color else None
+
+    def show(self, line: Text | str = "") -> None:
+        if self.console is not None:
+            self.console.print(line)
+        else:
+            self.stream.write((line.plain if isinstance(line, Text) else line) + "\n")
+            self.stream.flush()
+
+
+class _Keyboard:
+    """Reads entries from a terminal (with line editing) or, when scripted, one line at a time."""
+
+    def __init__(self, stream: TextIO | None, screen: _Screen, interactive: bool):
+        self.stream = stream
+        self.screen = screen
+        self.interactive = interactive
+
+    def read(self, prompt: str) -> str:
+        if self.stream is None:                 # stdin closed (`<&-`): nothing will ever come
+            raise InputEnded()
+        if self.interactive:
+            try:
+                if self.screen.console is not None:
+                    return self.screen.console.input(prompt)
+                return input(prompt)
+            except EOFError:
+                raise InputEnded() from None
+        while True:
+            try:
+                line = self.stream.readline()
+            except (OSError, ValueError, UnicodeDecodeError):
+                raise InputEnded() from None
+            if not line:
+                raise InputEnded()
+            line = line.strip()
+            if line and not line.startswith("#"):   # blank lines and comments in a script are skipped
+                self.screen.show(f"{prompt}{line}")
+                return line
+
+
+def _resolve(state: State, entry: str, legal: list[str]) -> str:
+    """The action an entry means: a choice number, an action string, or a bare card name."""
+    if entry.isascii() and entry.isdigit():
+        number = int(entry)
+        if 1 <= number <= len(legal):
+            return legal[number - 1]
+        raise IllegalAction(entry, f"choose a number from 1 to {len(legal)}")
+    text = " ".join(entry.lower().split())
+    matches = [a for a in legal if a == text or a == f"play {text}"]
+    if len(matches) == 1:
+        return matches[0]
+    state.g.action_from_string(text)            # raises "not an action of this variant"
+    return text                                  # legal or not, apply() says why
+
+
+# --- the game loop ----------------------------------------------------------------
+
+
+def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, match: bool, *,
+                  stdin: TextIO | None = None, stdout: TextIO | None = None,
+                  color: bool | None = None, interactive: bool | None = None) -> State:
+    """Play one game (or match) with the human at `seat` and bots elsewhere; return the finished state.
+
+    Raises InputEnded when stdin ends before the game is over, GameAbandoned on `quit`;
+    KeyboardInterrupt passes through.
+    """
+    stdout = stdout if stdout is not None else sys.stdout
+    stdin = stdin if stdin is not None else sys.stdin
+    if color is None:
+        color = _isatty(stdout)
+    if interactive is None:
+        interactive = _isatty(stdin)
+    screen = _Screen(stdout, color)
+    keyboard = _Keyboard(stdin, screen, interactive)
+    state = game.new_game(players, seed=seed, match=match, record=True)
+    bot = make_bot(bots, random.Random(seed + seat))
+    screen.show(Text(f"{game.variant.name}: {players} players, you are p{seat}, {bots} bots, seed {seed}"
+                     + (", a match" if match else ""), style="bold"))
+    screen.show("Type a choice number or an action (e.g. 'play red_7', 'draw'); '?' shows the choices again.")
+    seen = 0                                # log entries already taken into `events`
+    round_seen = state.round
+    events: list[str] = []                  # what the human has not been shown yet
+    hand_after = state.hand(seat)           # the human's hand after their last move (or the deal)
+    while True:
+        events.extend(public_events(state.log[seen:], seat))
+        seen = len(state.log)
+        if state.round != round_seen:       # a match: the round just ended with the last entry
+            scores = ", ".join(f"p{q} {s}" for q, s in enumerate(state.scores))
+            events.append(f"--- round {round_seen} is over (scores: {scores}); round {state.round} is dealt ---")
+            round_seen = state.round
+            hand_after = state.hand(seat)
+        if state.is_over:
+            break
+        if state.current_player != seat:
+            state.apply_id(bot.act(state))
+            continue
+        _decide(state, seat, screen, keyboard, events, hand_after)
+        hand_after = state.hand(seat)
+        events = []
+        seen = len(state.log)               # the human's own move was echoed already
+    _show_end(state, seat, screen, events)
+    return state
+
+
+def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, events: list[str],
+            previous_hand: list[str] | None) -> None:
+    game = state.g
+    legal = state.legal_actions()
+    screen.show()
+    for line in render_view(game, state.observation(seat), events, legal, previous_hand):
+        screen.show(line)
+    prompt = f"choose [1-{len(legal)}] or type an action: "
+    while True:
+        entry = keyboard.read(prompt).strip()
+        if not entry:
+            continue
+        if entry.lower() in QUIT_WORDS:
+            raise GameAbandoned()
+        if entry.lower() in HELP_WORDS:
+            for line in render_view(game, state.observation(seat), [], legal):
+                screen.show(line)
+            continue
+        try:
+            action = _resolve(state, entry, legal)
+            state.apply(action)
+        except IllegalAction as err:
+            screen.show(Text(f"'{entry}' is not possible: {err.reason}; try again", style="red"))
+            continue
+        screen.show(Text("you: ") + styled(game, action))
+        return
+
+
+def _show_end(state: State, seat: int, screen: _Screen, events: list[str]) -> None:
+    game = state.g
+    screen.show()
+    if events:
+        screen.show("since your last move:")
+        for entry in events[-MAX_EVENTS_SHOWN:]:
+            screen.show(Text("  ") + styled(game, entry))
+    if state.winner is None:
+        screen.show(Text("game over: no winner" + (" (turn limit reached)" if state.stalled else ""), style="bold"))
+    elif state.winner == seat:
+        screen.show(Text(f"p{seat} wins: you win!", style="bold green"))
+    else:
+        screen.show(Text(f"p{state.winner} wins", style="bold"))
+    screen.show("scores: " + ", ".join(f"p{q}{' (you)' if q == seat else ''} {s}"
+                                       for q, s in enumerate(state.scores)))
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
