@@ -139,6 +139,7 @@ class Game:
                              and self.strict[self.k_type[k]]}
         self.jump_in = v.jump_in
         self.max_turns = v.max_turns
+        self.simple_draw = (v.no_playable == "draw_one" and v.drawn_card != "forbidden" and self.after_draw < 0)
         # Kinds whose play needs no effect, no restriction: the fast path of a turn.
         self.plain = [self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
         self.stack_types = None
@@ -1295,9 +1296,24 @@ class State:
         self._play(p, a % k, a >= k)
 
     def _turn_draw(self, p: int) -> None:
+        g = self.g
         hand = self.hands[p]
+        if g.simple_draw and self.lock_owner < 0:
+            # The common case: one card, no draw event, no lock: decide about it right here.
+            k = self._draw_one()
+            if k < 0:
+                self._end_turn()
+                return
+            hand.append(k)
+            self.uno_called[p] = False
+            self.drawn_this_turn = k
+            if g.playable[self.color + 1][g.k_face[self.discard[-1]]][k] and k not in g.strict_kinds:
+                self.pending = (D.DRAWN, p, k)
+            else:
+                self._end_turn()
+            return
         before = len(hand)
-        if self.g.variant.no_playable == "draw_until_playable" and not self._playable_kinds(p):
+        if g.variant.no_playable == "draw_until_playable" and not self._playable_kinds(p):
             self.op_draw_until_playable(p)
         else:
             self.op_draw(p, 1)
