@@ -46,6 +46,7 @@ class Game:
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
+        self._teams: dict[int, tuple] = {}
         self._build_cards()
         self._build_actions()
         self._compile()
@@ -147,6 +148,17 @@ class Game:
             self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
         self.diagnostics.extend(compiler.diags)
         self.rulings_used = compiler.rulings_used
+
+    def teams_for(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(team index of each seat, partner of each seat or -1) for a table of `players` seats."""
+        cached = self._teams.get(players)
+        if cached is None:
+            size = self.variant.team_size
+            count = players // size if size > 1 else players
+            team = tuple(p % count for p in range(players))
+            partner = tuple((p + count) % players if size == 2 else -1 for p in range(players))
+            cached = self._teams[players] = (team, partner)
+        return cached
 
     def ruling_value(self, name: str):
         """Return the value of a ruling, with any override applied."""
@@ -453,13 +465,11 @@ class State:
         return -1
 
     def team_index(self, p: int) -> int:
-        size = self.g.variant.team_size
-        if size < 2:
-            return p
-        return p % (self.n // size)
+        return self.g.teams_for(self.n)[0][p]
 
     def same_team(self, a: int, b: int) -> bool:
-        return a >= 0 and b >= 0 and self.team_index(a) == self.team_index(b)
+        team = self.g.teams_for(self.n)[0]
+        return a >= 0 and b >= 0 and team[a] == team[b]
 
     def team_members(self, p: int) -> list[int]:
         if p < 0:
@@ -469,6 +479,9 @@ class State:
     def partner_of(self, p: int) -> int:
         if p < 0:
             return -1
+        partner = self.g.teams_for(self.n)[1][p]
+        if partner >= 0:                              # teams of two: the other member
+            return -1 if self.eliminated[partner] else partner
         for q in self.players_from(p, False):
             if self.same_team(p, q):
                 return q
