@@ -755,6 +755,8 @@ class State:
                 self.uno_askers.append(p)
         else:
             self.uno_called[p] = False
+            if p in self.uno_askers:                  # back above one card before being asked
+                self.uno_askers.remove(p)
 
     def _is_playable(self, p: int, k: int) -> bool:
         g = self.g
@@ -987,6 +989,7 @@ class State:
 
     def _windows(self) -> None:
         """Between turns: UNO calls for hands changed by effects, then the catch window."""
+        self.uno_askers = [p for p in self.uno_askers if len(self.hands[p]) == 1]
         if self.uno_askers:
             self.pending = (D.UNO, self.uno_askers[0])
             return
@@ -1141,6 +1144,10 @@ class State:
         g, v = self.g, self.g.variant
         self.frames = []
         self.pending = None
+        if self.stack and self.stack_victim >= 0:
+            # A stack still open when the round ends is drawn before scoring (1.7.2).
+            self._draw(self.stack_victim, self.stack)
+            self.stack, self.stack_victim = 0, -1
         if stalled:
             self.stalled = True
             if winner is None and v.stall != "no_winner":
@@ -1372,13 +1379,15 @@ class State:
         self.hands[giver].remove(k)
         if dest >= 0:
             self.hands[dest].append(k)
-            self._hand_changed(dest)
         else:
             self.limbo[-1 - dest].append(k)
         if left > 1 and self.hands[giver]:
             self.pending = (D.GIVE, giver, left - 1, dest)
             return
-        self._hand_changed(giver)
+        # Hands are judged for UNO once the whole gift has moved; an exchange judges both at its end.
+        if dest >= 0:
+            self._hand_changed(dest)
+            self._hand_changed(giver)
         self._resume()
 
     def _apply_trade(self, a: int) -> None:
@@ -1482,7 +1491,9 @@ class State:
         self.uno_askers.pop(0)
         if a == self.g.A_UNO:
             self.uno_called[p] = True
-        elif p not in self.vulnerable:
+            if p in self.vulnerable:                  # calling now also covers an earlier forgotten call
+                self.vulnerable.remove(p)
+        elif p not in self.vulnerable and len(self.hands[p]) == 1:
             self.vulnerable.append(p)
         self._windows()
 
