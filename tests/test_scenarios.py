@@ -1,0 +1,312 @@
+"""Rule scenarios: every shipped scenario passes, and failures and broken files are reported precisely."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from unodsl.check import load
+from unodsl.cli import main
+from unodsl.scenarios import ScenarioError, build_state, check_conservation, run_scenario_files
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIO_FILES = sorted((REPO / "variants" / "scenarios").glob("*.yaml"))
+CLASSIC = REPO / "variants" / "classic.yaml"
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load(str(CLASSIC))
+
+
+def write(tmp_path: Path, text: str, name: str = "s.yaml") -> str:
+    """Write a scenario file next to a copy of the classic variant; return its path."""
+    shutil.copy(CLASSIC, tmp_path / "classic.yaml")
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)
+
+
+# ---------------------------------------------------------------------------
+# The shipped scenarios
+
+
+def test_there_are_scenario_files():
+    assert (REPO / "variants" / "scenarios" / "classic.yaml") in SCENARIO_FILES
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.name for p in SCENARIO_FILES])
+def test_shipped_scenarios_pass(path):
+    report = run_scenario_files([str(path)])
+    known = f", {report.known_issues} known issue(s)" if report.known_issues else ""
+    assert report.lines() == [f"{report.passed} passed, 0 failed{known}"]
+    assert report.ok and report.passed > 0
+
+
+def test_every_shipped_variant_has_a_scenario_file():
+    # Files starting with "_" are scratch files other tests write and remove.
+    files = list((REPO / "variants").glob("*.yaml")) + list((REPO / "variants" / "house-rules").glob("*.yaml"))
+    variants = {p.resolve() for p in files if not p.name.startswith("_")}
+    tested = {(path.parent / yaml.safe_load(path.read_text(encoding="utf-8"))["variant"]).resolve()
+              for path in SCENARIO_FILES}
+    assert sorted(str(p.relative_to(REPO)) for p in variants - tested) == []
+
+
+def test_every_section_1_rule_has_a_scenario():
+    report = run_scenario_files([str(REPO / "variants" / "scenarios" / "classic.yaml")])
+    rules = {r.rule for r in report.results}
+    wanted = {"1.2.2", "1.2.3", "1.2.4", "1.3.1", "1.3.2", "1.3.3", "1.3.4", "1.3.5", "1.4", "1.5.1", "1.5.2",
+              "1.5.3", "1.5.4", "1.5.5", "1.5.6", "1.5.7", "1.5.8", "1.6.1", "1.6.2", "1.6.3", "1.7.1", "1.7.2",
+              "1.7.3", "1.7.4", "1.8", "1.9.1", "1.10.1", "1.10.2", "1.10.5", "1.12"}
+    assert wanted - rules == set()
+
+
+# ---------------------------------------------------------------------------
+# Failures: exact message and position
+
+
+def test_a_wrong_expectation_fails_with_message_and_position(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: skip skips
+            rule: "1.4"
+            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+            actions: [play red_skip]
+            expect:
+              turn: 1
+              hand_sizes: [2, 2, 2]
+              color: blue
+    """)
+    report = run_scenario_files([path])
+    assert not report.ok
+    assert report.lines() == [
+        f"{path}:8:7: scenario 'skip skips' (rule 1.4): turn: expected 1, got 2",
+        f"{path}:10:7: scenario 'skip skips' (rule 1.4): color: expected blue, got red",
+        "0 passed, 1 failed",
+    ]
+
+
+def test_verbose_lists_passing_scenarios(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: skip skips
+            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+            actions: [play red_skip]
+            expect: {turn: 2}
+    """)
+    report = run_scenario_files([path])
+    assert report.ok
+    assert report.lines(verbose=True) == [f"{path}:3:5: scenario 'skip skips': ok", "1 passed, 0 failed"]
+
+
+def test_a_refused_action_fails_at_the_action(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: no match
+            rule: "1.3.1"
+            given: {hands: [[blue_1, green_2], [red_1, red_2, red_3]], top: red_5, turn: 0, draw_pile: [blue_9]}
+            actions: [draw, {by: 1, do: play red_1}, play green_2]
+    """)
+    report = run_scenario_files([path])
+    assert report.lines() == [
+        f"{path}:6:46: scenario 'no match' (rule 1.3.1): actions[2] 'play green_2' was refused for seat 0 "
+        "('turn'): green_2 does not match red_1 (red)",
+        "0 passed, 1 failed",
+    ]
+
+
+def test_refused_and_reason_are_checked(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: accepted after all
+            given: {hands: [[red_1, green_2], [red_1, red_2]], top: red_5, turn: 0}
+            expect: {refused: play red_1}
+          - name: other reason
+            given: {hands: [[blue_1, green_2], [red_1, red_2]], top: red_5, turn: 0}
+            expect: {refused: play blue_1, reason: not your turn}
+          - name: the last action may be the refused one
+            given: {hands: [[blue_1, green_2], [red_1, red_2]], top: red_5, turn: 0}
+            actions: [play blue_1]
+            expect: {refused: play blue_1, reason: does not match, hand_sizes: [2, 2]}
+    """)
+    report = run_scenario_files([path])
+    assert report.lines() == [
+        f"{path}:5:14: scenario 'accepted after all': refused: 'play red_1' was accepted",
+        f"{path}:8:36: scenario 'other reason': reason: expected a refusal containing 'not your turn', "
+        "got 'blue_1 does not match red_5 (red)'",
+        "1 passed, 2 failed",
+    ]
+
+
+def test_by_checks_who_acts(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: wrong seat
+            given: {hands: [[red_1, red_2, red_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+            actions: [{by: 2, do: play red_1}]
+    """)
+    assert run_scenario_files([path]).lines()[0] == (
+        f"{path}:5:15: scenario 'wrong seat': actions[0] 'play red_1': seat 2 cannot act now; "
+        "seat 0 ('turn') must decide")
+
+
+def test_legal_and_not_legal_list_the_legal_actions(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: legal
+            given: {hands: [[red_1, green_2], [red_1, red_2]], top: red_5, turn: 0}
+            expect: {legal: [play green_2], not_legal: [play red_1]}
+    """)
+    assert run_scenario_files([path]).lines()[:2] == [
+        f"{path}:5:22: scenario 'legal': legal: 'play green_2' is not legal for seat 0 ('turn'); "
+        "legal: play red_1, play red_1 uno, draw",
+        f"{path}:5:49: scenario 'legal': not_legal: 'play red_1' is legal for seat 0 ('turn'); "
+        "legal: play red_1, play red_1 uno, draw",
+    ]
+
+
+def test_known_issues_count_apart_and_must_be_removed_once_fixed(tmp_path):
+    path = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: still broken
+            known_issue: the engine gets this wrong
+            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+            actions: [play red_skip]
+            expect: {turn: 1}
+          - name: fixed
+            known_issue: the engine got this wrong
+            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+            actions: [play red_skip]
+            expect: {turn: 2}
+    """)
+    report = run_scenario_files([path])
+    assert (report.passed, report.failed, report.known_issues, report.ok) == (0, 1, 1, False)
+    assert report.lines() == [
+        f"{path}:8:5: scenario 'fixed': passes now; remove 'known_issue: the engine got this wrong'",
+        "0 passed, 1 failed, 1 known issue(s)",
+    ]
+    assert report.lines(verbose=True)[:2] == [
+        f"{path}:3:5: scenario 'still broken': known issue: the engine gets this wrong",
+        f"{path}:7:14: scenario 'still broken': (known issue) turn: expected 1, got 2",
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Broken scenario files: a diagnostic, never a traceback
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {hands: [[red_1]\n",
+     "5:1: E110 did not find expected ',' or ']' (while parsing a flow sequence)"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {colour: red}\n",
+     "4:13: E201 unknown key 'colour' in 'given' of scenario 'x' (did you mean 'color'?)"),
+    ("variant: nope.yaml\nscenarios: []\n", "1:10: E601 variant file 'nope.yaml' not found"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {hands: [[red_77], [red_1]], top: red_5}\n",
+     "4:22: E602 unknown card id 'red_77' (did you mean 'red_7'?) in scenario 'x'"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {hands: [[red_0, red_0], [red_1]]}\n",
+     "4:29: E603 the scenario uses 2 copies of red_0, the deck has 1 in scenario 'x'"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {top: wild, color: purple}\n",
+     "4:24: E605 unknown color 'purple' (the colors are red, yellow, green, blue) in scenario 'x'"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    actions: [jump]\n",
+     "4:15: E606 'jump' is not an action of this variant"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    players: 11\n",
+     "4:5: E604 UNO (classic) is played by 2 to 10 players, not 11 in scenario 'x'"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {turn: 3, hands: [[red_1], [red_2]]}\n",
+     "4:13: E604 seat 3 does not exist with 2 players (seats 0 to 1) in scenario 'x'"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {rulings: {two_player_revers_is_skip: true}}\n",
+     "4:23: E607 unknown ruling 'two_player_revers_is_skip' (did you mean 'two_player_reverse_is_skip'?)"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n    given: {top: red_1, start_card: red_2}\n",
+     "4:25: E608 give either top or start_card, not both in scenario 'x'"),
+    ("variant: classic.yaml\nscenarios:\n  - name: x\n  - name: x\n",
+     "4:5: E609 scenario name 'x' is used twice (first on line 3)"),
+    ("unodsl: 1\nname: x\n", "1:1: E600 this is a variant file"),
+])
+def test_broken_scenario_files_give_a_diagnostic(tmp_path, text, expected):
+    path = write(tmp_path, text)
+    report = run_scenario_files([path])
+    lines = report.lines()
+    assert not report.ok
+    assert any(line.startswith(f"{path}:{expected}") for line in lines), lines
+    assert not any("Traceback" in line for line in lines)
+
+
+def test_missing_and_directory_paths_are_diagnostics(tmp_path):
+    report = run_scenario_files([str(tmp_path / "none.yaml"), str(tmp_path)])
+    assert report.lines() == [
+        f"{tmp_path}:1:1: E102 path is a directory, not a YAML file",
+        f"{tmp_path / 'none.yaml'}:1:1: E101 file not found",
+        "0 passed, 0 failed, 2 error(s) in scenario files",
+    ]
+
+
+def test_cli_test_exit_codes(tmp_path):
+    good = write(tmp_path, """\
+        variant: classic.yaml
+        scenarios:
+          - name: skip skips
+            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+            actions: [play red_skip]
+            expect: {turn: 2}
+    """, "good.yaml")
+    bad = write(tmp_path, "variant: classic.yaml\nscenarios:\n  - name: x\n    expect: {turn: 3}\n", "bad.yaml")
+    runner = CliRunner()
+    ok = runner.invoke(main, ["test", good], catch_exceptions=False)
+    assert (ok.exit_code, ok.output) == (0, "1 passed, 0 failed\n")
+    failed = runner.invoke(main, ["test", good, bad], catch_exceptions=False)
+    assert failed.exit_code == 1
+    assert failed.output.splitlines() == [f"{bad}:4:14: scenario 'x': turn: expected 3, got 0", "1 passed, 1 failed"]
+
+
+# ---------------------------------------------------------------------------
+# build_state
+
+
+def test_build_state_places_every_card_once(classic):
+    state = build_state(classic, {"name": "x", "given": {
+        "hands": [["red_1", "wild"], ["blue_2"]], "top": "red_5", "discard": ["green_5", "green_6"],
+        "draw_pile": ["yellow_1", "yellow_2"], "turn": 1, "color": "red", "direction": -1, "dealer": 0,
+        "scores": [10, 20], "uno_called": [1]}})
+    assert state.hand(0) == ["red_1", "wild"] and state.hand(1) == ["blue_2"]
+    assert [classic.card_names[k] for k in state.discard] == ["green_5", "green_6", "red_5"]
+    assert [classic.card_names[k] for k in state.draw_pile[-2:]] == ["yellow_2", "yellow_1"]
+    assert len(state.draw_pile) == 108 - 3 - 3
+    assert (state.current_player, state.decision, state.direction, state.dealer) == (1, "turn", -1, 0)
+    assert state.scores == [10, 20] and state.uno_called == [False, True]
+    assert check_conservation(state) is None
+
+
+def test_build_state_deals_hands_not_given(classic):
+    state = build_state(classic, {"name": "x", "players": 3, "given": {"hands": [["red_1"]], "top": "red_5"}})
+    assert [len(h) for h in state.hands] == [1, 7, 7]
+    assert check_conservation(state) is None
+
+
+def test_build_state_refuses_extra_copies(classic):
+    with pytest.raises(ScenarioError) as err:
+        build_state(classic, {"name": "x", "given": {"hands": [["wild"] * 3, ["wild"] * 2]}})
+    assert err.value.code == "E603" and err.value.where == ("given", "hands", 1, 1)
+    assert err.value.message == "the scenario uses 5 copies of wild, the deck has 4"
+
+
+def test_start_card_runs_the_start_effect(classic):
+    state = build_state(classic, {"name": "x", "given": {
+        "hands": [["red_1"], ["red_2"], ["red_3"]], "start_card": "blue_skip", "dealer": 0}})
+    assert (state.current_player, state.decision) == (2, "turn")
+
+
+def test_conservation_notices_a_duplicated_card(classic):
+    state = build_state(classic, {"name": "x", "given": {"hands": [["red_1"], ["red_2"]], "top": "red_5"}})
+    state.hands[0].append(classic.card_index["red_0"])
+    assert check_conservation(state) == "cards are not conserved: duplicated red_0 (2 of 1)"
