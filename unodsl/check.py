@@ -14,7 +14,7 @@ from .engine import Game
 from .model import Variant, build_variant
 
 # Engine-level rulings read by name (documented in docs/language.md).
-ENGINE_RULINGS = ("jump_in_during_stack",)
+ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
 
 
 @dataclass

@@ -624,6 +624,8 @@ class State:
     def op_exchange_finish(self, a: int, b: int) -> None:
         first, second = self.limbo
         self.limbo = [[], []]
+        if not first and not second:
+            return                                    # nothing crossed: no hand changed
         if a >= 0:
             self.hands[a].extend(second)
             self._hand_changed(a)
@@ -1175,8 +1177,8 @@ class State:
             else:
                 high = max(self.scores)
                 leaders = [q for q in range(self.n) if self.scores[q] == high]
-                if len({self.team_index(q) for q in leaders}) == 1:
-                    self._finish(leaders[0])
+                if len({self.team_index(q) for q in leaders}) == 1 or g.ruling_value("target_tie_plays_another_round") is False:
+                    self._finish(leaders[0])            # without the ruling, the first seat among the leaders
                 else:
                     self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
             return
