@@ -21,6 +21,8 @@ from .diagnostics import Diagnostic, suggestion_suffix
 from .model import Text
 
 MAX_REPEAT = 1000
+MAX_NUMBER = 1_000_000
+MAX_NESTING = 40            # statements and expressions nested deeper than this are refused (E513)
 
 # ---------------------------------------------------------------------------
 # Parsing
@@ -116,9 +118,28 @@ def parse(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnost
         if start == "condition":
             line, column = _unflatten(original, column)
         return None, [_diag_at(text, line, column, code, msg)]
-    except Exception as err:                    # indentation errors from the postlexer
-        msg = str(err).splitlines()[0] if str(err) else "bad indentation"
-        return None, [_diag_at(text, 1, 1, "E403", f"inconsistent indentation ({msg})")]
+    except Exception:                           # indentation errors from the postlexer
+        line = _bad_dedent_line(source)
+        return None, [_diag_at(text, line, 1, "E403",
+                               "this line's indentation matches no enclosing block")]
+
+
+def _bad_dedent_line(source: str) -> int:
+    """The line whose dedent returns to no enclosing indentation level (what the indenter refused)."""
+    levels = [0]
+    for number, line in enumerate(source.split("\n"), start=1):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line[:len(line) - len(stripped)].expandtabs(4))
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            return number
+    return 1
 
 
 def _unflatten(original: str, column: int) -> tuple[int, int]:
@@ -214,6 +235,10 @@ class EffectCompiler:
         if tree is None:
             return -1
         unit = _Unit(self, text, ctx)
+        deep = _too_deep(tree)
+        if deep is not None:
+            unit.error(deep, "E513", f"effect nested more than {MAX_NESTING} levels deep")
+            return -1
         ops = unit.block(tree.children)
         if unit.failed:
             return -1
@@ -229,7 +254,11 @@ class EffectCompiler:
         self.diags.extend(diags)
         if tree is None:
             return None
-        unit = _Unit(self, text, ctx)
+        unit = _Unit(self, text, ctx, flattened=True)
+        deep = _too_deep(tree)
+        if deep is not None:
+            unit.error(deep, "E513", f"condition nested more than {MAX_NESTING} levels deep")
+            return None
         try:
             fn = unit.expect(tree.children[0], BOOL)
         except CompileError:
@@ -243,7 +272,8 @@ class EffectCompiler:
 class _Unit:
     """Compilation of one effect text: variable slots, labels, diagnostics."""
 
-    def __init__(self, compiler: EffectCompiler, text: Text, ctx: Context):
+    def __init__(self, compiler: EffectCompiler, text: Text, ctx: Context, flattened: bool = False):
+        self.flattened = flattened              # a condition is parsed as one line; map columns back
         self.c = compiler
         self.g = compiler.game
         self.text = text
@@ -262,6 +292,9 @@ class _Unit:
             line, column = meta.line, meta.column
         else:
             line, column = 1, 1
+        if self.flattened:
+            original = self.text.source if self.text.source.endswith("\n") else self.text.source + "\n"
+            line, column = _unflatten(original, column)
         self.c.diags.append(_diag_at(self.text, line, column, code, message, severity))
         if severity == "error":
             self.failed = True
@@ -349,7 +382,12 @@ class _Unit:
         ops.append(_simple(lambda st, fr: st.op_skip(who(st, fr))))
 
     def s_skip_many(self, t, ops):
-        n = self.expect(t.children[0], INT)
+        arg = t.children[0]
+        if isinstance(arg, Token):
+            value = self._int_literal(arg)
+            n = lambda st, fr: value                  # noqa: E731 - a constant count
+        else:
+            n = self.expect(arg, INT)
         ops.append(_simple(lambda st, fr: st.op_skip_next(fr[D.F_SELF], n(st, fr))))
 
     def s_reverse(self, t, ops):
@@ -600,8 +638,18 @@ class _Unit:
         return method(t)
 
     def e_int_(self, t):
-        value = int(t.children[0])
+        value = self._int_literal(t.children[0])
         return (lambda st, fr: value), INT
+
+    def _int_literal(self, token) -> int:
+        text = str(token)
+        if len(text) > 9:                             # also keeps int() away from huge literals
+            self.fail(token, "E512", f"number {text[:12]}{'...' if len(text) > 12 else ''} is too large "
+                      f"(at most {MAX_NUMBER})")
+        value = int(text)
+        if value > MAX_NUMBER:
+            self.fail(token, "E512", f"number {value} is too large (at most {MAX_NUMBER})")
+        return value
 
     def e_true(self, t):
         return (lambda st, fr: True), BOOL
@@ -851,8 +899,19 @@ def _clamp(value: int) -> int:
 
 
 def _constant(t):
-    if isinstance(t, Tree) and t.data == "int_":
+    if isinstance(t, Tree) and t.data == "int_" and len(str(t.children[0])) <= 9:
         return int(t.children[0])
+    return None
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first node nested deeper than MAX_NESTING, found without recursion."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
     return None
 
 

@@ -331,7 +331,9 @@ class _Builder:
                     numbers[n] = count
         per_color = self.scalar(spec, "per_color", None, int)
         count = self.scalar(spec, "count", None, int)
-        for val in (per_color, count):
+        for key, val in (("per_color", per_color), ("count", count)):
+            if self.get(spec, key) is not None and val is None:
+                return None                   # present but not an integer: the schema reports it (E202)
             if val is not None and not 0 <= val <= MAX_COUNT:
                 return None                   # the schema reports the range (E204)
         card_colors = colors
