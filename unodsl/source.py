@@ -548,6 +548,10 @@ class _Builder:
         if found == "\t":
             return _tab_problems(self.text, self.path, line, column)
         message = _first_line(exc.problem or exc.context or "invalid YAML")
+        if "nesting depth" in message:
+            # Newer libyaml stops deep flow nesting in its scanner, before our own depth count sees it.
+            return [Diagnostic(self.path, line, column, "E114",
+                               f"nesting is deeper than the limit of {self.max_depth} levels")]
         if message == "found character that cannot start any token" and found:
             message = f"found character {found!r} that cannot start any token"  # libyaml leaves the character out
         if exc.problem and exc.context:
