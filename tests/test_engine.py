@@ -14,7 +14,7 @@ from unodsl import IllegalAction, InvalidState, State
 from unodsl.simulate import game_seed
 
 VARIANTS = sorted(glob.glob("variants/*.yaml"))
-GAMES_PER_CASE = 24          # x player counts x variants: well over 2,000 games in all
+GAMES_PER_CASE = 40          # x player counts x variants: 2,040 games in all
 
 
 @pytest.fixture(scope="module")
