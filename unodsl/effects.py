@@ -506,13 +506,7 @@ class _Unit:
             self.fail(t, "E507", "'flip again' only makes sense for the start card (on_start or start.default)")
 
     def s_if_stmt(self, t, ops):
-        clauses = [(t.children[0], t.children[1])]
-        otherwise = None
-        for extra in t.children[2:]:
-            if extra.data == "elif_clause":
-                clauses.append((extra.children[0], extra.children[1]))
-            else:
-                otherwise = extra.children[0]
+        clauses, otherwise = if_clauses(t)
         compiled = []
         broken = False
         for cond_tree, suite in clauses:
@@ -892,6 +886,18 @@ class _Unit:
     def _needs_teams(self, t):
         if self.g.variant.team_size < 2:
             self.fail(t, "E503", "this refers to teams, but the variant has no teams")
+
+
+def if_clauses(t: Tree) -> tuple[list[tuple[Tree, Tree]], Tree | None]:
+    """Split an if_stmt tree into its (condition, suite) clauses and its else suite (or None)."""
+    clauses = [(t.children[0], t.children[1])]
+    otherwise = None
+    for extra in t.children[2:]:
+        if extra.data == "elif_clause":
+            clauses.append((extra.children[0], extra.children[1]))
+        else:
+            otherwise = extra.children[0]
+    return clauses, otherwise
 
 
 def _clamp(value: int) -> int:

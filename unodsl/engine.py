@@ -895,6 +895,19 @@ class State:
         self.discard = [starter]
         self.color = g.k_color[starter]
         self.direction = 1
+        self.reset_round_fields()
+        # Frames run last-pushed first: the deal's effect (an opening pass), then the start card.
+        start = g.on_start[g.k_type[starter]]
+        if start >= 0:
+            self._push(start, self.dealer, starter, True, False)
+        if g.on_deal >= 0:
+            self._push(g.on_deal, self.dealer, -1, True, False)
+        if self._run() and not self.over:
+            self._after_setup()
+
+    def reset_round_fields(self) -> None:
+        """Clear what a round in progress carries: turn, effects, windows, skips, stack, lock, reveals."""
+        n = self.n
         self.current = self.dealer
         self.skip = [0] * n
         self.stack = 0
@@ -910,7 +923,7 @@ class State:
         self.uno_called = [False] * n
         self.uno_askers = []
         self.eliminated = [False] * n
-        self.out = [False] * n
+        self.out = [not hand for hand in self.hands]
         self.revealed = {}
         self.turns = 0
         self.next_player = -1
@@ -921,14 +934,6 @@ class State:
         self.window_kind = ""
         self.round_winner = None
         self.after = AFTER_SETUP
-        # Frames run last-pushed first: the deal's effect (an opening pass), then the start card.
-        start = g.on_start[g.k_type[starter]]
-        if start >= 0:
-            self._push(start, self.dealer, starter, True, False)
-        if g.on_deal >= 0:
-            self._push(g.on_deal, self.dealer, -1, True, False)
-        if self._run() and not self.over:
-            self._after_setup()
 
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""

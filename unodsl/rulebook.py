@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lark import Token, Tree
 
-from .effects import parse
+from .effects import if_clauses, parse
 from .model import Text
 
 # ---------------------------------------------------------------------------
@@ -340,13 +340,7 @@ class Translator:
         return "Put it back into the draw pile, shuffle, and turn up a new start card."
 
     def s_if_stmt(self, t):
-        clauses = [(t.children[0], t.children[1])]
-        otherwise = None
-        for extra in t.children[2:]:
-            if extra.data == "elif_clause":
-                clauses.append((extra.children[0], extra.children[1]))
-            else:
-                otherwise = extra.children[0]
+        clauses, otherwise = if_clauses(t)
         out: list[str] = []
         first = True
         for cond, suite in clauses:

@@ -214,35 +214,11 @@ def build_state(game: Game, scenario: dict) -> State:
 
 
 def _reset_round_state(state: State) -> None:
-    """Clear everything a round in progress carries: effects, windows, skips, stacks, locks."""
-    n = state.n
-    state.current = state.dealer
-    state.skip = [0] * n
-    state.stack = 0
-    state.stack_victim = -1
-    state.lock_color = -1
-    state.lock_owner = -1
-    state.next_exact = -1
-    state.turn_from = -1
-    state.frames = []
-    state.pending = None
-    state.after = AFTER_SETUP
-    state.limbo = [[], []]
-    state.vulnerable = []
-    state.uno_called = [False] * n
-    state.uno_askers = []
-    state.eliminated = [False] * n
-    state.out = [not hand for hand in state.hands]
-    state.revealed = {}
+    """Clear everything a round in progress carries, as the engine does for a new round."""
+    state.reset_round_fields()
     state.turns = 1
     state.total_turns = 1
     state.reshuffles = 0
-    state.next_player = -1
-    state.played_by = -1
-    state.flips = 0
-    state.drawn_this_turn = -1
-    state.window = []
-    state.window_kind = ""
     state.over = False
     state.winner = None
     state.round_winner = None
