@@ -167,12 +167,18 @@ class _Builder:
         return value
 
     def text(self, node: Node | None, key: str) -> Text | None:
+        """An effect's source text; anything but a string was already reported by the schema."""
         child = self.get(node, key)
-        if child is None or child.kind != "scalar" or child.value is None:
+        if child is None or child.kind != "scalar" or not isinstance(child.value, str):
             return None
-        if isinstance(child.value, bool):
+        return Text(child.value, child)
+
+    def condition(self, node: Node | None, key: str) -> Text | None:
+        """A condition's source text; a YAML boolean is the condition `true` or `false`."""
+        child = self.get(node, key)
+        if child is not None and child.kind == "scalar" and isinstance(child.value, bool):
             return Text("true" if child.value else "false", child)
-        return Text(str(child.value), child)
+        return self.text(node, key)
 
     def strings(self, node: Node | None, key: str) -> list[tuple[str, Node]]:
         child = self.get(node, key)
@@ -260,7 +266,7 @@ class _Builder:
             on_deal=self.text(deal, "on_deal"),
             start_default=self.text(self.get(root, "start"), "default"),
             no_playable=self.scalar(turn, "no_playable", "draw_one", str),
-            may_draw_if=self.text(turn, "may_draw_if"),
+            may_draw_if=self.condition(turn, "may_draw_if"),
             drawn_card=self.scalar(turn, "drawn_card", "optional", str),
             lock_allows_wild=self.scalar(turn, "lock_allows_wild", False, bool),
             uno_enabled=self.scalar(uno, "enabled", True, bool),
@@ -381,7 +387,7 @@ class _Builder:
             points=points,
             draw=self.scalar(spec, "draw", 0, int),
             label=self.scalar(spec, "label", "", str),
-            restriction=self.text(spec, "restriction"),
+            restriction=self.condition(spec, "restriction"),
             restriction_check=self.scalar(spec, "restriction_check", "challenge", str),
             on_play=self.text(spec, "on_play"),
             on_start=self.text(spec, "on_start"),
