@@ -88,7 +88,7 @@ def _token_text(token) -> str:
     if token.type == "_NL":
         return "end of line"
     if token.type in ("_INDENT", "_DEDENT"):
-        return "a change of indentation"
+        return "indentation"
     return f"'{token.value}'"
 
 
@@ -103,7 +103,8 @@ def parse(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnost
     except UnexpectedInput as err:
         line, column = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
         if isinstance(err, UnexpectedCharacters):
-            message = f"E402 unexpected character '{source[err.pos_in_stream]}'"
+            char = source[err.pos_in_stream]
+            message = f"E402 unexpected character {char!r}"
         elif isinstance(err, UnexpectedToken):
             if err.token.type == "$END" or line < 1:
                 line, column = _end_position(source)
