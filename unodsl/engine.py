@@ -71,9 +71,10 @@ class Game:
                         name = f"{color_name}_{num}{ct.label}" if color_name else f"{tid}_{num}"
                         face_key = ("number", num)
                     if name in names:
-                        self.diagnostics.append(Diagnostic(ct.node.path if ct.node else v.path,
-                                                           ct.node.line if ct.node else 1,
-                                                           ct.node.column if ct.node else 1, "E316",
+                        node = ct.node
+                        line, column = ((node.key_line or node.line, node.key_column or node.column)
+                                        if node else (1, 1))
+                        self.diagnostics.append(Diagnostic(node.path if node else v.path, line, column, "E316",
                                                            f"card id '{name}' is produced by two card types"))
                         continue
                     k = len(names)

@@ -143,6 +143,9 @@ class _Builder:
         """Record a diagnostic at `node` (or at the file start)."""
         if node is None:
             self.diags.append(Diagnostic(self.path, 1, 1, code, message, severity))
+        elif node.kind == "map" and node.key_line is not None:
+            # A problem with a whole section or card points at the key that names it.
+            self.diags.append(Diagnostic(node.path, node.key_line, node.key_column, code, message, severity))
         else:
             self.diags.append(Diagnostic(node.path, node.line, node.column, code, message, severity))
 

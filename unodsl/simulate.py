@@ -212,7 +212,9 @@ def _parallel(path, root, rulings, games, players, seed, bots, workers, match, p
     """Small chunks over a process pool; once stopped, the workers end at once."""
     import multiprocessing
     total = Stats(players)
-    chunk = max(1, min(10, games // (workers * 16)))
+    # Chunks big enough that passing results back costs little next to playing them,
+    # small enough that a Ctrl-C or the progress bar is never long in coming.
+    chunk = max(1, min(100, games // (workers * 8)))
     jobs = ((players, seed, start, min(games, start + chunk), bots, match) for start in range(0, games, chunk))
     remaining = -(-games // chunk)
     pool = None
