@@ -297,6 +297,14 @@ class _Builder:
             self.diags.append(Diagnostic(self.path, 1, 1, "E104", "text contains a character YAML does not allow"))
             return None
         except yaml.MarkedYAMLError as exc:
+            if "nesting depth" in str(exc.problem) and (self.loader_class or _LOADER) is not _Loader:
+                # Newer libyaml refuses deep flow nesting in its scanner, far past our own limit; the
+                # pure-Python parser lets our depth count stop at the limit, at the exact position.
+                retry = _Builder(self.text, self.path, self.max_depth, self.max_aliases, self.max_nodes,
+                                 loader_class=_Loader)
+                root = retry.build()
+                self.diags.extend(retry.diags)
+                return root
             self.diags.extend(self._syntax_problems(exc))
             return None
         except yaml.YAMLError as exc:
