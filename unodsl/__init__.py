@@ -4,17 +4,53 @@
     state = game.new_game(players=4, seed=7)
     while not state.is_over:
         state.apply(state.legal_actions()[0])
+
+Names are imported on first use, so `unodsl check` on an unchanged file (a cache
+hit) never pays for YAML, Lark or jsonschema.
 """
 
-from .check import CheckResult, check_file, load
-from .diagnostics import Diagnostic, DiagnosticError
-from .engine import Game, IllegalAction, InvalidState, State
+from __future__ import annotations
 
-__all__ = ["CheckResult", "Diagnostic", "DiagnosticError", "Game", "IllegalAction", "InvalidState", "State",
-           "check_file", "compile_variant", "load"]
 __version__ = "0.1.0"
 
+_EXPORTS = {
+    "CheckResult": "check", "check_file": "check", "load": "check",
+    "Diagnostic": "diagnostics", "DiagnosticError": "diagnostics",
+    "Game": "engine", "IllegalAction": "engine", "InvalidState": "engine", "State": "engine",
+    "bots": None, "simulate": None, "replay": None, "scenarios": None,
+}
+__all__ = sorted(name for name, module in _EXPORTS.items() if module) + ["compile_variant"]
 
-def compile_variant(variant, rulings: dict | None = None) -> Game:
+
+def _submodule(name: str):
+    # Fixed names only: nothing here is ever chosen by input.
+    if name == "check":
+        from . import check as module
+    elif name == "diagnostics":
+        from . import diagnostics as module
+    elif name == "engine":
+        from . import engine as module
+    elif name == "bots":
+        from . import bots as module
+    elif name == "simulate":
+        from . import simulate as module
+    elif name == "replay":
+        from . import replay as module
+    else:
+        from . import scenarios as module
+    return module
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'unodsl' has no attribute {name!r}")
+    module = _EXPORTS[name]
+    if module is None:                       # a submodule: unodsl.bots, unodsl.simulate, ...
+        return _submodule(name)
+    return getattr(_submodule(module), name)
+
+
+def compile_variant(variant, rulings: dict | None = None):
     """Compile a typed Variant into a Game."""
+    from .engine import Game
     return Game(variant, rulings)

@@ -108,10 +108,15 @@ def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
     Files are reported in the order given, each file's problems sorted by position;
     a problem in a file shared by several (a base or an include) is reported once.
     """
-    from .check import check_file
+    from .checkcache import is_known_clean, remember_clean
     diagnostics, seen, blocks = [], set(), []
     for path in files:
+        if is_known_clean(path, root):
+            continue                          # unchanged since a clean check, with every file it read
+        from .check import check_file
         result = check_file(path, root)
+        if not result.diagnostics:
+            remember_clean(path, root, list(result.texts))
         fresh = [d for d in sorted(result.diagnostics, key=lambda d: d.sort_key()) if d not in seen]
         seen.update(fresh)
         diagnostics.extend(fresh)

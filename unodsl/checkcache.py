@@ -1,0 +1,83 @@
+"""A cache of clean `check` results, so re-checking an unchanged variant skips the heavy stages.
+
+Like ruff's cache: an entry records the content hash of every file a check read
+(the variant, what it extends and includes) and of unodsl itself (code, grammar,
+schemas). A hit needs every hash to match, so any edit anywhere misses. Only clean
+results are cached; a file with problems always goes through every stage, which
+also gives `--format full` its source lines. Standard library only: a hit must not
+import YAML, Lark or jsonschema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def cache_dir() -> Path | None:
+    """Where entries live, or None when caching is switched off (UNODSL_NO_CACHE=1)."""
+    if os.environ.get("UNODSL_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "unodsl" / "check"
+
+
+def _digest(path: str | Path) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _tool_digest() -> str:
+    """A hash of unodsl's own code, grammar and schemas: a new unodsl never reuses old answers."""
+    h = hashlib.sha256()
+    sources = sorted(_PACKAGE.glob("*.py"))
+    for folder in (_PACKAGE / "data" / "grammar", _PACKAGE.parent / "grammar",
+                   _PACKAGE / "data" / "schemas", _PACKAGE.parent / "schemas"):
+        sources += sorted(folder.glob("*.lark")) + sorted(folder.glob("*.json"))
+    for source in sources:
+        h.update(source.name.encode())
+        h.update((_digest(source) or "").encode())
+    return h.hexdigest()
+
+
+def _key(path: str, root: str | None) -> str:
+    material = json.dumps([os.path.realpath(path), os.path.realpath(root) if root else None, os.getcwd(),
+                           _digest(path), _tool_digest()])
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def is_known_clean(path: str, root: str | None) -> bool:
+    """True when `path` and everything it read are unchanged since a clean check."""
+    folder = cache_dir()
+    if folder is None or _digest(path) is None:
+        return False
+    try:
+        entry = json.loads((folder / f"{_key(path, root)}.json").read_text(encoding="utf-8"))
+        files = entry["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return isinstance(files, dict) and all(_digest(f) == h for f, h in files.items())
+
+
+def remember_clean(path: str, root: str | None, files: list[str]) -> None:
+    """Record a clean check of `path` that read `files`; never fails the check itself."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        entry = {"files": {os.path.realpath(f): _digest(f) for f in files}}
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(entry, handle)
+        os.replace(tmp, folder / f"{_key(path, root)}.json")
+    except OSError:
+        pass
