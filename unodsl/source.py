@@ -552,6 +552,9 @@ class _Builder:
         """E110 with the parser's own wording, or E111 for every tab when a tab broke the parse."""
         mark = exc.problem_mark or exc.context_mark
         line, column = _position(mark) if mark is not None else (1, 1)
+        lines = split_lines(self.text) or [""]
+        if line > len(lines):                 # "end of stream" marks sit on a line past the last one
+            line, column = len(lines), len(lines[-1]) + 1
         found = self.text[mark.index] if mark is not None and 0 <= mark.index < len(self.text) else ""
         if found == "\t":
             return _tab_problems(self.text, self.path, line, column)
