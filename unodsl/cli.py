@@ -223,16 +223,10 @@ def _set_sigint(handler):
 
 
 def _check_players(game, players: int) -> None:
-    v = game.variant
-    allowed = v.allowed_players or range(v.min_players, v.max_players + 1)
-    if players not in allowed:
-        if v.allowed_players and len(v.allowed_players) > 1:
-            counts = ", ".join(map(str, v.allowed_players[:-1])) + f" or {v.allowed_players[-1]}"
-        elif v.allowed_players:
-            counts = str(v.allowed_players[0])
-        else:
-            counts = f"{v.min_players} to {v.max_players}"
-        raise click.UsageError(f"{v.name} is played by {counts} players, not {players}")
+    try:
+        game.check_players(players)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
 
 
 class _Progress:

@@ -225,12 +225,16 @@ class Game:
 
     # --- games
 
-    def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
-        """Start a game (one round, or a match to the target score) with its own seeded RNG."""
+    def check_players(self, players: int) -> None:
+        """Raise ValueError, saying what is allowed, if the variant is not played by `players`."""
         v = self.variant
         allowed = v.allowed_players or range(v.min_players, v.max_players + 1)
         if players not in allowed:
             raise ValueError(f"{v.name} is played by {_describe_players(v)} players, not {players}")
+
+    def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
+        """Start a game (one round, or a match to the target score) with its own seeded RNG."""
+        self.check_players(players)
         if seed is None:
             seed = random.randrange(2**63)
         state = State(self, players, seed, match, record)
@@ -239,8 +243,10 @@ class Game:
 
 
 def _describe_players(v: Variant) -> str:
-    if v.allowed_players:
+    if v.allowed_players and len(v.allowed_players) > 1:
         return ", ".join(map(str, v.allowed_players[:-1])) + f" or {v.allowed_players[-1]}"
+    if v.allowed_players:
+        return str(v.allowed_players[0])
     return f"{v.min_players} to {v.max_players}"
 
 

@@ -37,9 +37,10 @@ def load_state(cls, game, text: str):
             raise InvalidState(f"field '{name}' must be an integer")
     n = data["n"]
     v = game.variant
-    allowed = v.allowed_players or range(v.min_players, v.max_players + 1)
-    if n not in allowed:
-        raise InvalidState(f"{n} players is not allowed by this variant")
+    try:
+        game.check_players(n)
+    except ValueError as err:
+        raise InvalidState(str(err)) from None
     index = game.card_index
 
     def cards(value, where):
