@@ -1071,6 +1071,16 @@ class State:
             self.played_by = p
             self._end_turn()
             return
+        self.after = AFTER_PLAY
+        pushed = self._discard_played(p, k, uno, jumped)
+        if pushed and (not self._run() or self.over):
+            return
+        self._after_play()
+
+    def _discard_played(self, p: int, k: int, uno: bool, jumped: bool) -> bool:
+        """Put k (already out of p's hand) on the pile: honesty, color, UNO; push its effect if any."""
+        g = self.g
+        hand = self.hands[p]
         t = g.k_type[k]
         honest = True
         check = g.restriction[t]
@@ -1085,14 +1095,11 @@ class State:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
-        self.after = AFTER_PLAY
         code = g.on_play[t]
-        if hand or g.resolve_last[t]:
-            if code >= 0:
-                self._push(code, p, k, honest, jumped)
-                if not self._run() or self.over:
-                    return
-        self._after_play()
+        if code >= 0 and (hand or g.resolve_last[t]):
+            self._push(code, p, k, honest, jumped)
+            return True
+        return False
 
     def _after_play(self) -> None:
         """Effects are done: see who went out, then end the turn."""
@@ -1443,21 +1450,9 @@ class State:
         p = self.pending[1]
         self.pending = None
         k = self.g.num_kinds
-        kind = a % k
-        g = self.g
         # A forced play happens inside the effect that forced it: its own effect runs on top.
-        self.hands[p].remove(kind)
-        self.discard.append(kind)
-        if g.k_color[kind] >= 0:
-            self.color = g.k_color[kind]
-        if len(self.hands[p]) == 1 and g.variant.uno_enabled:
-            self.uno_called[p] = a >= k
-            if a < k and p not in self.vulnerable:
-                self.vulnerable.append(p)
-        t = g.k_type[kind]
-        code = g.on_play[t]
-        if code >= 0 and (self.hands[p] or g.resolve_last[t]):
-            self._push(code, p, kind, True, False)
+        self.hands[p].remove(a % k)
+        self._discard_played(p, a % k, a >= k, False)
         self._resume()
 
     def _apply_jump(self, a: int) -> None:
