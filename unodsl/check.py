@@ -10,11 +10,8 @@ from dataclasses import dataclass, field
 
 from .compose import compose_file
 from .diagnostics import Diagnostic, DiagnosticError
-from .engine import Game
+from .engine import ENGINE_RULINGS, Game
 from .model import Variant, build_variant
-
-# Engine-level rulings read by name (documented in docs/language.md).
-ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
 
 
 @dataclass

@@ -18,6 +18,8 @@ from .diagnostics import Diagnostic
 from .effects import Context, EffectCompiler
 from .model import Variant
 
+# Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
+ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
 MAX_STEPS_PER_RUN = 100_000    # effect ops per resolution; a runaway effect ends the round as a stall
 
 

@@ -699,7 +699,7 @@ _VALUE_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
 
 def _ruling_error(game: Game, rulings: dict) -> ScenarioError | None:
     """E607 for a ruling the variant does not have, or a value of the wrong type or outside its choices."""
-    from .check import ENGINE_RULINGS
+    from .engine import ENGINE_RULINGS
     known = game.variant.rulings
     for name, value in rulings.items():
         where = ("given", "rulings", name)

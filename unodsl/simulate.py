@@ -33,6 +33,7 @@ class Stats:
     reshuffles: int = 0
     stalls: int = 0
     rounds: int = 0
+    interrupted: bool = False                          # the run was stopped before all games were played
 
     def __post_init__(self):
         if not self.wins:
@@ -120,7 +121,6 @@ def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool =
     """Play one game with bots and return the finished state."""
     state = game.new_game(players, seed=seed, match=match)
     rng = random.Random(seed ^ 0x5DEECE66D)
-    agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
     if all(b == "random" for b in bots):
         # The hot path: one RNG, integer actions, no per-decision dispatch.
         legal_ids, apply_id, rand = state.legal_action_ids, state.apply_id, rng.random
@@ -128,6 +128,7 @@ def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool =
             legal = legal_ids()
             apply_id(legal[int(rand() * len(legal))])
         return state
+    agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
     while not state.over:
         state.apply_id(agents[state.current_player].act(state))
     return state
