@@ -128,7 +128,7 @@ def format_result(result: dict) -> str:
     floor_games = f"vs {result['rows'][0]['requested']:,} games"
     lines.append(table(["games", "peak RSS (getrusage)", "peak tree RSS (sampled)", floor_games, "wall"], rows))
     lines.append(f"rate {result['games_per_s']:,.0f} games/s; 1,000,000 games "
-                 + (f"measured above" if result["million_measured"]
+                 + ("measured above" if result["million_measured"]
                     else f"would take about {result['million_estimate_s'] / 60:,.0f} min (run with --full)"))
     return "\n".join(lines)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from dataclasses import dataclass
 
 from . import decisions as D
 from .diagnostics import Diagnostic

@@ -15,8 +15,6 @@ from .source import Node
 
 MAX_CARDS = 10_000
 MAX_COUNT = 10_000
-MAX_PLAYERS = 100
-KINDS = ("number", "action", "wild")
 
 
 @dataclass(frozen=True)

@@ -1070,8 +1070,8 @@ class _Rulebook:
             self.p("There is no scoring: the winner of the round wins the game.")
             return
         if v.scoring == "lowest_held":
-            items = [f"After each round, every player adds up the points of the cards left in their own hand "
-                     f"(see the deck table).",
+            items = ["After each round, every player adds up the points of the cards left in their own hand "
+                     "(see the deck table).",
                      f"When a total reaches {v.target}, the {who} with the lowest total wins the game."]
         else:
             items = [f"The winner of a round scores the points of all cards left in the other "

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from . import decisions as D
 from .diagnostics import Diagnostic, suggestion_suffix
-from .engine import AFTER_PLAY, AFTER_SETUP, Game, IllegalAction, State
+from .engine import AFTER_PLAY, Game, IllegalAction, State
 from .schema import validate_tree
 from .source import Node, load_file
 
