@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-
 from .diagnostics import Diagnostic, suggestion_suffix
+from .quickschema import QuickValidator
 
 if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
     from .source import Node
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -60,16 +61,25 @@ def load_schema(name: str = "variant") -> dict:
 @functools.lru_cache(maxsize=None)
 def _validator(name: str) -> Draft202012Validator:
     """Return the (cached) validator for the schema `name`."""
+    from jsonschema import Draft202012Validator   # imported only when a file has schema errors
     return Draft202012Validator(load_schema(name))
+
+
+@functools.lru_cache(maxsize=None)
+def quick_validator(name: str) -> QuickValidator:
+    """Return the (cached) yes/no checker for the schema `name` (see quickschema.py)."""
+    return QuickValidator(load_schema(name))
 
 
 def validate_tree(node: Node | None, schema_name: str = "variant") -> list[Diagnostic]:
     """Check `node` against the schema `schema_name` and return sorted E2xx diagnostics; never raises."""
     if node is None:
         return []
-    validator = _validator(schema_name)   # an unknown schema name is a programming error: let it raise
+    quick = quick_validator(schema_name)   # an unknown schema name is a programming error: let it raise
     try:
-        return _Checker(node).run(validator)
+        if quick.usable and quick.is_valid(_plain(node)):
+            return []
+        return _Checker(node).run(_validator(schema_name))
     except Exception as exc:  # a checker bug must not hide the file's other diagnostics
         path = getattr(node, "path", "<unknown>")
         line, column = getattr(node, "line", 1) or 1, getattr(node, "column", 1) or 1
@@ -252,6 +262,7 @@ class _Checker:
         elif not fitting:
             yield error          # reported as a type error listing the branches
         else:
+            from jsonschema.exceptions import best_match
             yield from self.leaves(best_match(error.context))
 
     def about_key(self, error: ValidationError) -> bool:
