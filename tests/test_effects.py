@@ -8,17 +8,23 @@ the offending token inside the effect string, whatever the YAML scalar style.
 
 from __future__ import annotations
 
+import functools
+import random
 import textwrap
 from pathlib import Path
 
 import pytest
+from lark import Lark, Token, Tree
 
+from unodsl import effects
 from unodsl.check import check_file
 from unodsl.diagnostics import format_full
-from unodsl.effects import parse, parser
+from unodsl.effects import _EffectIndenter, grammar_path, parse, parser
+from unodsl.lexer import ContextLexer
 from unodsl.model import Text
 
-BASE = (Path(__file__).resolve().parent / "corpus" / "base.yaml").read_text(encoding="utf-8")
+REPO = Path(__file__).resolve().parent.parent
+BASE = (REPO / "tests" / "corpus" / "base.yaml").read_text(encoding="utf-8")
 HEAD = "extends: base.yaml\nunodsl: 1\nname: Effects\ncards:\n  x:\n    per_color: 1\n    points: 20\n"
 
 
@@ -411,3 +417,116 @@ def test_huge_integer_literal_gets_a_located_diagnostic(full):
             on_play: 'next draws {"9" * 5000}'
         """)
     assert out.splitlines()[0] == "v.yaml:8:26: E512 number 999999999999... is too large (at most 1000000)"
+
+
+# ---------------------------------------------------------------- the lexer picks tokens by parser state
+
+
+@functools.lru_cache(maxsize=1)
+def lark_contextual() -> Lark:
+    """The effect parser with Lark's own ContextualLexer, which ContextLexer must match token for token."""
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                postlex=_EffectIndenter(), start=["effect", "condition"], propagate_positions=True,
+                maybe_placeholders=False, cache=True)
+
+
+def tokens(tree: Tree) -> list[tuple]:
+    """Every token kept in a tree, with its type and full position."""
+    return [(t.type, str(t), t.start_pos, t.line, t.column, t.end_line, t.end_column, t.end_pos)
+            for t in tree.scan_values(lambda v: isinstance(v, Token))]
+
+
+def shipped_texts(monkeypatch) -> list[tuple[str, str]]:
+    """Every effect and condition text that checking the shipped variants parses."""
+    seen = set()
+    real = effects.parse
+
+    def recording(text: Text, start: str = "effect"):
+        seen.add((text.source, start))
+        return real(text, start)
+    with monkeypatch.context() as patch:
+        patch.setattr(effects, "parse", recording)
+        for path in sorted((REPO / "variants").glob("**/*.yaml")):
+            if "scenarios" not in path.parts:
+                check_file(str(path), root=str(REPO))
+    return sorted(seen)
+
+
+def test_parser_uses_the_single_regex_lexer():
+    assert parser().options.lexer is ContextLexer
+
+
+def test_keyword_is_a_name_where_only_a_name_fits():
+    tree, diags = parse(Text("card.number == 7 and card is number"), "condition")
+    assert diags == []
+    assert [t[:2] for t in tokens(tree)] == [("NAME", "number"), ("COMP_OP", "=="), ("INT", "7"), ("KIND", "number")]
+
+
+def test_keywords_as_hold_type_and_variable():
+    tree, diags = parse(Text("let color = 2\nif self holds card skip: self draws color"))
+    assert diags == []
+    assert [t[:2] for t in tokens(tree)] == [("NAME", "color"), ("INT", "2"), ("NAME", "skip"), ("NAME", "color")]
+
+
+def test_minus_is_unary_or_binary_by_position():
+    tree, diags = parse(Text("-1 - -2 > 0"), "condition")
+    assert diags == []
+    difference = tree.children[0].children[0]
+    assert difference.data == "binop" and difference.children[1].type == "ADD_OP"
+    assert [child.data for child in difference.children[::2]] == ["neg", "neg"]
+
+
+@pytest.mark.parametrize("source, message", [
+    # after `holds` no name fits, so `wildcard` is read as the keyword `wild`, then `card`
+    ("self holds wildcard", "E401 unexpected 'card'; expected ')', '*' or '//', '+' or '-', ':', ';', 'and', "
+                            "'else', 'or', ..."),
+    ("self holds 5", "E401 unexpected '5'; expected 'card', 'color', 'number', 'playable', 'wild', end of line"),
+    ("self holds skip", "E401 unexpected 'skip'; expected 'card', 'color', 'number', 'playable', 'wild', "
+                        "end of line"),
+])
+def test_a_token_the_state_cannot_take_is_reported_as_before(source, message):
+    _, diags = parse(Text(source), "condition")
+    assert [f"{d.code} {d.message}" for d in diags] == [message]
+
+
+def test_lexers_agree_on_every_shipped_text(monkeypatch):
+    texts = shipped_texts(monkeypatch)
+    assert len(texts) > 20
+    ours = [parse(Text(source), start) for source, start in texts]
+    monkeypatch.setattr(effects, "parser", lark_contextual)
+    theirs = [parse(Text(source), start) for source, start in texts]
+    assert all(tree is not None for tree, _ in ours)
+    assert [(tree, tokens(tree), diags) for tree, diags in ours] == \
+           [(tree, tokens(tree), diags) for tree, diags in theirs]
+
+
+@pytest.mark.parametrize("source, start", [
+    ("let x == 3", "effect"), ("card is numbers", "condition"), ("self draws @", "effect"),
+    ("skipper next", "effect"), ("next draws 2 -", "effect"), ("self draws 1 //// 2", "effect"),
+    ("rule.", "condition"), ('card.color == "red', "condition"), ("reverse\n  skip next", "effect"),
+    ("if card.number <== 2:\n    skip next", "effect"), ("self holds card 3", "condition"),
+])
+def test_lexers_agree_on_broken_texts(monkeypatch, source, start):
+    ours = parse(Text(source), start)
+    monkeypatch.setattr(effects, "parser", lark_contextual)
+    assert ours[0] is None and parse(Text(source), start) == ours
+
+
+def test_lexers_agree_on_mangled_shipped_texts(monkeypatch):
+    """Shipped texts with words swapped, doubled, dropped or glued: same trees or same diagnostics."""
+    texts = shipped_texts(monkeypatch)
+    words = sorted({word for source, _ in texts for word in source.split()}
+                   | {"-", "=", "<", "//", "@", "#", ":"})
+    rng = random.Random(7)
+    mangled = []
+    for source, start in texts * 10:
+        parts = source.split(" ")
+        position = rng.randrange(len(parts))
+        parts[position:position + rng.randint(0, 1)] = [rng.choice(words)] * rng.randint(0, 2)
+        mangled.append((rng.choice([" ", "", " ", "\n"]).join(parts), start))
+    ours = [parse(Text(source), start) for source, start in mangled]
+    monkeypatch.setattr(effects, "parser", lark_contextual)
+    theirs = [parse(Text(source), start) for source, start in mangled]
+    assert [(tree, tree and tokens(tree), diags) for tree, diags in ours] == \
+           [(tree, tree and tokens(tree), diags) for tree, diags in theirs]
+    assert sum(tree is None for tree, _ in ours) > 50

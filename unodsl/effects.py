@@ -18,6 +18,7 @@ from lark.indenter import Indenter
 
 from . import decisions as D
 from .diagnostics import Diagnostic, suggestion_suffix
+from .lexer import ContextLexer
 from .model import Text
 
 MAX_REPEAT = 1000
@@ -48,10 +49,13 @@ def grammar_path() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """Build the LALR parser once per process (Lark caches its tables on disk)."""
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", postlex=_EffectIndenter(),
-                start=["effect", "condition"], propagate_positions=True, maybe_placeholders=False,
-                cache=True)
+    """Build the LALR parser once per process (Lark caches its tables on disk).
+
+    ContextLexer lexes as Lark's contextual lexer does, with one regex instead of one per state.
+    """
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer=ContextLexer,
+                postlex=_EffectIndenter(), start=["effect", "condition"], propagate_positions=True,
+                maybe_placeholders=False, cache=True)
 
 
 # Friendly names for terminals in "expected ..." messages.
