@@ -390,7 +390,7 @@ class _Unit:
         arg = t.children[0]
         if isinstance(arg, Token):
             value = self._int_literal(arg)
-            n = lambda st, fr: value                  # noqa: E731 - a constant count
+            n = _const(value)
         else:
             n = self.expect(arg, INT)
         ops.append(_simple(lambda st, fr: st.op_skip_next(fr[D.F_SELF], n(st, fr))))
@@ -638,7 +638,7 @@ class _Unit:
 
     def e_int_(self, t):
         value = self._int_literal(t.children[0])
-        return (lambda st, fr: value), INT
+        return _const(value), INT
 
     def _int_literal(self, token) -> int:
         text = str(token)
@@ -651,14 +651,14 @@ class _Unit:
         return value
 
     def e_true(self, t):
-        return (lambda st, fr: True), BOOL
+        return _const(True), BOOL
 
     def e_false(self, t):
-        return (lambda st, fr: False), BOOL
+        return _const(False), BOOL
 
     def e_string(self, t):
         value = str(t.children[0])[1:-1]
-        return (lambda st, fr: value), STRING
+        return _const(value), STRING
 
     def e_current_color(self, t):
         return (lambda st, fr: st.color), COLOR
@@ -696,14 +696,18 @@ class _Unit:
         self.c.rulings_used.add(name)
         value = self.g.ruling_value(name)
         if isinstance(value, bool):
-            return (lambda st, fr: value), BOOL
+            return _const(value), BOOL
         if isinstance(value, int):
-            return (lambda st, fr: value), INT
-        return (lambda st, fr: str(value)), STRING
+            return _const(value), INT
+        return _const(str(value)), STRING
 
     def e_hand_size(self, t):
         who = self.expect(t.children[0], PLAYER)
-        return (lambda st, fr: st.hand_size(who(st, fr))), INT
+
+        def size(st, fr):
+            p = who(st, fr)
+            return len(st.hands[p]) if p >= 0 else 0
+        return size, INT
 
     def e_hand_points(self, t):
         who = self.expect(t.children[0], PLAYER)
@@ -737,7 +741,7 @@ class _Unit:
         colors = self.g.variant.colors
         if name in colors:
             index = colors.index(name)
-            return (lambda st, fr: index), COLOR
+            return _const(index), COLOR
         self.fail(t, "E502", f"unknown name '{name}'"
                   + suggestion_suffix(name, self.visible_names() + list(colors)))
 
@@ -750,15 +754,14 @@ class _Unit:
             self.fail(t, "E501", f"cannot compare a {lt} with a {rt}")
         if op not in ("==", "!=") and lt != INT:
             self.fail(op_tok, "E501", f"'{op}' compares numbers, not {lt}s")
-        import operator
-        fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-              ">": operator.gt, ">=": operator.ge}[op]
-        return (lambda st, fr: fn(lf(st, fr), rf(st, fr))), BOOL
+        return _compare(op, lf, rf), BOOL
 
     def e_binop(self, t):
         left, op_tok, right = t.children
         lf, rf = self.expect(left, INT), self.expect(right, INT)
         op = str(op_tok)
+        if _is_const(lf) and _is_const(rf) and op != "//":
+            return _const(_clamp(_BINARY[op](lf.value, rf.value))), INT
         if op == "+":
             return (lambda st, fr: lf(st, fr) + rf(st, fr)), INT
         if op == "-":
@@ -777,15 +780,15 @@ class _Unit:
 
     def e_not_(self, t):
         f = self.expect(t.children[0], BOOL)
+        if _is_const(f):
+            return _const(not f.value), BOOL
         return (lambda st, fr: not f(st, fr)), BOOL
 
     def e_and_expr(self, t):
-        parts = [self.expect(c, BOOL) for c in t.children]
-        return (lambda st, fr: all(p(st, fr) for p in parts)), BOOL
+        return _logic([self.expect(c, BOOL) for c in t.children], True), BOOL
 
     def e_or_expr(self, t):
-        parts = [self.expect(c, BOOL) for c in t.children]
-        return (lambda st, fr: any(p(st, fr) for p in parts)), BOOL
+        return _logic([self.expect(c, BOOL) for c in t.children], False), BOOL
 
     def e_holds(self, t):
         who = self.expect(t.children[0], PLAYER)
@@ -948,4 +951,78 @@ def _jump(offset: int):
 
 
 def _branch(cond, if_true: int, if_false: int):
+    if _is_const(cond):
+        return _jump(if_true if cond.value else if_false)
     return lambda st, fr, pc: pc + (if_true if cond(st, fr) else if_false)
+
+
+# --- constant folding ----------------------------------------------------------
+# Literals and rulings are known when a variant is compiled. They compile to
+# _Const objects, which the compiler folds: `players == 2 and rule.x` with x
+# true runs as `players == 2`, and an `if` on a constant is a jump.
+
+class _Const:
+    """A compiled expression that always gives `value`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self, st, fr):
+        return self.value
+
+
+_const = _Const
+
+
+def _is_const(fn) -> bool:
+    return type(fn) is _Const
+
+
+_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _compare(op: str, lf, rf):
+    """A compiled comparison; a constant right side is built into the code."""
+    fn = _COMPARE[op]
+    if _is_const(lf) and _is_const(rf):
+        return _const(fn(lf.value, rf.value))
+    if not _is_const(rf):
+        return lambda st, fr: fn(lf(st, fr), rf(st, fr))
+    c = rf.value
+    if op == "==":
+        return lambda st, fr: lf(st, fr) == c
+    if op == "!=":
+        return lambda st, fr: lf(st, fr) != c
+    if op == "<":
+        return lambda st, fr: lf(st, fr) < c
+    if op == "<=":
+        return lambda st, fr: lf(st, fr) <= c
+    if op == ">":
+        return lambda st, fr: lf(st, fr) > c
+    return lambda st, fr: lf(st, fr) >= c
+
+
+def _logic(parts: list, is_and: bool):
+    """`and` (is_and) or `or` of compiled conditions, left to right, stopping early.
+
+    Constants that cannot decide the result (true in an `and`, false in an `or`) are
+    dropped; a deciding constant keeps the general form, so what comes before it still runs.
+    """
+    if not any(_is_const(p) and p.value is not is_and for p in parts):
+        parts = [p for p in parts if not _is_const(p)]
+        if not parts:
+            return _const(is_and)
+        if len(parts) == 1:
+            return parts[0]
+        if len(parts) == 2:
+            a, b = parts
+            if is_and:
+                return lambda st, fr: a(st, fr) and b(st, fr)
+            return lambda st, fr: a(st, fr) or b(st, fr)
+    if is_and:
+        return lambda st, fr: all(p(st, fr) for p in parts)
+    return lambda st, fr: any(p(st, fr) for p in parts)
