@@ -156,12 +156,16 @@ _worker_game: Game | None = None
 
 
 def _init_worker(path: str, root: str | None, rulings: dict | None) -> None:
-    """Worker start: leave Ctrl-C to the parent (which stops the pool) and load the variant once."""
+    """Worker start: leave Ctrl-C to the parent (which stops the pool) and load the variant once.
+
+    A forked worker inherits the parent's compiled game and loads nothing.
+    """
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_game
-    from .check import load
-    _worker_game = load(path, root, rulings)
+    if _worker_game is None:
+        from .check import load
+        _worker_game = load(path, root, rulings)
 
 
 def _work(args) -> Stats:
@@ -186,7 +190,7 @@ def simulate(path: str, games: int, players: int, seed: int, bots: list[str], wo
             game = load(path, root, rulings)
         total = _serial(game, games, players, seed, bots, match, progress, stop)
     else:
-        total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop)
+        total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, game)
     total.interrupted = bool(stop)
     return total
 
@@ -209,9 +213,11 @@ def _serial(game, games, players, seed, bots, match, progress, stop: list) -> St
     return total
 
 
-def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list) -> Stats:
+def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
+              game: Game | None = None) -> Stats:
     """Small chunks over a process pool; once stopped, the workers end at once."""
     import multiprocessing
+    global _worker_game
     total = Stats(players)
     # Chunks big enough that passing results back costs little next to playing them,
     # small enough that a Ctrl-C or the progress bar is never long in coming.
@@ -222,6 +228,8 @@ def _parallel(path, root, rulings, games, players, seed, bots, workers, match, p
     try:
         if stop:
             return total
+        # Forked workers start with the parent's memory: hand them the game compiled already.
+        _worker_game = game if multiprocessing.get_start_method() == "fork" else None
         pool = multiprocessing.Pool(workers, initializer=_init_worker, initargs=(path, root, rulings))
         results = pool.imap_unordered(_work, jobs)
         while remaining and not stop:
@@ -242,4 +250,5 @@ def _parallel(path, root, rulings, games, players, seed, bots, workers, match, p
             else:
                 pool.close()
             pool.join()
+        _worker_game = None
     return total
