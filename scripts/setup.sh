@@ -7,3 +7,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
+# Compile unodsl's bytecode now: an editable install does not, and where
+# PYTHONDONTWRITEBYTECODE is set every run would compile the sources again.
+.venv/bin/python -m compileall -q unodsl
