@@ -530,3 +530,74 @@ def test_lexers_agree_on_mangled_shipped_texts(monkeypatch):
     assert [(tree, tree and tokens(tree), diags) for tree, diags in ours] == \
            [(tree, tree and tokens(tree), diags) for tree, diags in theirs]
     assert sum(tree is None for tree, _ in ours) > 50
+
+
+# ---------------------------------------------------------------- constant folding
+
+
+@functools.lru_cache(maxsize=None)
+def classic_game(two_player_reverse_is_skip: bool):
+    from unodsl.check import load
+    return load(str(REPO / "variants" / "classic.yaml"), str(REPO),
+                {"two_player_reverse_is_skip": two_player_reverse_is_skip})
+
+
+def evaluate(condition: str, ruling: bool, hand_size: int) -> tuple[bool, bool]:
+    """(value, compiled to a constant) of a condition for player 0, whose hand is cut to hand_size."""
+    from unodsl.effects import EffectCompiler, _is_const
+    game = classic_game(ruling)
+    compiler = EffectCompiler(game)
+    fn = compiler.compile_condition(Text(condition), effects.Context("condition"))
+    assert fn is not None, compiler.diags
+    state = game.new_game(3, seed=1)
+    state.hands[0] = state.hands[0][:hand_size]
+    return fn(state, [-1, 0, 0, -1, True, False]), _is_const(fn)
+
+
+@pytest.mark.parametrize("condition,ruling,hand,expected", [
+    ("rule.two_player_reverse_is_skip and hand(self) > 2", True, 5, (True, False)),
+    ("rule.two_player_reverse_is_skip and hand(self) > 2", True, 1, (False, False)),
+    ("rule.two_player_reverse_is_skip and hand(self) > 2", False, 5, (False, True)),
+    ("hand(self) > 2 or rule.two_player_reverse_is_skip", True, 1, (True, False)),
+    ("hand(self) > 2 or rule.two_player_reverse_is_skip", False, 1, (False, False)),
+    ("hand(self) > 2 or rule.two_player_reverse_is_skip", False, 3, (True, False)),
+    ("rule.two_player_reverse_is_skip", True, 5, (True, True)),
+    ("not rule.two_player_reverse_is_skip", True, 5, (False, True)),
+    ("1 + 2 * 3 == 7 and true", True, 5, (True, True)),
+    ("2 - 5 < 0 or false", False, 5, (True, True)),
+    ("hand(self) == 4", True, 4, (True, False)),
+    ("hand(self) != 4", True, 4, (False, False)),
+    ("hand(self) >= 4 and hand(self) <= 4 and hand(self) < 5 and hand(self) > 3", True, 4, (True, False)),
+    ("players == 3 and hand(next) == 7 and true", True, 4, (True, False)),
+])
+def test_folded_conditions_keep_their_meaning(condition, ruling, hand, expected):
+    value, constant = evaluate(condition, ruling, hand)
+    assert (value is True or value is False) and (value, constant) == expected
+
+
+def test_if_on_a_constant_runs_only_its_branch():
+    from unodsl.check import load
+    for ruling, drawn in ((True, 2), (False, 1)):
+        game = load(str(REPO / "variants" / "classic.yaml"), str(REPO), {"two_player_reverse_is_skip": ruling})
+        compiler = effects.EffectCompiler(game)
+        code = compiler.compile_effect(Text("if rule.two_player_reverse_is_skip:\n    next draws 2\nelse:\n"
+                                            "    next draws 1\n"), effects.Context("on_play"))
+        assert code >= 0, compiler.diags
+        state = game.new_game(3, seed=1)
+        before = len(state.hands[1])
+        state._push(code, 0, -1, True, False)
+        assert state._run()
+        assert len(state.hands[1]) - before == drawn
+
+
+@pytest.mark.parametrize("condition,hand,expected", [
+    ("hand(self) > 2 and false", 5, (False, False)),
+    ("hand(self) > 2 or true or hand(next) == 1", 1, (True, False)),
+    ("false and hand(self) > 2", 5, (False, True)),
+    ("true or hand(self) > 2", 1, (True, True)),
+    ("hand(self) > 9 or hand(self) > 8 or hand(self) > 2", 5, (True, False)),
+    ("hand(self) > 9 or hand(self) > 8 or hand(self) > 2", 1, (False, False)),
+])
+def test_a_deciding_constant_ends_the_condition(condition, hand, expected):
+    value, constant = evaluate(condition, True, hand)
+    assert (value is True or value is False) and (value, constant) == expected

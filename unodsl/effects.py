@@ -1010,19 +1010,26 @@ def _logic(parts: list, is_and: bool):
     """`and` (is_and) or `or` of compiled conditions, left to right, stopping early.
 
     Constants that cannot decide the result (true in an `and`, false in an `or`) are
-    dropped; a deciding constant keeps the general form, so what comes before it still runs.
+    dropped, and so is everything after one that does (it would never run).
     """
-    if not any(_is_const(p) and p.value is not is_and for p in parts):
-        parts = [p for p in parts if not _is_const(p)]
-        if not parts:
-            return _const(is_and)
-        if len(parts) == 1:
-            return parts[0]
-        if len(parts) == 2:
-            a, b = parts
-            if is_and:
-                return lambda st, fr: a(st, fr) and b(st, fr)
-            return lambda st, fr: a(st, fr) or b(st, fr)
+    kept = []
+    for part in parts:
+        if not _is_const(part):
+            kept.append(part)
+        elif part.value is not is_and:
+            if not kept:
+                return _const(part.value)
+            kept.append(part)
+            break
+    if not kept:
+        return _const(is_and)
+    if len(kept) == 1:
+        return kept[0]
+    if len(kept) == 2:
+        a, b = kept
+        if is_and:
+            return lambda st, fr: a(st, fr) and b(st, fr)
+        return lambda st, fr: a(st, fr) or b(st, fr)
     if is_and:
-        return lambda st, fr: all(p(st, fr) for p in parts)
-    return lambda st, fr: any(p(st, fr) for p in parts)
+        return lambda st, fr: all(p(st, fr) for p in kept)
+    return lambda st, fr: any(p(st, fr) for p in kept)
