@@ -761,7 +761,7 @@ class _Unit:
         lf, rf = self.expect(left, INT), self.expect(right, INT)
         op = str(op_tok)
         if _is_const(lf) and _is_const(rf) and op != "//":
-            return _const(_clamp(_BINARY[op](lf.value, rf.value))), INT
+            return _const(_clamp(_BINARY[op](lf.const, rf.const))), INT
         if op == "+":
             return (lambda st, fr: lf(st, fr) + rf(st, fr)), INT
         if op == "-":
@@ -781,7 +781,7 @@ class _Unit:
     def e_not_(self, t):
         f = self.expect(t.children[0], BOOL)
         if _is_const(f):
-            return _const(not f.value), BOOL
+            return _const(not f.const), BOOL
         return (lambda st, fr: not f(st, fr)), BOOL
 
     def e_and_expr(self, t):
@@ -952,32 +952,29 @@ def _jump(offset: int):
 
 def _branch(cond, if_true: int, if_false: int):
     if _is_const(cond):
-        return _jump(if_true if cond.value else if_false)
+        return _jump(if_true if cond.const else if_false)
     return lambda st, fr, pc: pc + (if_true if cond(st, fr) else if_false)
 
 
 # --- constant folding ----------------------------------------------------------
 # Literals and rulings are known when a variant is compiled. They compile to
-# _Const objects, which the compiler folds: `players == 2 and rule.x` with x
-# true runs as `players == 2`, and an `if` on a constant is a jump.
+# functions marked as constants, which the compiler folds: `players == 2 and
+# rule.x` with x true runs as `players == 2`, and an `if` on a constant is a jump.
 
-class _Const:
-    """A compiled expression that always gives `value`."""
+def _const(value):
+    """A compiled expression that always gives `value`, marked (`.const`) for the folder.
 
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-    def __call__(self, st, fr):
-        return self.value
-
-
-_const = _Const
+    A plain function, not an object with __call__: effects call constants at run
+    time too (`next draws 2`), and a function call is the cheaper of the two.
+    """
+    def constant(st, fr):
+        return value
+    constant.const = value
+    return constant
 
 
 def _is_const(fn) -> bool:
-    return type(fn) is _Const
+    return hasattr(fn, "const")
 
 
 _BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
@@ -989,10 +986,10 @@ def _compare(op: str, lf, rf):
     """A compiled comparison; a constant right side is built into the code."""
     fn = _COMPARE[op]
     if _is_const(lf) and _is_const(rf):
-        return _const(fn(lf.value, rf.value))
+        return _const(fn(lf.const, rf.const))
     if not _is_const(rf):
         return lambda st, fr: fn(lf(st, fr), rf(st, fr))
-    c = rf.value
+    c = rf.const
     if op == "==":
         return lambda st, fr: lf(st, fr) == c
     if op == "!=":
@@ -1016,9 +1013,9 @@ def _logic(parts: list, is_and: bool):
     for part in parts:
         if not _is_const(part):
             kept.append(part)
-        elif part.value is not is_and:
+        elif part.const is not is_and:
             if not kept:
-                return _const(part.value)
+                return _const(part.const)
             kept.append(part)
             break
     if not kept:

@@ -1240,7 +1240,7 @@ class State:
         if self.lock_owner < 0 and not g.strict_kinds:
             # The common case, kept tight: one table row says what matches the top card.
             ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]]
-            plays = sorted(filter(ok.__getitem__, set(hand)))
+            plays = sorted({k for k in hand if ok[k]})
         else:
             plays = self._playable_kinds(p)
         if len(hand) == 2 and g.variant.uno_enabled:
