@@ -467,8 +467,10 @@ class State:
         if p < 0:
             return -1
         n, d, hands, eliminated = self.n, self.direction, self.hands, self.eliminated
-        seat = p
-        for _ in range(n):
+        seat = (p + d) % n
+        if hands[seat] and not eliminated[seat] and seat != p:
+            return seat                               # the common case: the neighbour plays on
+        for _ in range(n - 1):
             seat = (seat + d) % n
             if seat != p and hands[seat] and not eliminated[seat]:
                 return seat
