@@ -213,17 +213,29 @@ def _serial(game, games, players, seed, bots, match, progress, stop: list) -> St
     return total
 
 
+def _chunks(games: int, workers: int, largest: int = 100):
+    """Game ranges for the pool: up to `largest` games, shrinking towards the end.
+
+    Chunks big enough that passing results back costs little next to playing them,
+    small enough that a Ctrl-C or the progress bar is never long in coming; the last
+    ones small, so that the workers run out of games at about the same time.
+    """
+    start = 0
+    while start < games:
+        size = max(1, min(largest, (games - start) // (workers * 4)))
+        yield start, min(games, start + size)
+        start += size
+
+
 def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
               game: Game | None = None) -> Stats:
     """Small chunks over a process pool; once stopped, the workers end at once."""
     import multiprocessing
     global _worker_game
     total = Stats(players)
-    # Chunks big enough that passing results back costs little next to playing them,
-    # small enough that a Ctrl-C or the progress bar is never long in coming.
-    chunk = max(1, min(100, games // (workers * 8)))
-    jobs = ((players, seed, start, min(games, start + chunk), bots, match) for start in range(0, games, chunk))
-    remaining = -(-games // chunk)
+    ranges = list(_chunks(games, workers))
+    jobs = ((players, seed, start, stop, bots, match) for start, stop in ranges)
+    remaining = len(ranges)
     pool = None
     try:
         if stop:
