@@ -1286,9 +1286,11 @@ class State:
     def _legal_trade(self) -> list[int]:
         _, p, other, left = self.pending
         g = self.g
-        actions = [g.A_TRADE + a * g.num_kinds + b for a in sorted(set(self.hands[p]))
-                   for b in sorted(set(self.hands[other])) if a != b]
-        return actions + [g.A_DONE]
+        base, kinds = g.A_TRADE, g.num_kinds
+        theirs = sorted(set(self.hands[other]))
+        actions = [base + a * kinds + b for a in sorted(set(self.hands[p])) for b in theirs if a != b]
+        actions.append(g.A_DONE)
+        return actions
 
     def _legal_stack(self) -> list[int]:
         p = self.pending[1]
