@@ -17,6 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import Indenter
 
 from . import decisions as D
+from .decisions import F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF
 from .diagnostics import Diagnostic, suggestion_suffix
 from .lexer import ContextLexer
 from .model import Text
@@ -311,7 +312,7 @@ class _Unit:
     # --- variables
 
     def new_slot(self) -> int:
-        slot = D.F_LOCALS + self.nlocals
+        slot = F_LOCALS + self.nlocals
         self.nlocals += 1
         return slot
 
@@ -393,13 +394,13 @@ class _Unit:
             n = _const(value)
         else:
             n = self.expect(arg, INT)
-        ops.append(_simple(lambda st, fr: st.op_skip_next(fr[D.F_SELF], n(st, fr))))
+        ops.append(_simple(lambda st, fr: st.op_skip_next(fr[F_SELF], n(st, fr))))
 
     def s_reverse(self, t, ops):
         ops.append(_simple(lambda st, fr: st.op_reverse()))
 
     def s_choose_color_self(self, t, ops):
-        self._choose_color(lambda st, fr: fr[D.F_SELF], ops)
+        self._choose_color(lambda st, fr: fr[F_SELF], ops)
 
     def s_choose_color_by(self, t, ops):
         self._choose_color(self.expect(t.children[0], PLAYER), ops)
@@ -430,7 +431,7 @@ class _Unit:
 
     def s_swap_hands(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_swap_hands(fr[D.F_SELF], who(st, fr))))
+        ops.append(_simple(lambda st, fr: st.op_swap_hands(fr[F_SELF], who(st, fr))))
 
     def s_rotate_hands(self, t, ops):
         ops.append(_simple(lambda st, fr: st.op_rotate_hands()))
@@ -450,21 +451,21 @@ class _Unit:
 
     def s_look(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_look(fr[D.F_SELF], who(st, fr))))
+        ops.append(_simple(lambda st, fr: st.op_look(fr[F_SELF], who(st, fr))))
 
     def s_trade(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_decision(lambda st, fr: st.op_trade(fr[D.F_SELF], who(st, fr))))
+        ops.append(_decision(lambda st, fr: st.op_trade(fr[F_SELF], who(st, fr))))
 
     def s_discard_color(self, t, ops):
         who, color = self.expect(t.children[0], PLAYER), self.expect(t.children[1], COLOR)
         ops.append(_simple(lambda st, fr: st.op_discard_color(who(st, fr), color(st, fr))))
 
     def s_redeal(self, t, ops):
-        ops.append(_simple(lambda st, fr: st.op_redeal(fr[D.F_SELF])))
+        ops.append(_simple(lambda st, fr: st.op_redeal(fr[F_SELF])))
 
     def s_extra_turn(self, t, ops):
-        ops.append(_simple(lambda st, fr: st.op_turn_to(fr[D.F_SELF])))
+        ops.append(_simple(lambda st, fr: st.op_turn_to(fr[F_SELF])))
 
     def s_turn_to(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
@@ -493,7 +494,7 @@ class _Unit:
 
         def op(st, fr, pc):
             # Resume after the else block once the forced play is done; run it if it cannot be.
-            fr[D.F_PC] = pc + 1 + size
+            fr[F_PC] = pc + 1 + size
             return st.op_must_play(who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
         ops.append(op)
         ops.extend(body)
@@ -670,7 +671,7 @@ class _Unit:
         return (lambda st, fr: st.stack), INT
 
     def e_jumped(self, t):
-        return (lambda st, fr: bool(fr[D.F_JUMPED])), BOOL
+        return (lambda st, fr: bool(fr[F_JUMPED])), BOOL
 
     def e_card_attr(self, t):
         attr = str(t.children[0])
@@ -681,10 +682,10 @@ class _Unit:
         }
         if attr in tables:
             table, typ = tables[attr]
-            return (lambda st, fr: table[fr[D.F_CARD]] if fr[D.F_CARD] >= 0 else -1), typ
+            return (lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else -1), typ
         if attr in ("type", "kind"):
             table = g.k_type_id if attr == "type" else g.k_category
-            return (lambda st, fr: table[fr[D.F_CARD]] if fr[D.F_CARD] >= 0 else ""), STRING
+            return (lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else ""), STRING
         self.fail(t, "E502", f"cards have no attribute '{attr}'"
                   + suggestion_suffix(attr, list(tables) + ["type", "kind"]))
 
@@ -826,25 +827,25 @@ class _Unit:
     def e_card_is(self, t):
         kind = str(t.children[0])
         table = self.g.k_category
-        return (lambda st, fr: fr[D.F_CARD] >= 0 and table[fr[D.F_CARD]] == kind), BOOL
+        return (lambda st, fr: fr[F_CARD] >= 0 and table[fr[F_CARD]] == kind), BOOL
 
     # players
 
     def e_self_(self, t):
-        return (lambda st, fr: fr[D.F_SELF]), PLAYER
+        return (lambda st, fr: fr[F_SELF]), PLAYER
 
     def e_next_(self, t):
-        return (lambda st, fr: st.next_of(fr[D.F_SELF])), PLAYER
+        return (lambda st, fr: st.next_of(fr[F_SELF])), PLAYER
 
     def e_previous(self, t):
-        return (lambda st, fr: st.previous_of(fr[D.F_SELF])), PLAYER
+        return (lambda st, fr: st.previous_of(fr[F_SELF])), PLAYER
 
     def e_dealer(self, t):
         return (lambda st, fr: st.dealer), PLAYER
 
     def e_partner_self(self, t):
         self._needs_teams(t)
-        return (lambda st, fr: st.partner_of(fr[D.F_SELF])), PLAYER
+        return (lambda st, fr: st.partner_of(fr[F_SELF])), PLAYER
 
     def e_partner_of(self, t):
         self._needs_teams(t)
@@ -856,23 +857,23 @@ class _Unit:
         return (lambda st, fr: st.next_of(who(st, fr))), PLAYER
 
     def e_most_cards(self, t):
-        return (lambda st, fr: st.extreme_hand(fr[D.F_SELF], True)), PLAYER
+        return (lambda st, fr: st.extreme_hand(fr[F_SELF], True)), PLAYER
 
     def e_fewest_cards(self, t):
-        return (lambda st, fr: st.extreme_hand(fr[D.F_SELF], False)), PLAYER
+        return (lambda st, fr: st.extreme_hand(fr[F_SELF], False)), PLAYER
 
     # groups
 
     def e_all_players(self, t):
-        return (lambda st, fr: st.players_from(fr[D.F_SELF], True)), GROUP
+        return (lambda st, fr: st.players_from(fr[F_SELF], True)), GROUP
 
     def e_others(self, t):
-        return (lambda st, fr: st.players_from(fr[D.F_SELF], False)), GROUP
+        return (lambda st, fr: st.players_from(fr[F_SELF], False)), GROUP
 
     def e_opponents(self, t):
         self._needs_teams(t)
-        return (lambda st, fr: [p for p in st.players_from(fr[D.F_SELF], False)
-                                if not st.same_team(p, fr[D.F_SELF])]), GROUP
+        return (lambda st, fr: [p for p in st.players_from(fr[F_SELF], False)
+                                if not st.same_team(p, fr[F_SELF])]), GROUP
 
     def e_team_of(self, t):
         self._needs_teams(t)
@@ -885,7 +886,7 @@ class _Unit:
 
     def e_others_from(self, t):
         who = self.expect(t.children[0], PLAYER)
-        return (lambda st, fr: [p for p in st.players_from(who(st, fr), True) if p != fr[D.F_SELF]]), GROUP
+        return (lambda st, fr: [p for p in st.players_from(who(st, fr), True) if p != fr[F_SELF]]), GROUP
 
     def e_one_per_team(self, t):
         self._needs_teams(t)
@@ -940,7 +941,7 @@ def _simple(action):
 def _decision(action):
     """An op that may pause for a decision; it resumes (or continues) at the next op."""
     def op(st, fr, pc):
-        fr[D.F_PC] = pc + 1
+        fr[F_PC] = pc + 1
         result = action(st, fr)
         return D.PAUSE if result == D.PAUSE else pc + 1
     return op
