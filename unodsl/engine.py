@@ -108,11 +108,14 @@ class Game:
         self.num_kinds = len(names)
         self.num_faces = len(faces)
         # playable[color + 1][face] -> bytes over kinds; color -1 means "no color named yet": anything goes.
+        # A row that allows every kind is the one object `anything`, so a turn can tell at once.
+        self.anything = bytes([1]) * len(names)
         self.playable = []
         for c in range(-1, len(v.colors)):
             row = []
             for f in range(len(faces)):
-                row.append(bytes(1 if (c < 0 or wild[k] or color[k] == c or face[k] == f) else 0 for k in range(len(names))))
+                ok = bytes(1 if (c < 0 or wild[k] or color[k] == c or face[k] == f) else 0 for k in range(len(names)))
+                row.append(self.anything if ok == self.anything else ok)
             self.playable.append(row)
 
     def _build_actions(self) -> None:
@@ -1242,7 +1245,7 @@ class State:
         if self.lock_owner < 0 and not g.strict_kinds:
             # The common case, kept tight: one table row says what matches the top card.
             ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]]
-            plays = sorted({k for k in hand if ok[k]})
+            plays = sorted(set(hand)) if ok is g.anything else sorted({k for k in hand if ok[k]})
         else:
             plays = self._playable_kinds(p)
         if len(hand) == 2 and g.variant.uno_enabled:
