@@ -1,0 +1,78 @@
+"""Instructions per turn and per decision, counted by valgrind: a figure that load does not move."""
+
+# Usage: `python benchmarks/bench_instructions.py [variant ...] [--games N] [--bots random|heuristic]`
+#
+# Timings on a shared 2-core machine swing by 10-30%, too much to see a 3% change.
+# This script runs the same seeded games under `valgrind --tool=cachegrind` (no
+# cache simulation) twice, with N games and with none, and divides the difference
+# in instructions executed by the turns and decisions played: the cost of play
+# alone, loading and start-up excluded, the same on every run of the same code.
+# It is for comparing two versions of the engine (A/B), not a speed figure: it
+# counts instructions, not cycles. Needs valgrind; PYTHONHASHSEED is fixed.
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benchlib import rel, table  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_GAMES = {"random": 20, "heuristic": 200}
+
+# The child: plays games start..N-1 of the variant and prints what it played.
+CHILD = """
+import sys
+from unodsl.check import load
+from unodsl.simulate import run_range
+game = load(sys.argv[1])
+played = [0, 0]
+def count(index, state):
+    played[0] += state.total_turns
+    played[1] += len(state.history)
+run_range(game, 4, 1, 0, int(sys.argv[3]), [sys.argv[2]], on_game=count)
+print("PLAYED", *played)
+"""
+
+
+def instructions(variant: str, bots: str, games: int) -> tuple[int, int, int]:
+    """(instructions, turns, decisions) of one run under cachegrind."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          os.path.realpath(sys.executable), "-c", CHILD, variant, bots, str(games)],
+                         capture_output=True, text=True, env=env, cwd=REPO, check=True)
+    refs = int(re.search(r"I\s+refs:\s+([\d,]+)", out.stderr).group(1).replace(",", ""))
+    turns, decisions = map(int, re.search(r"PLAYED (\d+) (\d+)", out.stdout).groups())
+    return refs, turns, decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("variants", nargs="*", default=["variants/classic.yaml"])
+    parser.add_argument("--bots", default="random", choices=("random", "heuristic"))
+    parser.add_argument("-n", "--games", type=int, help="games per variant (default: 20 random, 200 heuristic)")
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("bench_instructions: valgrind is not installed", file=sys.stderr)
+        return 2
+    games = args.games or DEFAULT_GAMES[args.bots]
+    rows = []
+    for variant in args.variants:
+        total, turns, decisions = instructions(variant, args.bots, games)
+        base, _, _ = instructions(variant, args.bots, 0)
+        play = total - base
+        rows.append([rel(variant), f"{games}", f"{turns:,}", f"{decisions:,}", f"{play / 1e6:,.1f}M",
+                     f"{play / turns:,.0f}", f"{play / decisions:,.0f}"])
+    print(table(["variant", "games", "turns", "decisions", "instructions", "per turn", "per decision"], rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
