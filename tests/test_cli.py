@@ -284,6 +284,29 @@ def test_simulate_workers_give_identical_numbers():
     assert json.loads(one.stdout) == json.loads(two.stdout)
 
 
+@pytest.mark.parametrize("games,workers", [(1, 2), (7, 3), (4000, 2), (12345, 2)])
+def test_chunks_cover_every_game_once_and_shrink_at_the_end(games, workers):
+    from unodsl.simulate import _chunks
+    ranges = list(_chunks(games, workers))
+    assert ranges[0][0] == 0 and ranges[-1][1] == games
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(ranges, ranges[1:] + [(games, games + 1)]))
+    sizes = [b - a for a, b in ranges]
+    assert max(sizes) <= 100 and sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+
+
+@pytest.mark.skipif(__import__("multiprocessing").get_start_method() != "fork", reason="needs forked workers")
+def test_forked_workers_play_the_parents_compiled_game():
+    from unodsl.simulate import simulate
+    # The game passed in has a ruling changed; the file on disk does not. Forked workers
+    # must play the game they were handed, so both runs agree with each other and not
+    # with a run of the file as written.
+    changed = load(CLASSIC, None, {"two_player_reverse_is_skip": False})
+    serial = simulate(CLASSIC, 60, 2, 5, ["random"], workers=1, game=changed)
+    pooled = simulate(CLASSIC, 60, 2, 5, ["random"], workers=2, game=changed)
+    as_written = simulate(CLASSIC, 60, 2, 5, ["random"], workers=1)
+    assert serial.summary() == pooled.summary() != as_written.summary()
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_interrupted_simulation_prints_what_it_has(workers):
     proc = subprocess.Popen([sys.executable, "-m", "unodsl.cli", "simulate", CLASSIC, "-n", "100000000",

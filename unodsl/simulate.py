@@ -234,7 +234,7 @@ def _parallel(path, root, rulings, games, players, seed, bots, workers, match, p
     global _worker_game
     total = Stats(players)
     ranges = list(_chunks(games, workers))
-    jobs = ((players, seed, start, stop, bots, match) for start, stop in ranges)
+    jobs = ((players, seed, first, last, bots, match) for first, last in ranges)
     remaining = len(ranges)
     pool = None
     try:
