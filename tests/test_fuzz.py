@@ -526,8 +526,8 @@ def _known_position_bug(diag, lines: list[str]) -> bool:
     if diag.code == "E401" and "end of text" in diag.message and diag.column == 1:
         return True
     # A block scalar whose last line holds only spaces and no line break: the diagnostic is
-    # right (the end of that line), but the scalar's span, from PyYAML's end mark, stops at
-    # the line before, so the check above finds it outside every effect.
+    # right (the end of that line), but a block scalar's span ends at its last non-blank
+    # character (source.py), so the check above finds it outside every effect.
     if diag.code == "E401" and "end of text" in diag.message and diag.line == len(lines) \
             and not lines[-1].strip():
         return True
