@@ -79,7 +79,8 @@ def test_types_follow_json_not_python(value, kind, expected):
 
 @pytest.mark.parametrize("schema,value", [
     ({"enum": [1]}, True), ({"const": False}, 0), ({"uniqueItems": True}, [1, True]),
-    ({"uniqueItems": True}, [1, 1.0]), ({"pattern": "b"}, "abc"), ({"pattern": "^b"}, "abc"),
+    ({"uniqueItems": True}, [1, 1.0]), ({"uniqueItems": True}, [0, False]), ({"uniqueItems": True}, ["a", "a"]),
+    ({"uniqueItems": True}, [[1], [1]]), ({"uniqueItems": True}, [{"a": 1}, {"a": True}]), ({"pattern": "b"}, "abc"), ({"pattern": "^b"}, "abc"),
     ({"minLength": 2}, "é"), ({"exclusiveMaximum": 3}, 3), ({"items": {"type": "string"}}, []),
 ])
 def test_edge_cases_agree_with_jsonschema(schema, value):

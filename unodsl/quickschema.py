@@ -174,4 +174,17 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 def _unique(items: list) -> bool:
+    """No two items JSON-equal; linear for scalars (a 200,000-item list must not take minutes)."""
+    seen = set()
+    for item in items:
+        if isinstance(item, (list, dict)):
+            return _unique_slow(items)
+        key = (type(item) is bool, item)             # true is not 1, but 1 is 1.0
+        if key in seen:
+            return False
+        seen.add(key)
+    return True
+
+
+def _unique_slow(items: list) -> bool:
     return all(not _equal(items[i], items[j]) for i in range(len(items)) for j in range(i))
