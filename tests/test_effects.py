@@ -601,3 +601,16 @@ def test_if_on_a_constant_runs_only_its_branch():
 def test_a_deciding_constant_ends_the_condition(condition, hand, expected):
     value, constant = evaluate(condition, True, hand)
     assert (value is True or value is False) and (value, constant) == expected
+
+
+@pytest.mark.parametrize("condition", [
+    "1000000 * 1000000 + 1000000 > 1000000 * 1000",     # the product is clamped to 10**9, the sum is not
+    "1000000 * 1000000 * 1000000 == 1000000 * 1000",
+    "0 - 1000000 * 1000000 * 1000000 < 0",
+])
+def test_folded_arithmetic_matches_run_time_arithmetic(condition):
+    folded, constant = evaluate(condition, True, 5)
+    # The same expression with a hand size in it cannot be folded; it must agree.
+    unfolded, still_constant = evaluate(condition.replace("1000000", "(1000000 + hand(self) - 5)", 1), True, 5)
+    assert constant and not still_constant
+    assert folded is True and unfolded is True

@@ -762,7 +762,7 @@ class _Unit:
         lf, rf = self.expect(left, INT), self.expect(right, INT)
         op = str(op_tok)
         if _is_const(lf) and _is_const(rf) and op != "//":
-            return _const(_clamp(_BINARY[op](lf.const, rf.const))), INT
+            return _const(_BINARY[op](lf.const, rf.const)), INT
         if op == "+":
             return (lambda st, fr: lf(st, fr) + rf(st, fr)), INT
         if op == "-":
@@ -978,7 +978,7 @@ def _is_const(fn) -> bool:
     return hasattr(fn, "const")
 
 
-_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: _clamp(a * b)}   # as at run time
 _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
