@@ -552,28 +552,25 @@ def test_shipped_variants_are_clean():
         assert [d.header() for d in diags if d.severity == "error"] == []
 
 
-def test_mutated_variants(record_property):
-    @_settings(120)
+def _check_mutated_variants(record_property, key: str, examples: int) -> None:
+    @_settings(examples, examples)
     @given(mutated_variant())
     def run(case):
         name, applied, text = case
-        CASES["mutated_variants"] += 1
+        CASES[key] += 1
         check_mutant(text, f"{name} after {', '.join(applied)}")
     run()
-    _report(record_property, "mutated_variants")
+    _report(record_property, key)
+
+
+def test_mutated_variants(record_property):
+    _check_mutated_variants(record_property, "mutated_variants", 120)
 
 
 @slow
 @pytest.mark.slow
 def test_mutated_variants_long(record_property):
-    @_settings(3000, 3000)
-    @given(mutated_variant())
-    def run(case):
-        name, applied, text = case
-        CASES["mutated_variants_long"] += 1
-        check_mutant(text, f"{name} after {', '.join(applied)}")
-    run()
-    _report(record_property, "mutated_variants_long")
+    _check_mutated_variants(record_property, "mutated_variants_long", 3000)
 
 
 # ---------------------------------------------------------------- structural mutations

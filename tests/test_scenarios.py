@@ -24,6 +24,17 @@ def classic():
     return load(str(CLASSIC))
 
 
+# One scenario that passes: a Skip skips the next player.
+PASSING = """\
+    variant: classic.yaml
+    scenarios:
+      - name: skip skips
+        given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
+        actions: [play red_skip]
+        expect: {turn: 2}
+"""
+
+
 def write(tmp_path: Path, text: str, name: str = "s.yaml") -> str:
     """Write a scenario file next to a copy of the classic variant; return its path."""
     shutil.copy(CLASSIC, tmp_path / "classic.yaml")
@@ -93,14 +104,7 @@ def test_a_wrong_expectation_fails_with_message_and_position(tmp_path):
 
 
 def test_verbose_lists_passing_scenarios(tmp_path):
-    path = write(tmp_path, """\
-        variant: classic.yaml
-        scenarios:
-          - name: skip skips
-            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
-            actions: [play red_skip]
-            expect: {turn: 2}
-    """)
+    path = write(tmp_path, PASSING)
     report = run_scenario_files([path])
     assert report.ok
     assert report.lines(verbose=True) == [f"{path}:3:5: scenario 'skip skips': ok", "1 passed, 0 failed"]
@@ -252,14 +256,7 @@ def test_missing_and_directory_paths_are_diagnostics(tmp_path):
 
 
 def test_cli_test_exit_codes(tmp_path):
-    good = write(tmp_path, """\
-        variant: classic.yaml
-        scenarios:
-          - name: skip skips
-            given: {hands: [[red_skip, red_2, blue_3], [green_1, green_2], [yellow_1, yellow_2]], top: red_5, turn: 0}
-            actions: [play red_skip]
-            expect: {turn: 2}
-    """, "good.yaml")
+    good = write(tmp_path, PASSING, "good.yaml")
     bad = write(tmp_path, "variant: classic.yaml\nscenarios:\n  - name: x\n    expect: {turn: 3}\n", "bad.yaml")
     runner = CliRunner()
     ok = runner.invoke(main, ["test", good], catch_exceptions=False)
