@@ -52,6 +52,17 @@ class InvalidState(Exception):
 class Game:
     """A variant compiled once: card tables, action space and effect code."""
 
+    # Slots for the same reason as State's: the engine reads these tables on every turn.
+    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "_teams", "type_ids", "card_names",
+                 "card_index", "k_color", "k_number", "k_face", "k_wild", "k_points", "k_draw", "k_type",
+                 "k_type_id", "k_category", "deck", "num_kinds", "num_faces", "anything", "playable",
+                 "playable_after", "A_PLAY", "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
+                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
+                 "num_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
+                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "has_restrictions", "strict_kinds",
+                 "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
+                 "stack_types", "rulings_used", "digest")
+
     def __init__(self, variant: Variant, rulings: dict | None = None):
         self.variant = variant
         self.ruling_overrides = dict(rulings or {})
@@ -117,6 +128,11 @@ class Game:
                 ok = bytes(1 if (c < 0 or wild[k] or color[k] == c or face[k] == f) else 0 for k in range(len(names)))
                 row.append(self.anything if ok == self.anything else ok)
             self.playable.append(row)
+        # playable_after[color + 1][top card] -> the kinds that may follow it, as a set (a hand's playable
+        # kinds are then one C-level intersection), or None when every kind may.
+        sets = [[None if ok is self.anything else frozenset(k for k, yes in enumerate(ok) if yes) for ok in row]
+                for row in self.playable]
+        self.playable_after = [[row[face[k]] for k in range(len(names))] for row in sets]
 
     def _build_actions(self) -> None:
         k = self.num_kinds
@@ -126,6 +142,7 @@ class Game:
         self.A_COLOR = 2 * k + 7
         self.A_TARGET = self.A_COLOR + len(self.variant.colors)
         self.max_players = self.variant.max_players
+        self.turn_of = tuple((D.TURN, p) for p in range(self.max_players))   # pending turn decisions, made once
         self.A_CATCH = self.A_TARGET + self.max_players
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
@@ -155,6 +172,9 @@ class Game:
                              and self.strict[self.k_type[k]]}
         self.jump_in = v.jump_in
         self.max_turns = v.max_turns
+        self.plain_turns = -1 if v.jump_in else v.max_turns     # a turn below this needs no jump-in window
+        self.may_keep_drawn = v.drawn_card != "forced"
+        self.uno_enabled = v.uno_enabled
         self.simple_draw = (v.no_playable == "draw_one" and v.drawn_card != "forbidden" and self.after_draw < 0)
         # Kinds whose play needs no effect, no restriction: the fast path of a turn.
         self.plain = [self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
@@ -280,6 +300,15 @@ AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play",
 class State:
     """One game in progress: zones, turn, pending decision and effect frames."""
 
+    # Slots, not a __dict__: with this many fields an instance dict stops sharing its keys,
+    # and every attribute access on the hot path becomes a dict lookup.
+    __slots__ = ("g", "n", "seed", "match", "rng", "scores", "round", "dealer", "over", "winner", "round_winner",
+                 "stalled", "total_turns", "reshuffles", "log", "history", "hands", "draw_pile", "discard", "color",
+                 "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
+                 "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
+                 "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
+                 "window_kind", "after")
+
     def __init__(self, game: Game, players: int, seed: int, match: bool, record: bool):
         self.g = game
         self.n = players
@@ -396,22 +425,22 @@ class State:
     def clone(self) -> "State":
         """An independent copy that continues identically."""
         new = State.__new__(State)
-        d = self.__dict__
-        for key, value in d.items():
-            if key in ("g",):
-                new.__dict__[key] = value
+        for key in State.__slots__:
+            if not hasattr(self, key):
+                continue
+            value = getattr(self, key)
+            if key == "g":
+                pass
             elif key == "rng":
-                r = random.Random()
-                r.setstate(value.getstate())
-                new.rng = r
+                value = random.Random()
+                value.setstate(self.rng.getstate())
             elif isinstance(value, list):
-                new.__dict__[key] = _deep_list(value)
+                value = _deep_list(value)
             elif isinstance(value, dict):
-                new.__dict__[key] = {k: (list(v) if isinstance(v, list) else
-                                         {kk: list(vv) for kk, vv in v.items()} if isinstance(v, dict) else v)
-                                     for k, v in value.items()}
-            else:
-                new.__dict__[key] = value
+                value = {k: (list(v) if isinstance(v, list) else
+                             {kk: list(vv) for kk, vv in v.items()} if isinstance(v, dict) else v)
+                         for k, v in value.items()}
+            setattr(new, key, value)
         return new
 
     # --- serialization
@@ -449,6 +478,8 @@ class State:
         return not self.eliminated[p] and bool(self.hands[p])
 
     def active_count(self) -> int:
+        if all(self.hands) and True not in self.eliminated:
+            return self.n                                   # the common case: everyone plays
         eliminated = self.eliminated
         return sum(1 for p, hand in enumerate(self.hands) if hand and not eliminated[p])
 
@@ -469,10 +500,10 @@ class State:
         """The next seat after p in the direction of play that is still in the round."""
         if p < 0:
             return -1
-        n, d, hands, eliminated = self.n, self.direction, self.hands, self.eliminated
-        seat = (p + d) % n
-        if hands[seat] and not eliminated[seat] and seat != p:
+        seat = (p + self.direction) % self.n
+        if self.hands[seat] and not self.eliminated[seat] and seat != p:
             return seat                               # the common case: the neighbour plays on
+        n, d, hands, eliminated = self.n, self.direction, self.hands, self.eliminated
         for _ in range(n - 1):
             seat = (seat + d) % n
             if seat != p and hands[seat] and not eliminated[seat]:
@@ -521,8 +552,11 @@ class State:
         """Seats in turn order starting at p (or after p), not eliminated."""
         if p < 0:
             return []
-        order = [(p + i * self.direction) % self.n for i in range(0 if include else 1, self.n)]
-        return [q for q in order if not self.eliminated[q]]
+        n, d = self.n, self.direction
+        order = [(p + i * d) % n for i in range(0 if include else 1, n)]
+        if True in self.eliminated:
+            return [q for q in order if not self.eliminated[q]]
+        return order
 
     def extreme_hand(self, p: int, most: bool) -> int:
         best, best_size = -1, None
@@ -846,7 +880,10 @@ class State:
 
     def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
         nlocals = self.g.codes[code][1]
-        self.frames.append([code, 0, self_seat, card, honest, jumped] + [None] * nlocals)
+        fr = [code, 0, self_seat, card, honest, jumped]
+        if nlocals:
+            fr += [None] * nlocals
+        self.frames.append(fr)
 
     def _run(self) -> bool:
         """Run effect frames until they finish (True) or one pauses for a decision (False)."""
@@ -982,6 +1019,20 @@ class State:
         self._end_turn()
 
     def _end_turn(self) -> None:
+        """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
+        if (not self.vulnerable and not self.uno_askers and self.next_exact < 0 and self.turn_from < 0
+                and self.lock_owner < 0 and not self.stack and not any(self.skip)):
+            # The common case, inline (what _advance and _begin_turn would do): the next seat plays a plain turn.
+            seat = (self.current + self.direction) % self.n
+            g = self.g
+            if self.hands[seat] and not self.eliminated[seat] and self.turns < g.plain_turns:
+                self.next_player = self.current = seat
+                self.turns += 1
+                self.total_turns += 1
+                self.drawn_this_turn = -1
+                self.played_by = -1
+                self.pending = g.turn_of[seat]
+                return
         self.next_player = self._advance()
         if self.vulnerable:
             self.vulnerable = [p for p in self.vulnerable if len(self.hands[p]) == 1]
@@ -1057,7 +1108,7 @@ class State:
             self._end_round(None, stalled=True)
             return
         if not g.jump_in and not self.stack:
-            self.pending = (D.TURN, p)
+            self.pending = g.turn_of[p]
             return
         v = g.variant
         if self.g.jump_in and self.discard:
@@ -1111,7 +1162,7 @@ class State:
         if c >= 0:
             self.color = c
         self.played_by = p
-        if len(hand) == 1 and g.variant.uno_enabled:
+        if len(hand) == 1 and g.uno_enabled:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
@@ -1244,32 +1295,26 @@ class State:
         hand = self.hands[p]
         if self.lock_owner < 0 and not g.strict_kinds:
             # The common case, kept tight: one table row says what matches the top card.
-            ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]]
-            plays = sorted(set(hand)) if ok is g.anything else sorted({k for k in hand if ok[k]})
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            plays = sorted(set(hand) if ok is None else ok.intersection(hand))
         else:
             plays = self._playable_kinds(p)
-        if len(hand) == 2 and g.variant.uno_enabled:
+        if len(hand) == 2 and g.uno_enabled:
             k = g.num_kinds
             actions = plays + [x + k for x in plays]
         else:
             actions = plays
-        if not plays or g.may_always_draw or self._may_draw(p):
+        if not plays or g.may_always_draw or (g.may_draw_if is not None
+                                              and g.may_draw_if(self, [-1, 0, p, -1, True, False])):
             actions.append(g.A_DRAW)
         return actions
 
-    def _may_draw(self, p: int) -> bool:
-        g = self.g
-        if g.may_always_draw:
-            return True
-        if g.may_draw_if is None:
-            return False
-        return bool(g.may_draw_if(self, [-1, 0, p, -1, True, False]))
-
     def _legal_drawn(self) -> list[int]:
-        p, k = self.pending[1], self.pending[2]
-        actions = self._uno_variants(p, [k])
-        if self.g.variant.drawn_card != "forced":
-            actions.append(self.g.A_KEEP)
+        _, p, k = self.pending
+        g = self.g
+        actions = [k, k + g.num_kinds] if len(self.hands[p]) == 2 and g.uno_enabled else [k]
+        if g.may_keep_drawn:
+            actions.append(g.A_KEEP)
         return actions
 
     def _legal_color(self) -> list[int]:
@@ -1363,14 +1408,15 @@ class State:
         hand = self.hands[p]
         if g.simple_draw and self.lock_owner < 0:
             # The common case: one card, no draw event, no lock: decide about it right here.
-            k = self._draw_one()
+            k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
             if k < 0:
                 self._end_turn()
                 return
             hand.append(k)
             self.uno_called[p] = False
             self.drawn_this_turn = k
-            if g.playable[self.color + 1][g.k_face[self.discard[-1]]][k] and k not in g.strict_kinds:
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            if (ok is None or k in ok) and k not in g.strict_kinds:
                 self.pending = (D.DRAWN, p, k)
             else:
                 self._end_turn()
