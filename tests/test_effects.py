@@ -614,3 +614,48 @@ def test_folded_arithmetic_matches_run_time_arithmetic(condition):
     unfolded, still_constant = evaluate(condition.replace("1000000", "(1000000 + hand(self) - 5)", 1), True, 5)
     assert constant and not still_constant
     assert folded is True and unfolded is True
+
+
+# ---------------------------------------------------------------- specialized ops
+
+
+@pytest.mark.parametrize("args,expected", [
+    ((), ()),
+    (("const",), (7,)),
+    (("slot",), (2,)),
+    (("call",), (40,)),
+    (("slot", "const"), (2, 7)),
+    (("call", "const"), (40, 7)),
+    (("slot", "call"), (2, 40)),
+    (("call", "call"), (40, 40)),
+    (("const", "slot"), (7, 2)),
+    (("call", "slot", "const"), (40, 2, 7)),
+])
+def test_a_call_op_passes_every_kind_of_argument(monkeypatch, args, expected):
+    """Each shape `_call` builds (constants built in, slots read in place) calls the method alike."""
+    from unodsl.engine import State
+    seen = []
+    monkeypatch.setattr(State, "op_probe", lambda st, *values: seen.append((st, values)), raising=False)
+    made = {"const": effects._const(7), "slot": effects._slot(effects.F_SELF),
+            "call": lambda st, fr: fr[effects.F_LOCALS] * 10}
+    op = effects._call("op_probe", *(made[a] for a in args))
+    state, frame = object(), [-1, 0, 2, -1, True, False, 4]
+    assert op(state, frame, 5) == 6
+    assert seen == [(state, expected)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("hand(self) == 3", True),            # a slot, read in place
+    ("hand(next) == 5", True),            # next, one call
+    ("hand(previous) == 6", True),        # any other player expression
+    ("hand(next) == 3", False),
+])
+def test_hand_size_reads_the_right_seat(text, expected):
+    from unodsl.effects import EffectCompiler
+    game = classic_game(True)
+    compiler = EffectCompiler(game)
+    fn = compiler.compile_condition(Text(text), effects.Context("condition"))
+    assert fn is not None, compiler.diags
+    state = game.new_game(3, seed=1)
+    state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]
+    assert fn(state, [-1, 0, 0, -1, True, False]) is expected

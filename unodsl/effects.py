@@ -370,23 +370,23 @@ class _Unit:
 
     def s_draw(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(_simple(lambda st, fr: st.op_draw(who(st, fr), n(st, fr))))
+        ops.append(_call("op_draw", who, n))
 
     def s_draw_until(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_draw_until_playable(who(st, fr))))
+        ops.append(_call("op_draw_until_playable", who))
 
     def s_draw_to(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(_simple(lambda st, fr: st.op_draw_to(who(st, fr), n(st, fr))))
+        ops.append(_call("op_draw_to", who, n))
 
     def s_penalty(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(_simple(lambda st, fr: st.op_penalty(who(st, fr), n(st, fr))))
+        ops.append(_call("op_penalty", who, n))
 
     def s_skip_one(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_skip(who(st, fr))))
+        ops.append(_call("op_skip", who))
 
     def s_skip_many(self, t, ops):
         arg = t.children[0]
@@ -395,13 +395,13 @@ class _Unit:
             n = _const(value)
         else:
             n = self.expect(arg, INT)
-        ops.append(_simple(lambda st, fr: st.op_skip_next(fr[F_SELF], n(st, fr))))
+        ops.append(_call("op_skip_next", _SELF, n))
 
     def s_reverse(self, t, ops):
-        ops.append(_simple(lambda st, fr: st.op_reverse()))
+        ops.append(_call("op_reverse"))
 
     def s_choose_color_self(self, t, ops):
-        self._choose_color(lambda st, fr: fr[F_SELF], ops)
+        self._choose_color(_SELF, ops)
 
     def s_choose_color_by(self, t, ops):
         self._choose_color(self.expect(t.children[0], PLAYER), ops)
@@ -413,7 +413,7 @@ class _Unit:
 
     def s_set_color(self, t, ops):
         color = self.expect(t.children[0], COLOR)
-        ops.append(_simple(lambda st, fr: st.op_set_color(color(st, fr))))
+        ops.append(_call("op_set_color", color))
 
     def s_let(self, t, ops):
         name_tok, value = t.children
@@ -426,16 +426,17 @@ class _Unit:
         fn, typ = self.expr(value)
         slot = self.bind(name, typ)
 
-        def assign(st, fr):
+        def assign(st, fr, pc):
             fr[slot] = fn(st, fr)
-        ops.append(_simple(assign))
+            return pc + 1
+        ops.append(assign)
 
     def s_swap_hands(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_swap_hands(fr[F_SELF], who(st, fr))))
+        ops.append(_call("op_swap_hands", _SELF, who))
 
     def s_rotate_hands(self, t, ops):
-        ops.append(_simple(lambda st, fr: st.op_rotate_hands()))
+        ops.append(_call("op_rotate_hands"))
 
     def s_give(self, t, ops):
         giver, n, taker = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
@@ -448,11 +449,11 @@ class _Unit:
         # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
         ops.append(_decision(lambda st, fr: st.op_exchange_pick(a(st, fr), b(st, fr), n(st, fr), 0)))
         ops.append(_decision(lambda st, fr: st.op_exchange_pick(b(st, fr), a(st, fr), n(st, fr), 1)))
-        ops.append(_simple(lambda st, fr: st.op_exchange_finish(a(st, fr), b(st, fr))))
+        ops.append(_call("op_exchange_finish", a, b))
 
     def s_look(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_look(fr[F_SELF], who(st, fr))))
+        ops.append(_call("op_look", _SELF, who))
 
     def s_trade(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
@@ -460,25 +461,25 @@ class _Unit:
 
     def s_discard_color(self, t, ops):
         who, color = self.expect(t.children[0], PLAYER), self.expect(t.children[1], COLOR)
-        ops.append(_simple(lambda st, fr: st.op_discard_color(who(st, fr), color(st, fr))))
+        ops.append(_call("op_discard_color", who, color))
 
     def s_redeal(self, t, ops):
-        ops.append(_simple(lambda st, fr: st.op_redeal(fr[F_SELF])))
+        ops.append(_call("op_redeal", _SELF))
 
     def s_extra_turn(self, t, ops):
-        ops.append(_simple(lambda st, fr: st.op_turn_to(fr[F_SELF])))
+        ops.append(_call("op_turn_to", _SELF))
 
     def s_turn_to(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_turn_to(who(st, fr))))
+        ops.append(_call("op_turn_to", who))
 
     def s_eliminate(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_eliminate(who(st, fr))))
+        ops.append(_call("op_eliminate", who))
 
     def s_lock(self, t, ops):
         color, owner = self.expect(t.children[0], COLOR), self.expect(t.children[1], PLAYER)
-        ops.append(_simple(lambda st, fr: st.op_lock(color(st, fr), owner(st, fr))))
+        ops.append(_call("op_lock", color, owner))
 
     def s_must_play(self, t, ops):
         self._must_play(t, ops, None)
@@ -705,10 +706,22 @@ class _Unit:
 
     def e_hand_size(self, t):
         who = self.expect(t.children[0], PLAYER)
+        if hasattr(who, "slot"):                      # hand(self), hand(a local): read the seat in place
+            index = who.slot
 
-        def size(st, fr):
-            p = who(st, fr)
-            return len(st.hands[p]) if p >= 0 else 0
+            def size(st, fr):
+                p = fr[index]
+                return len(st.hands[p]) if p >= 0 else 0
+        elif who is _NEXT:                            # hand(next): one call, not two
+
+            def size(st, fr):
+                p = st.next_of(fr[F_SELF])
+                return len(st.hands[p]) if p >= 0 else 0
+        else:
+
+            def size(st, fr):
+                p = who(st, fr)
+                return len(st.hands[p]) if p >= 0 else 0
         return size, INT
 
     def e_hand_points(self, t):
@@ -739,7 +752,7 @@ class _Unit:
         found = self.lookup(name)
         if found is not None:
             slot, typ = found
-            return (lambda st, fr: fr[slot]), typ
+            return _slot(slot), typ
         colors = self.g.variant.colors
         if name in colors:
             index = colors.index(name)
@@ -833,10 +846,10 @@ class _Unit:
     # players
 
     def e_self_(self, t):
-        return (lambda st, fr: fr[F_SELF]), PLAYER
+        return _SELF, PLAYER
 
     def e_next_(self, t):
-        return (lambda st, fr: st.next_of(fr[F_SELF])), PLAYER
+        return _NEXT, PLAYER
 
     def e_previous(self, t):
         return (lambda st, fr: st.previous_of(fr[F_SELF])), PLAYER
@@ -931,11 +944,82 @@ def _too_deep(tree: Tree) -> Tree | None:
     return None
 
 
-def _simple(action):
-    """An op that performs `action` and continues with the next op."""
-    def op(st, fr, pc):
-        action(st, fr)
-        return pc + 1
+def _slot(index: int):
+    """A compiled expression that reads one frame slot (self, a local), marked (`.slot`) for `_call`."""
+    def read(st, fr):
+        return fr[index]
+    read.slot = index
+    return read
+
+
+_SELF = _slot(F_SELF)      # the player whose card or event this is
+
+
+def _NEXT(st, fr):
+    """The next player after self (`next`)."""
+    return st.next_of(fr[F_SELF])
+
+
+def _call(name: str, *args):
+    """An op that calls State.<name>(state, *values of args) and continues with the next op.
+
+    One function call per op: a constant argument is built in and a frame slot is
+    read in place, so `skip next` and `next draws 2` make no call for `2` or for
+    the wrapper a generic op would need.
+    """
+    from .engine import State       # effects are compiled for a Game, after engine.py has loaded
+    method = getattr(State, name)
+    kinds = ["const" if _is_const(a) else "slot" if hasattr(a, "slot") else "call" for a in args]
+    if not args:
+        def op(st, fr, pc):
+            method(st)
+            return pc + 1
+    elif kinds == ["const"]:
+        value = args[0].const
+
+        def op(st, fr, pc):
+            method(st, value)
+            return pc + 1
+    elif kinds == ["slot"]:
+        index = args[0].slot
+
+        def op(st, fr, pc):
+            method(st, fr[index])
+            return pc + 1
+    elif len(args) == 1:
+        a = args[0]
+
+        def op(st, fr, pc):
+            method(st, a(st, fr))
+            return pc + 1
+    elif len(args) == 2 and kinds[0] == "slot" and kinds[1] == "const":
+        index, value = args[0].slot, args[1].const
+
+        def op(st, fr, pc):
+            method(st, fr[index], value)
+            return pc + 1
+    elif len(args) == 2 and kinds[1] == "const":
+        a, value = args[0], args[1].const
+
+        def op(st, fr, pc):
+            method(st, a(st, fr), value)
+            return pc + 1
+    elif len(args) == 2 and kinds[0] == "slot":
+        index, b = args[0].slot, args[1]
+
+        def op(st, fr, pc):
+            method(st, fr[index], b(st, fr))
+            return pc + 1
+    elif len(args) == 2:
+        a, b = args
+
+        def op(st, fr, pc):
+            method(st, a(st, fr), b(st, fr))
+            return pc + 1
+    else:
+        def op(st, fr, pc):
+            method(st, *[a(st, fr) for a in args])
+            return pc + 1
     return op
 
 
