@@ -429,6 +429,7 @@ class _Unit:
         def assign(st, fr, pc):
             fr[slot] = fn(st, fr)
             return pc + 1
+        assign.calls = ""
         ops.append(assign)
 
     def s_swap_hands(self, t, ops):
@@ -963,6 +964,9 @@ def _NEXT(st, fr):
 def _call(name: str, *args):
     """An op that calls State.<name>(state, *values of args) and continues with the next op.
 
+    The op is marked with the method's name (`.calls`); the engine runs an effect
+    whose every op is a known-safe call or a forward jump without an effect frame.
+
     One function call per op: a constant argument is built in and a frame slot is
     read in place, so `skip next` and `next draws 2` make no call for `2` or for
     the wrapper a generic op would need.
@@ -1020,6 +1024,7 @@ def _call(name: str, *args):
         def op(st, fr, pc):
             method(st, *[a(st, fr) for a in args])
             return pc + 1
+    op.calls = name
     return op
 
 
@@ -1033,13 +1038,21 @@ def _decision(action):
 
 
 def _jump(offset: int):
-    return lambda st, fr, pc: pc + offset
+    def jump(st, fr, pc):
+        return pc + offset
+    if offset > 0:
+        jump.calls = ""          # forward: part of a straight effect; backward (a loop) is not
+    return jump
 
 
 def _branch(cond, if_true: int, if_false: int):
     if _is_const(cond):
         return _jump(if_true if cond.const else if_false)
-    return lambda st, fr, pc: pc + (if_true if cond(st, fr) else if_false)
+
+    def branch(st, fr, pc):
+        return pc + (if_true if cond(st, fr) else if_false)
+    branch.calls = ""            # an `if` test: both ways lead forward
+    return branch
 
 
 # --- constant folding ----------------------------------------------------------

@@ -61,7 +61,7 @@ class Game:
                  "num_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "has_restrictions", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
-                 "stack_types", "rulings_used", "digest")
+                 "straight", "stack_types", "rulings_used", "digest")
 
     def __init__(self, variant: Variant, rulings: dict | None = None):
         self.variant = variant
@@ -178,6 +178,13 @@ class Game:
         self.simple_draw = (v.no_playable == "draw_one" and v.drawn_card != "forbidden" and self.after_draw < 0)
         # Kinds whose play needs no effect, no restriction: the fast path of a turn.
         self.plain = [self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
+        # Straight effects: every op is a forward jump, an assignment or a call of a State method that
+        # cannot pause for a decision, push an effect or end the round. One runs to its end at once,
+        # without an effect frame on the stack (drawing may run the after-draw event, if there is one).
+        safe = {"", "op_skip", "op_skip_next", "op_reverse", "op_set_color", "op_turn_to"}
+        if self.after_draw < 0:
+            safe |= {"op_draw", "op_penalty"}
+        self.straight = [all(getattr(op, "calls", None) in safe for op in ops) for ops, _ in self.codes]
         self.stack_types = None
         if v.stack_cards is not None:
             self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
@@ -1020,35 +1027,33 @@ class State:
 
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
-        if (not self.vulnerable and not self.uno_askers and self.next_exact < 0 and self.turn_from < 0
-                and self.lock_owner < 0 and not self.stack and not any(self.skip)):
-            # The common case, inline (what _advance and _begin_turn would do): the next seat plays a plain turn.
+        if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and not any(self.skip):
             seat = (self.current + self.direction) % self.n
-            g = self.g
-            if self.hands[seat] and not self.eliminated[seat] and self.turns < g.plain_turns:
+            if not self.hands[seat] or self.eliminated[seat]:
+                seat = self._advance()
+            elif not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
+                # The common case, inline (what _begin_turn would do): the next seat plays a plain turn.
                 self.next_player = self.current = seat
                 self.turns += 1
                 self.total_turns += 1
                 self.drawn_this_turn = -1
                 self.played_by = -1
-                self.pending = g.turn_of[seat]
+                self.pending = self.g.turn_of[seat]
                 return
-        self.next_player = self._advance()
+        else:
+            seat = self._advance()
+        self.next_player = seat
         if self.vulnerable:
             self.vulnerable = [p for p in self.vulnerable if len(self.hands[p]) == 1]
         if self.vulnerable or self.uno_askers:
             self._windows()
         else:
-            self._begin_turn(self.next_player)
+            self._begin_turn(seat)
 
     def _advance(self) -> int:
-        """The seat that plays next: an exact hand-off, or the next seat not skipped."""
+        """The seat that plays next: an exact hand-off, or the next seat in play not skipped."""
         n, d = self.n, self.direction
         skip = self.skip
-        if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and not any(skip):
-            seat = (self.current + d) % n             # the common case: plain next seat
-            if self.hands[seat] and not self.eliminated[seat]:
-                return seat
         if self.next_exact >= 0:
             seat = self.next_exact
             if seat == self.lock_owner:
@@ -1149,7 +1154,10 @@ class State:
         self._after_play()
 
     def _discard_played(self, p: int, k: int, uno: bool, jumped: bool) -> bool:
-        """Put k (already out of p's hand) on the pile: honesty, color, UNO; push its effect if any."""
+        """Put k (already out of p's hand) on the pile: honesty, color, UNO; then its effect, if any.
+
+        A straight effect runs here and now; any other is pushed, and True says so (the caller runs it).
+        """
         g = self.g
         hand = self.hands[p]
         t = g.k_type[k]
@@ -1168,6 +1176,16 @@ class State:
                 self.vulnerable.append(p)
         code = g.on_play[t]
         if code >= 0 and (hand or g.resolve_last[t]):
+            if g.straight[code] and not self.frames:
+                # Nothing can interrupt it: run it here, as _run would, without pushing a frame.
+                ops, nlocals = g.codes[code]
+                fr = [code, 0, p, k, honest, jumped]
+                if nlocals:
+                    fr += [None] * nlocals
+                pc, end = 0, len(ops)
+                while pc < end:
+                    pc = ops[pc](self, fr, pc)
+                return False
             self._push(code, p, k, honest, jumped)
             return True
         return False
