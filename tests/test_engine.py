@@ -175,3 +175,43 @@ def test_wild_draw_four_challenge_reveals_hand_only_to_challenger(classic):
             legal = state.legal_action_ids()
             state.apply_id(legal[rng.randrange(len(legal))])
     pytest.fail("no challenge happened in 200 games")
+
+
+@pytest.mark.parametrize("path", VARIANTS)
+def test_straight_effects_end_where_the_effect_frame_would(path, monkeypatch):
+    """An effect run without a frame (it cannot pause or push) leaves the very state the VM would."""
+    game = unodsl.load(path)
+    straight_kinds = [k for k in range(game.num_kinds)
+                      if game.on_play[game.k_type[k]] >= 0 and game.straight[game.on_play[game.k_type[k]]]]
+    assert straight_kinds                                # every shipped variant has some
+    compared = 0
+    for seed in range(40):
+        state = game.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while not state.over and state.decision != "turn":    # e.g. Teams' passing at the deal
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        if state.over:
+            continue
+        p = state.current_player
+        k = straight_kinds[seed % len(straight_kinds)]
+        state.hands[p].append(k)
+        inline, framed = state.clone(), state.clone()
+        inline._play(p, k, False)
+        monkeypatch.setattr(game, "straight", [False] * len(game.codes))
+        framed._play(p, k, False)
+        monkeypatch.undo()
+        assert inline.to_json() == framed.to_json(), (path, game.card_names[k], seed)
+        compared += 1
+    assert compared >= 20
+
+
+def test_only_effects_that_cannot_be_interrupted_are_straight():
+    teams = unodsl.load("variants/teams.yaml")          # it has an after-draw event
+    classic = unodsl.load("variants/classic.yaml")
+
+    def straight(game, card_type):
+        return game.straight[game.on_play[game.type_ids.index(card_type)]]
+    assert straight(classic, "skip") and straight(classic, "reverse") and straight(classic, "draw_two")
+    assert not straight(classic, "wild")                # a color choice pauses
+    assert not straight(teams, "draw_two")              # drawing may run the after-draw event
+    assert straight(teams, "skip")
