@@ -7,7 +7,6 @@ and histograms, so splitting the games over processes cannot change the result.
 from __future__ import annotations
 
 import math
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -120,7 +119,7 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
 def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool = False):
     """Play one game with bots and return the finished state."""
     state = game.new_game(players, seed=seed, match=match)
-    rng = random.Random(seed ^ 0x5DEECE66D)
+    rng = state.rng         # one generator per game, seeded once: the deal, then the bots' choices and reshuffles
     if all(b == "random" for b in bots):
         # The hot path: one RNG, integer actions, no per-decision dispatch.
         legal_ids, apply_id, rand = state.legal_action_ids, state.apply_id, rng.random
