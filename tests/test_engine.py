@@ -215,3 +215,34 @@ def test_only_effects_that_cannot_be_interrupted_are_straight():
     assert not straight(classic, "wild")                # a color choice pauses
     assert not straight(teams, "draw_two")              # drawing may run the after-draw event
     assert straight(teams, "skip")
+
+
+@pytest.mark.parametrize("path", VARIANTS)
+def test_games_make_no_reference_cycles(path):
+    """Simulations run with the cycle collector off: every game must be freed by reference counting."""
+    import gc
+    from unodsl.simulate import run_range
+    game = unodsl.load(path)
+    gc.collect()
+    gc.disable()
+    try:
+        for bots, match, games in ((["random"], False, 20), (["heuristic"], False, 60), (["heuristic"], True, 5)):
+            stats = run_range(game, 4, 3, 0, games, bots, match)
+            assert stats.games == games
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_simulation_leaves_the_collector_as_it_found_it(classic):
+    import gc
+    from unodsl.simulate import run_range
+    seen = []
+    run_range(classic, 4, 1, 0, 2, ["heuristic"], on_game=lambda i, s: seen.append(gc.isenabled()))
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        run_range(classic, 4, 1, 0, 1, ["heuristic"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
