@@ -373,14 +373,45 @@ class State:
         """The legal actions of the current player, as integer ids (sorted)."""
         if self.over:
             return []
-        return _LEGAL[self.pending[0]](self)
+        kind, p = self.pending[0], self.pending[1]
+        if kind != D.TURN:
+            return _LEGAL[kind](self)
+        # A turn (four decisions in five) is answered here, without the table and a call.
+        g = self.g
+        hand = self.hands[p]
+        if self.lock_owner < 0 and not g.strict_kinds:
+            # The common case, kept tight: one table row says what matches the top card.
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            plays = sorted(set(hand) if ok is None else ok.intersection(hand))
+        else:
+            plays = self._playable_kinds(p)
+        if len(hand) == 2 and g.uno_enabled:
+            k = g.num_kinds
+            actions = plays + [x + k for x in plays]
+        else:
+            actions = plays
+        if not plays or g.may_always_draw or (g.may_draw_if is not None
+                                              and g.may_draw_if(self, [-1, 0, p, -1, True, False])):
+            actions.append(g.A_DRAW)
+        return actions
 
     def apply_id(self, action: int) -> None:
         """Apply a legal action id without re-checking legality (the bot fast path)."""
         if self.log is not None:
             self.log.append(f"p{self.pending[1]}: {self.g.action_to_string(action)}")
         self.history.append(action)
-        _APPLY[self.pending[0]](self, action)
+        kind, p = self.pending[0], self.pending[1]
+        if kind != D.TURN:
+            _APPLY[kind](self, action)
+            return
+        # A turn, as in legal_action_ids: a play, or a draw.
+        self.pending = None
+        g = self.g
+        if action == g.A_DRAW:
+            self._turn_draw(p)
+        else:
+            k = g.num_kinds
+            self._play(p, action % k, action >= k)
 
     @property
     def top_card(self) -> str:
@@ -1307,25 +1338,6 @@ class State:
             return sorted(list(kinds) + [x + k for x in kinds])
         return list(kinds)
 
-    def _legal_turn(self) -> list[int]:
-        p = self.pending[1]
-        g = self.g
-        hand = self.hands[p]
-        if self.lock_owner < 0 and not g.strict_kinds:
-            # The common case, kept tight: one table row says what matches the top card.
-            ok = g.playable_after[self.color + 1][self.discard[-1]]
-            plays = sorted(set(hand) if ok is None else ok.intersection(hand))
-        else:
-            plays = self._playable_kinds(p)
-        if len(hand) == 2 and g.uno_enabled:
-            k = g.num_kinds
-            actions = plays + [x + k for x in plays]
-        else:
-            actions = plays
-        if not plays or g.may_always_draw or (g.may_draw_if is not None
-                                              and g.may_draw_if(self, [-1, 0, p, -1, True, False])):
-            actions.append(g.A_DRAW)
-        return actions
 
     def _legal_drawn(self) -> list[int]:
         _, p, k = self.pending
@@ -1411,15 +1423,6 @@ class State:
 
     # --- applying actions per decision ----------------------------------------
 
-    def _apply_turn(self, a: int) -> None:
-        g = self.g
-        p = self.pending[1]
-        self.pending = None
-        if a == g.A_DRAW:
-            self._turn_draw(p)
-            return
-        k = g.num_kinds
-        self._play(p, a % k, a >= k)
 
     def _turn_draw(self, p: int) -> None:
         g = self.g
@@ -1593,14 +1596,15 @@ class State:
         self._windows()
 
 
+# Every decision but a turn (legal_action_ids and apply_id answer that one themselves).
 _LEGAL = {
-    D.TURN: State._legal_turn, D.DRAWN: State._legal_drawn, D.COLOR: State._legal_color,
+    D.DRAWN: State._legal_drawn, D.COLOR: State._legal_color,
     D.TARGET: State._legal_target, D.CHALLENGE: State._legal_challenge, D.GIVE: State._legal_give,
     D.TRADE: State._legal_trade, D.STACK: State._legal_stack, D.FORCED: State._legal_forced,
     D.JUMP: State._legal_jump, D.CATCH: State._legal_catch, D.UNO: State._legal_uno,
 }
 _APPLY = {
-    D.TURN: State._apply_turn, D.DRAWN: State._apply_drawn, D.COLOR: State._apply_color,
+    D.DRAWN: State._apply_drawn, D.COLOR: State._apply_color,
     D.TARGET: State._apply_target, D.CHALLENGE: State._apply_challenge, D.GIVE: State._apply_give,
     D.TRADE: State._apply_trade, D.STACK: State._apply_stack, D.FORCED: State._apply_forced,
     D.JUMP: State._apply_jump, D.CATCH: State._apply_catch, D.UNO: State._apply_uno,
