@@ -1366,7 +1366,8 @@ class State:
         g = self.g
         base, kinds = g.A_TRADE, g.num_kinds
         theirs = sorted(set(self.hands[other]))
-        actions = [base + a * kinds + b for a in sorted(set(self.hands[p])) for b in theirs if a != b]
+        actions = [first + b for a in sorted(set(self.hands[p])) for first in (base + a * kinds,)
+                   for b in theirs if b != a]
         actions.append(g.A_DONE)
         return actions
 
@@ -1511,7 +1512,10 @@ class State:
         self.hands[other].remove(theirs)
         self.hands[p].append(theirs)
         self.hands[other].append(mine)
-        self.revealed.setdefault(p, {})[other] = list(self.hands[other])
+        seen = self.revealed.get(p)
+        if seen is None:
+            seen = self.revealed[p] = {}
+        seen[other] = list(self.hands[other])
         if left > 1:
             self.pending = (D.TRADE, p, other, left - 1)
             return
