@@ -376,7 +376,7 @@ class State:
         kind, p = self.pending[0], self.pending[1]
         if kind != D.TURN:
             return _LEGAL[kind](self)
-        # A turn (four decisions in five) is answered here, without the table and a call.
+        # A turn (four decisions in five in classic) is answered here, without the table and a call.
         g = self.g
         hand = self.hands[p]
         if self.lock_owner < 0 and not g.strict_kinds:
