@@ -43,3 +43,16 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
                             capture_output=True, text=True, cwd=work)
     assert result.returncode == 1
     assert "broken.yaml:6:25: E502 unknown name 'red'" in result.stdout
+
+
+@pytest.mark.parametrize("code", [
+    "import unodsl; print(unodsl.simulate.__name__, unodsl.bots.__name__, unodsl.replay.__name__, "
+    "unodsl.scenarios.__name__)",
+    "from unodsl import simulate, bots, replay, scenarios; print(simulate.__name__, bots.__name__)",
+    "from unodsl import load, State, Diagnostic, check_file; print(load.__module__, State.__module__)",
+])
+def test_every_export_loads_in_a_fresh_interpreter(code):
+    """The package imports its parts on first use; each one must load before anything else has."""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "unodsl." in result.stdout

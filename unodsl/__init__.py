@@ -23,22 +23,10 @@ __all__ = sorted(name for name, module in _EXPORTS.items() if module) + ["compil
 
 
 def _submodule(name: str):
-    # Fixed names only: nothing here is ever chosen by input.
-    if name == "check":
-        from . import check as module
-    elif name == "diagnostics":
-        from . import diagnostics as module
-    elif name == "engine":
-        from . import engine as module
-    elif name == "bots":
-        from . import bots as module
-    elif name == "simulate":
-        from . import simulate as module
-    elif name == "replay":
-        from . import replay as module
-    else:
-        from . import scenarios as module
-    return module
+    # Names come from _EXPORTS only. import_module, not `from . import name`: that
+    # form asks this package for the attribute first, calling __getattr__ again, without end.
+    from importlib import import_module
+    return import_module(f"{__name__}.{name}")
 
 
 def __getattr__(name: str):
