@@ -23,10 +23,24 @@ __all__ = sorted(name for name, module in _EXPORTS.items() if module) + ["compil
 
 
 def _submodule(name: str):
-    # Names come from _EXPORTS only. import_module, not `from . import name`: that
-    # form asks this package for the attribute first, calling __getattr__ again, without end.
-    from importlib import import_module
-    return import_module(f"{__name__}.{name}")
+    # Fixed names only: nothing here is ever chosen by input. `import unodsl.x`, not
+    # `from . import x`: that form asks this package for the attribute first, which
+    # calls __getattr__ again, without end, when x is not loaded yet.
+    if name == "check":
+        import unodsl.check as module
+    elif name == "diagnostics":
+        import unodsl.diagnostics as module
+    elif name == "engine":
+        import unodsl.engine as module
+    elif name == "bots":
+        import unodsl.bots as module
+    elif name == "simulate":
+        import unodsl.simulate as module
+    elif name == "replay":
+        import unodsl.replay as module
+    else:
+        import unodsl.scenarios as module
+    return module
 
 
 def __getattr__(name: str):
