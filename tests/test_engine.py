@@ -193,6 +193,7 @@ def test_straight_effects_end_where_the_effect_frame_would(path, monkeypatch):
         if state.over:
             continue
         p = state.current_player
+        assert not state.frames                          # so the straight path is the one taken
         k = straight_kinds[seed % len(straight_kinds)]
         state.hands[p].append(k)
         inline, framed = state.clone(), state.clone()
