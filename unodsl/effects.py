@@ -964,12 +964,12 @@ def _NEXT(st, fr):
 def _call(name: str, *args):
     """An op that calls State.<name>(state, *values of args) and continues with the next op.
 
-    The op is marked with the method's name (`.calls`); the engine runs an effect
-    whose every op is a known-safe call or a forward jump without an effect frame.
-
     One function call per op: a constant argument is built in and a frame slot is
     read in place, so `skip next` and `next draws 2` make no call for `2` or for
     the wrapper a generic op would need.
+
+    The op is marked with the method's name (`.calls`): the engine runs an effect
+    whose every op is a known-safe call or a forward jump without an effect frame.
     """
     from .engine import State       # effects are compiled for a Game, after engine.py has loaded
     method = getattr(State, name)
