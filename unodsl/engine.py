@@ -55,8 +55,8 @@ class Game:
     # Slots for the same reason as State's: the engine reads these tables on every turn.
     __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "_teams", "type_ids", "card_names",
                  "card_index", "k_color", "k_number", "k_face", "k_wild", "k_points", "k_draw", "k_type",
-                 "k_type_id", "k_category", "deck", "num_kinds", "num_faces", "anything", "playable",
-                 "playable_after", "A_PLAY", "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
+                 "k_type_id", "k_category", "deck", "num_kinds", "num_faces", "playable_after", "A_PLAY",
+                 "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
                  "num_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "has_restrictions", "strict_kinds",
@@ -118,21 +118,17 @@ class Game:
         self.deck = tuple(deck)
         self.num_kinds = len(names)
         self.num_faces = len(faces)
-        # playable[color + 1][face] -> bytes over kinds; color -1 means "no color named yet": anything goes.
-        # A row that allows every kind is the one object `anything`, so a turn can tell at once.
-        self.anything = bytes([1]) * len(names)
-        self.playable = []
+        # playable_after[color + 1][top card] -> the kinds that may follow that card, as a set (a hand's
+        # playable kinds are then one C-level intersection), or None when every kind may. Color -1 means
+        # "no color named yet": anything goes.
+        by_face = []
         for c in range(-1, len(v.colors)):
             row = []
             for f in range(len(faces)):
-                ok = bytes(1 if (c < 0 or wild[k] or color[k] == c or face[k] == f) else 0 for k in range(len(names)))
-                row.append(self.anything if ok == self.anything else ok)
-            self.playable.append(row)
-        # playable_after[color + 1][top card] -> the kinds that may follow it, as a set (a hand's playable
-        # kinds are then one C-level intersection), or None when every kind may.
-        sets = [[None if ok is self.anything else frozenset(k for k, yes in enumerate(ok) if yes) for ok in row]
-                for row in self.playable]
-        self.playable_after = [[row[face[k]] for k in range(len(names))] for row in sets]
+                ok = frozenset(k for k in range(len(names)) if c < 0 or wild[k] or color[k] == c or face[k] == f)
+                row.append(None if len(ok) == len(names) else ok)
+            by_face.append(row)
+        self.playable_after = [[row[face[k]] for k in range(len(names))] for row in by_face]
 
     def _build_actions(self) -> None:
         k = self.num_kinds
@@ -385,7 +381,7 @@ class State:
             plays = sorted(set(hand) if ok is None else ok.intersection(hand))
         else:
             plays = self._playable_kinds(p)
-        if len(hand) == 2 and g.uno_enabled:
+        if len(hand) == 2 and g.uno_enabled:            # _uno_variants, inline on the hottest path
             k = g.num_kinds
             actions = plays + [x + k for x in plays]
         else:
@@ -861,7 +857,8 @@ class State:
     def _is_playable(self, p: int, k: int) -> bool:
         g = self.g
         if self.lock_owner < 0 and k not in g.strict_kinds:
-            return bool(g.playable[self.color + 1][g.k_face[self.discard[-1]]][k])
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            return ok is None or k in ok
         return k in self._playable_kinds(p, [k])
 
     def _playable_kinds(self, p: int, among=None) -> list[int]:
@@ -875,8 +872,8 @@ class State:
             # Only the locked color; a wild only where the variant lets wilds through the lock.
             kinds = {k for k in hand if (k_color[k] == c and not k_wild[k]) or (allow_wild and k_wild[k])}
         else:
-            ok = g.playable[self.color + 1][g.k_face[self.discard[-1]]] if self.discard else None
-            kinds = {k for k in hand if ok is None or ok[k]}
+            ok = g.playable_after[self.color + 1][self.discard[-1]] if self.discard else None
+            kinds = set(hand) if ok is None else set(hand) & ok
         if g.strict_kinds and kinds & g.strict_kinds:
             for k in list(kinds & g.strict_kinds):
                 fr = [-1, 0, p, k, True, False]
@@ -916,12 +913,16 @@ class State:
 
     # --- internals: the VM ----------------------------------------------------
 
-    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
-        nlocals = self.g.codes[code][1]
+    def _frame(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> list:
+        """A new frame for effect `code`, at its first op, its locals unset (layout in decisions.py)."""
         fr = [code, 0, self_seat, card, honest, jumped]
+        nlocals = self.g.codes[code][1]
         if nlocals:
             fr += [None] * nlocals
-        self.frames.append(fr)
+        return fr
+
+    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
+        self.frames.append(self._frame(code, self_seat, card, honest, jumped))
 
     def _run(self) -> bool:
         """Run effect frames until they finish (True) or one pauses for a decision (False)."""
@@ -1209,10 +1210,8 @@ class State:
         if code >= 0 and (hand or g.resolve_last[t]):
             if g.straight[code] and not self.frames:
                 # Nothing can interrupt it: run it here, as _run would, without pushing a frame.
-                ops, nlocals = g.codes[code]
-                fr = [code, 0, p, k, honest, jumped]
-                if nlocals:
-                    fr += [None] * nlocals
+                ops = g.codes[code][0]
+                fr = self._frame(code, p, k, honest, jumped)
                 pc, end = 0, len(ops)
                 while pc < end:
                     pc = ops[pc](self, fr, pc)
@@ -1331,20 +1330,21 @@ class State:
 
     # --- legal actions per decision -------------------------------------------
 
-    def _uno_variants(self, p: int, kinds) -> list[int]:
-        """Play actions, doubled with 'play X uno' when the card is the next-to-last."""
-        if len(self.hands[p]) == 2 and self.g.variant.uno_enabled:
-            k = self.g.num_kinds
-            return sorted(list(kinds) + [x + k for x in kinds])
-        return list(kinds)
+    def _uno_variants(self, p: int, kinds: list[int]) -> list[int]:
+        """Play actions for sorted `kinds`, doubled with 'play X uno' when the card is the next-to-last.
 
+        Sorted still: every 'play X uno' id is above every 'play X' id.
+        """
+        if len(self.hands[p]) == 2 and self.g.uno_enabled:
+            k = self.g.num_kinds
+            return kinds + [x + k for x in kinds]
+        return kinds
 
     def _legal_drawn(self) -> list[int]:
         _, p, k = self.pending
-        g = self.g
-        actions = [k, k + g.num_kinds] if len(self.hands[p]) == 2 and g.uno_enabled else [k]
-        if g.may_keep_drawn:
-            actions.append(g.A_KEEP)
+        actions = self._uno_variants(p, [k])
+        if self.g.may_keep_drawn:
+            actions.append(self.g.A_KEEP)
         return actions
 
     def _legal_color(self) -> list[int]:
@@ -1423,7 +1423,6 @@ class State:
         return f"not a legal '{kind}' decision for player {self.pending[1]}"
 
     # --- applying actions per decision ----------------------------------------
-
 
     def _turn_draw(self, p: int) -> None:
         g = self.g
