@@ -54,12 +54,12 @@ class Game:
 
     # Slots for the same reason as State's: the engine reads these tables on every turn.
     __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "_teams", "type_ids", "card_names",
-                 "card_index", "k_color", "k_number", "k_face", "k_wild", "k_points", "k_draw", "k_type",
-                 "k_type_id", "k_category", "deck", "num_kinds", "num_faces", "playable_after", "A_PLAY",
+                 "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
+                 "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
                  "num_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
-                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "has_restrictions", "strict_kinds",
+                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
 
@@ -113,11 +113,10 @@ class Game:
                     deck.extend([k] * copies)
         self.card_names = names
         self.card_index = {n: i for i, n in enumerate(names)}
-        self.k_color, self.k_number, self.k_face, self.k_wild = color, number, face, wild
+        self.k_color, self.k_number, self.k_wild = color, number, wild
         self.k_points, self.k_draw, self.k_type, self.k_type_id, self.k_category = points, draw, ktype, type_id, category
         self.deck = tuple(deck)
         self.num_kinds = len(names)
-        self.num_faces = len(faces)
         # playable_after[color + 1][top card] -> the kinds that may follow that card, as a set (a hand's
         # playable kinds are then one C-level intersection), or None when every kind may. Color -1 means
         # "no color named yet": anything goes.
@@ -163,7 +162,6 @@ class Game:
         self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
         self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition"))
         self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
-        self.has_restrictions = any(r is not None for r in self.restriction)
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
                              and self.strict[self.k_type[k]]}
         self.jump_in = v.jump_in
