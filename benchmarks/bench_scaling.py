@@ -19,6 +19,14 @@
 # CPU-bound ceiling 2 x CPU(workers 1) / CPU(workers 2) then still says what the
 # code would reach on two idle cores (it counts the parent's and the workers'
 # overhead, not the start-up latency).
+#
+# A third run in each repeat is the machine's own ceiling: two independent
+# `--workers 1` processes started together, each playing half the games (seeds
+# S and S + 1, so the same amount of play), timed until the last one ends.  It
+# pays the start-up twice over, side by side, and shares nothing.  No scheme of
+# two processes can beat it on this machine, so "workers 2 / pair" is the share
+# of the machine's parallel speed that the pool delivers, and "workers 1 / pair"
+# is the speed-up two cores allow here at all (1.9x or so on two idle cores).
 
 from __future__ import annotations
 
@@ -59,12 +67,34 @@ def run(cmd: list[str]) -> tuple[float, float, dict]:
         return elapsed, usage.ru_utime + usage.ru_stime, json.loads(out.read())
 
 
+def run_pair(cmds: list[list[str]]) -> tuple[float, float]:
+    """Run the commands side by side; return (wall seconds until the last ends, CPU seconds of all)."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as err:
+        procs = [subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, text=True) for cmd in cmds]
+        cpu = 0.0
+        failed = []
+        for proc in procs:
+            _, status, usage = os.wait4(proc.pid, 0)
+            cpu += usage.ru_utime + usage.ru_stime
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            if proc.returncode != 0:
+                failed.append(proc)
+        elapsed = time.perf_counter() - start
+        if failed:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(failed[0].args[1:])} exited with {failed[0].returncode}:\n{err.read()}")
+    return elapsed, cpu
+
+
 def measure(file: str, games: int, bots: str, repeats: int, seed: int, log=print) -> dict:
     """Alternate workers 1 and 2 `repeats` times; return times, speed-up and the JSON comparison."""
     info = machine()
     times = {w: [] for w in WORKERS}
     cpu = {w: [] for w in WORKERS}
     summaries = {w: [] for w in WORKERS}
+    pair_times, pair_cpu = [], []
+    halves = [command(file, games // 2, 1, bots, seed), command(file, games - games // 2, 1, bots, seed + 1)]
     loads = []
     for repeat in range(repeats):
         order = WORKERS if repeat % 2 == 0 else tuple(reversed(WORKERS))
@@ -73,9 +103,12 @@ def measure(file: str, games: int, bots: str, repeats: int, seed: int, log=print
             times[workers].append(elapsed)
             cpu[workers].append(cpu_s)
             summaries[workers].append(summary)
+        elapsed, cpu_s = run_pair(halves)
+        pair_times.append(elapsed)
+        pair_cpu.append(cpu_s)
         loads.append(load_average())
         log(f"bench_scaling: repeat {repeat + 1}/{repeats} done "
-            f"({times[1][-1]:.1f} s vs {times[2][-1]:.1f} s)")
+            f"({times[1][-1]:.1f} s vs {times[2][-1]:.1f} s; pair {pair_times[-1]:.1f} s)")
     reference = summaries[1][0]
     identical = all(s == reference for w in WORKERS for s in summaries[w])
     differing = sorted({key for w in WORKERS for s in summaries[w] for key in s
@@ -92,6 +125,12 @@ def measure(file: str, games: int, bots: str, repeats: int, seed: int, log=print
         # If every process had a core of its own: workers 1 takes cpu(1), workers 2 at best cpu(2)/2.
         "speedup_bound": median(2 * a / b for a, b in zip(cpu[1], cpu[2])),
         "games_per_s": {str(w): games / median(times[w]) for w in WORKERS},
+        # Two independent half-runs side by side: the machine's ceiling for any two processes.
+        "pair_s": median(pair_times),
+        "pair_all_s": pair_times,
+        "pair_cpu_s": median(pair_cpu),
+        "pair_speedup": median(a / b for a, b in zip(times[1], pair_times)),
+        "share_of_pair": median(b / a for a, b in zip(times[2], pair_times)),
         "identical_json": identical,
         "differing_keys": differing,
         "load_averages": loads,
@@ -107,10 +146,17 @@ def format_result(result: dict) -> str:
     rows = [[f"--workers {w}", f"{result['median_s'][str(w)]:.2f} s", f"{result['games_per_s'][str(w)]:,.0f}",
              spread(result["all_s"][str(w)]), f"{result['cpu_s'][str(w)]:.2f} s",
              f"{result['cores_used'][str(w)]:.2f}"] for w in WORKERS]
+    if "pair_s" in result:
+        rows.append(["2 x --workers 1, half each", f"{result['pair_s']:.2f} s",
+                     f"{result['games'] / result['pair_s']:,.0f}", spread(result["pair_all_s"]),
+                     f"{result['pair_cpu_s']:.2f} s", f"{result['pair_cpu_s'] / result['pair_s']:.2f}"])
     lines.append(table(["run", "wall time", "games/s", "range (s)", "CPU time", "cores used"], rows))
     lines.append(f"speed-up workers 2 / workers 1: {result['speedup']:.2f}x (median of per-repeat ratios)")
     lines.append(f"CPU-bound ceiling with 2 idle cores, 2 x CPU(workers 1) / CPU(workers 2): "
                  f"{result['speedup_bound']:.2f}x")
+    if "pair_s" in result:
+        lines.append(f"machine ceiling, two independent half-runs side by side / workers 1: "
+                     f"{result['pair_speedup']:.2f}x; workers 2 reaches {result['share_of_pair']:.0%} of it")
     loads = [l[0] for l in result["load_averages"] if l]
     if loads:
         lines.append(f"1-minute load average after each repeat: {', '.join(f'{l:.2f}' for l in loads)}")

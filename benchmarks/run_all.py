@@ -109,6 +109,10 @@ def summary_rows(results: dict) -> list[list[str]]:
         rows.append(["  CPU-bound ceiling on 2 idle cores (2 x CPU w1 / CPU w2)", f"{s['speedup_bound']:.2f}x "
                      f"(cores used: w1 {s['cores_used']['1']:.2f}, w2 {s['cores_used']['2']:.2f})",
                      ">= 1.7x", verdict(s["speedup_bound"] >= 1.7)])
+        if "pair_speedup" in s:
+            rows.append(["  machine ceiling: 2 independent half-runs side by side / workers 1",
+                         f"{s['pair_speedup']:.2f}x (workers 2 reaches {s['share_of_pair']:.0%} of it)",
+                         "(control)", verdict(None)])
         rows.append(["simulate JSON, workers 1 vs 2", "identical" if s["identical_json"] else "DIFFERENT",
                      "identical", verdict(s["identical_json"])])
     m = results.get("memory")
