@@ -7,9 +7,12 @@
 # allows) through `simulate.run_range`, once with random bots and once with
 # heuristic bots.  The number of games of each (variant, bots) pair is fixed
 # once by a short calibration run so that one run takes about `--seconds`; then
-# every repeat replays the same seeded games, all pairs alternating (in an order
-# rotated every repeat).  Figures are medians over repeats; the ratio to classic
-# is the median of per-repeat ratios against classic with the same bots.
+# every repeat replays the same seeded games, all pairs in an order rotated every
+# repeat, and each variant's run next to a run of classic with the same bots
+# (classic first in even repeats, second in odd ones).  The ratio to classic is
+# the median over repeats of the ratio within each such pair: runs a second apart,
+# so a drift of the machine's speed between pairs (10-20% within a minute here)
+# does not enter it.  Classic's own figures are medians over all its runs.
 #
 # Games/s depends on how long a variant's games are (a rule that makes games
 # twice as long halves games/s at equal engine speed); turns/s depends on how
@@ -94,13 +97,29 @@ def measure(files: list[Path], repeats: int, seconds: float, seed: int, log=prin
             pairs.append({"variant": rel(path), "name": game.variant.name, "file": path.name,
                           "bots": bots, "players": players, "games": games, "game": game, "runs": []})
         log(f"bench_variants: calibrated {rel(path)}")
+    classic = {p["bots"]: p for p in pairs if p["file"] == CLASSIC}
+
+    def run(pair):
+        return one_run(pair["game"], pair["players"], pair["bots"], pair["games"], seed)
+
     for repeat in range(repeats):
         shift = repeat % len(pairs) if pairs else 0
         for pair in pairs[shift:] + pairs[:shift]:
-            pair["runs"].append(one_run(pair["game"], pair["players"], pair["bots"], pair["games"], seed))
+            base = classic.get(pair["bots"])
+            if base is None or (pair is base and not any(p["bots"] == base["bots"] and p is not base
+                                                         for p in pairs)):
+                pair["runs"].append(run(pair))           # nothing to pair with
+            elif pair is not base:
+                # The variant and a classic run side by side, in turn first: the ratio compares
+                # runs made a second apart, whatever the machine does between pairs.
+                first, second = (base, pair) if repeat % 2 == 0 else (pair, base)
+                a, b = run(first), run(second)
+                beside, own = (a, b) if first is base else (b, a)
+                base["runs"].append(beside)
+                pair["runs"].append(own)
+                pair.setdefault("beside", []).append(beside)
         log(f"bench_variants: repeat {repeat + 1}/{repeats} done")
 
-    classic = {p["bots"]: p for p in pairs if p["file"] == CLASSIC}
     rows = []
     for pair in pairs:
         runs = pair["runs"]
@@ -115,7 +134,7 @@ def measure(files: list[Path], repeats: int, seconds: float, seed: int, log=prin
         })
         base = classic.get(pair["bots"])
         if base is not None:
-            both = list(zip(runs, base["runs"]))
+            both = list(zip(runs, pair.get("beside", runs)))      # classic against itself: 1.00x
             row["games_ratio"] = median(a["games_per_s"] / b["games_per_s"] for a, b in both)
             row["turns_ratio"] = median(a["turns_per_s"] / b["turns_per_s"] for a, b in both)
             row["decisions_ratio"] = median(a["decisions_per_s"] / b["decisions_per_s"] for a, b in both)
