@@ -22,11 +22,12 @@
 #
 # A third run in each repeat is the machine's own ceiling: two independent
 # `--workers 1` processes started together, each playing half the games (seeds
-# S and S + 1, so the same amount of play), timed until the last one ends.  It
-# pays the start-up twice over, side by side, and shares nothing.  No scheme of
-# two processes can beat it on this machine, so "workers 2 / pair" is the share
-# of the machine's parallel speed that the pool delivers, and "workers 1 / pair"
-# is the speed-up two cores allow here at all (1.9x or so on two idle cores).
+# S and S + 1: other games, about as long), timed until the last one ends.  Each
+# pays the start-up, side by side, and they share nothing.  No scheme of two
+# processes can beat them on this machine, so "workers 2 / pair" is the share of
+# the machine's parallel speed that the pool delivers, and "workers 1 / pair" the
+# speed-up two cores allow here at all (under 2x even on idle cores: the
+# start-up is not halved).
 
 from __future__ import annotations
 

@@ -35,19 +35,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import ROOT, VARIANTS, describe_machine, machine, rel, table  # noqa: E402
+from benchlib import HERE, ROOT, VARIANTS, describe_machine, machine, rel, table  # noqa: E402
 
 # The child: plays 10-game ranges until `seconds` have passed; prints what it played.
+# Seats as in bench_variants.py: 4, or the first count the variant allows.
 CHILD = """
 import sys, time
+sys.path.insert(0, sys.argv[4])
+from bench_variants import players_for
 from unodsl.check import load
 from unodsl.simulate import run_range
 game = load(sys.argv[1])
-bots, seconds = [sys.argv[2]], float(sys.argv[3])
+bots, seconds, players = [sys.argv[2]], float(sys.argv[3]), players_for(game)
 start = 0
 end = time.perf_counter() + seconds
 while time.perf_counter() < end:
-    run_range(game, 4, 1, start, start + 10, bots)
+    run_range(game, players, 1, start, start + 10, bots)
     start += 10
 print("PLAYED", start)
 """
@@ -90,7 +93,7 @@ def profile_py_spy(file: str, bots: str, seconds: float) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "profile.txt")
         run = subprocess.run([py_spy, "record", "--rate", "1000", "--format", "raw", "--output", out, "--",
-                              sys.executable, "-c", CHILD, file, bots, str(seconds)],
+                              sys.executable, "-c", CHILD, file, bots, str(seconds), str(HERE)],
                              cwd=ROOT, capture_output=True, text=True)
         if run.returncode != 0 or not os.path.exists(out):
             raise RuntimeError(f"py-spy failed ({run.returncode}): {run.stderr.strip()[-500:]}")
@@ -110,15 +113,17 @@ def profile_pyinstrument(file: str, bots: str, seconds: float) -> dict:
         from pyinstrument import Profiler
     except ImportError:
         raise RuntimeError("pyinstrument is not installed: pip install -e \".[profile]\"") from None
+    from bench_variants import players_for
     from unodsl.check import load
     from unodsl.simulate import run_range
     game = load(file)
+    players = players_for(game)
     profiler = Profiler(interval=0.0005)
     start = 0
     profiler.start()
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
-        run_range(game, 4, 1, start, start + 10, [bots])
+        run_range(game, players, 1, start, start + 10, [bots])
         start += 10
     profiler.stop()
     stacks = []
