@@ -659,3 +659,35 @@ def test_hand_size_reads_the_right_seat(text, expected):
     state = game.new_game(3, seed=1)
     state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]
     assert fn(state, [-1, 0, 0, -1, True, False]) is expected
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">="])
+@pytest.mark.parametrize("who,seat", [("self", 0), ("next", 1), ("previous", 2)])
+def test_a_hand_size_compared_with_a_constant_agrees_with_the_plain_comparison(op, who, seat):
+    """`hand(self|next) OP c` is one fused closure; every operator and constant gives what Python's does."""
+    import operator
+    from unodsl.effects import EffectCompiler
+    compare = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+               ">": operator.gt, ">=": operator.ge}[op]
+    game = classic_game(True)
+    compiler = EffectCompiler(game)
+    state = game.new_game(3, seed=1)
+    state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]
+    frame = game.seat_frames[0]                 # conditions run on the shared, read-only seat frames
+    for c in range(8):
+        fn = compiler.compile_condition(Text(f"hand({who}) {op} {c}"), effects.Context("condition"))
+        assert fn is not None, compiler.diags
+        assert ("_compare_hand_size" in fn.__qualname__) is (who != "previous")
+        assert fn(state, frame) is compare(len(state.hands[seat]), c)
+
+
+def test_hand_of_next_is_zero_when_nobody_else_is_in_play():
+    from unodsl.effects import EffectCompiler
+    game = classic_game(True)
+    compiler = EffectCompiler(game)
+    state = game.new_game(3, seed=1)
+    state.eliminated[1] = state.eliminated[2] = True
+    assert state.next_of(0) == -1
+    for text, expected in (("hand(next) == 0", True), ("hand(next) < 1", True), ("hand(next) > 0", False)):
+        fn = compiler.compile_condition(Text(text), effects.Context("condition"))
+        assert fn(state, game.seat_frames[0]) is expected

@@ -723,6 +723,7 @@ class _Unit:
             def size(st, fr):
                 p = who(st, fr)
                 return len(st.hands[p]) if p >= 0 else 0
+        size.hand_of = who                            # for _compare: `hand(x) == 1` in one call
         return size, INT
 
     def e_hand_points(self, t):
@@ -1089,6 +1090,9 @@ def _compare(op: str, lf, rf):
     if not _is_const(rf):
         return lambda st, fr: fn(lf(st, fr), rf(st, fr))
     c = rf.const
+    who = getattr(lf, "hand_of", None)
+    if who is _NEXT or hasattr(who, "slot"):
+        return _compare_hand_size(fn, who, c)
     if op == "==":
         return lambda st, fr: lf(st, fr) == c
     if op == "!=":
@@ -1100,6 +1104,24 @@ def _compare(op: str, lf, rf):
     if op == ">":
         return lambda st, fr: lf(st, fr) > c
     return lambda st, fr: lf(st, fr) >= c
+
+
+def _compare_hand_size(fn, who, c):
+    """`hand(next) OP c` or `hand(self) OP c` as one closure: the size is taken in place.
+
+    The may-draw condition of All Wild (`hand(next) == 1`) runs on every turn.
+    """
+    if who is _NEXT:
+        def compare(st, fr):
+            p = st.next_of(fr[F_SELF])
+            return fn(len(st.hands[p]) if p >= 0 else 0, c)
+    else:
+        index = who.slot
+
+        def compare(st, fr):
+            p = fr[index]
+            return fn(len(st.hands[p]) if p >= 0 else 0, c)
+    return compare
 
 
 def _logic(parts: list, is_and: bool):

@@ -59,7 +59,7 @@ class Game:
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
                  "num_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
-                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "strict_kinds",
+                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
 
@@ -162,6 +162,8 @@ class Game:
         self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
         self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition"))
         self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
+        # A condition only reads its frame: one immutable frame per seat, not a new list every turn.
+        self.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(self.max_players))
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
                              and self.strict[self.k_type[k]]}
         self.jump_in = v.jump_in
@@ -385,7 +387,7 @@ class State:
         else:
             actions = plays
         if not plays or g.may_always_draw or (g.may_draw_if is not None
-                                              and g.may_draw_if(self, [-1, 0, p, -1, True, False])):
+                                              and g.may_draw_if(self, g.seat_frames[p])):
             actions.append(g.A_DRAW)
         return actions
 
