@@ -247,3 +247,24 @@ def test_simulation_leaves_the_collector_as_it_found_it(classic):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 7, 10])
+def test_players_from_walks_the_table_in_the_direction_of_play(players):
+    """Seat orders come from a table made once per player count; they match walking the table seat by seat."""
+    game = unodsl.load("variants/classic.yaml")
+    state = game.new_game(4, seed=1)
+    state.n = players
+    state.eliminated = [False] * players
+    out = {2, players - 1} if players > 3 else set()
+    for direction in (1, -1):
+        state.direction = direction
+        for eliminated in (set(), out):
+            state.eliminated = [q in eliminated for q in range(players)]
+            for p in range(players):
+                for include in (True, False):
+                    walk = [(p + i * direction) % players for i in range(players)][0 if include else 1:]
+                    expected = tuple(q for q in walk if q not in eliminated)
+                    assert state.players_from(p, include) == expected
+    assert state.players_from(-1, True) == ()
+    assert game.orders_for(players) is game.orders_for(players)       # built once

@@ -53,7 +53,7 @@ class Game:
     """A variant compiled once: card tables, action space and effect code."""
 
     # Slots for the same reason as State's: the engine reads these tables on every turn.
-    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "_teams", "type_ids", "card_names",
+    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "_teams", "_orders", "type_ids", "card_names",
                  "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
                  "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
@@ -69,6 +69,7 @@ class Game:
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
         self._teams: dict[int, tuple] = {}
+        self._orders: dict[int, tuple] = {}
         self._build_cards()
         self._build_actions()
         self._compile()
@@ -196,6 +197,19 @@ class Game:
             team = tuple(p % count for p in range(players))
             partner = tuple((p + count) % players if size == 2 else -1 for p in range(players))
             cached = self._teams[players] = (team, partner)
+        return cached
+
+    def orders_for(self, players: int) -> tuple:
+        """Every seat order at a table of `players`: [direction][include self][seat] -> a tuple of seats.
+
+        Index 1 is the direction of play +1 and index -1 (the last) is -1; players_from reads it.
+        """
+        cached = self._orders.get(players)
+        if cached is None:
+            cached = self._orders[players] = (None, *(
+                tuple(tuple(tuple((p + i * d) % players for i in range(0 if include else 1, players))
+                            for p in range(players)) for include in (False, True))
+                for d in (1, -1)))
         return cached
 
     def ruling_value(self, name: str):
@@ -582,14 +596,13 @@ class State:
         size = self.g.variant.team_size
         return list(range(self.n // size)) if size > 1 else list(range(self.n))
 
-    def players_from(self, p: int, include: bool) -> list[int]:
+    def players_from(self, p: int, include: bool) -> tuple[int, ...]:
         """Seats in turn order starting at p (or after p), not eliminated."""
         if p < 0:
-            return []
-        n, d = self.n, self.direction
-        order = [(p + i * d) % n for i in range(0 if include else 1, n)]
+            return ()
+        order = self.g.orders_for(self.n)[self.direction][include][p]
         if True in self.eliminated:
-            return [q for q in order if not self.eliminated[q]]
+            return tuple(q for q in order if not self.eliminated[q])
         return order
 
     def extreme_hand(self, p: int, most: bool) -> int:
@@ -751,7 +764,7 @@ class State:
 
     def op_redeal(self, p: int) -> None:
         """Gather every hand, shuffle, and deal them out one at a time from the player after p."""
-        seats = [q for q in self.players_from(p, False) + [p] if not self.eliminated[q]]
+        seats = [q for q in (*self.players_from(p, False), p) if not self.eliminated[q]]
         pool = [k for q in seats for k in self.hands[q]]
         shuffle(pool, self.rng)
         for q in seats:
@@ -1118,7 +1131,7 @@ class State:
         if self.vulnerable:
             if self.window_kind != D.CATCH:
                 first = self.next_player
-                order = [first] + self.players_from(first, False)
+                order = [first, *self.players_from(first, False)]
                 if self.g.variant.uno_partner_may_call and self.g.variant.team_size > 1:
                     order = [q for q in (self.partner_of(v) for v in self.vulnerable) if q >= 0] + order
                 self.window = order
