@@ -26,24 +26,17 @@ as in the reference engine.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import pytest
+from bench_scripts import bench_module
 
 import unodsl
 from unodsl.simulate import run_range, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
-_PATH = ROOT / "benchmarks" / "reference_engine.py"
-_SPEC = importlib.util.spec_from_file_location("unodsl_bench_reference_engine", _PATH)
-E = sys.modules.get(_SPEC.name)
-if E is None:
-    E = importlib.util.module_from_spec(_SPEC)
-    sys.modules[_SPEC.name] = E
-    _SPEC.loader.exec_module(E)
+E = bench_module("reference_engine")
 
 RULES = ROOT / "benchmarks" / "reference-rules.yaml"
 GAMES = 600

@@ -1,17 +1,9 @@
 """benchmarks/profile.py: how sampled stacks become self and total shares."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from bench_scripts import BENCHMARKS, bench_module
 
-_BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-sys.path.insert(0, str(_BENCH))          # profile.py imports its sibling benchlib
-_SPEC = importlib.util.spec_from_file_location("unodsl_bench_profile", _BENCH / "profile.py")
-P = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = P
-_SPEC.loader.exec_module(P)
+P = bench_module("profile")              # it puts benchmarks/ on sys.path itself, for benchlib
 
 RUN = "run_range (unodsl/simulate.py:153)"
 PLAY = "play_one (unodsl/simulate.py:128)"
@@ -53,7 +45,7 @@ def test_no_samples_while_playing_gives_an_empty_table():
 
 def test_pyinstrument_profile_of_real_games():
     pytest.importorskip("pyinstrument")
-    result = P.profile_pyinstrument(str(_BENCH.parent / "variants" / "classic.yaml"), "random", 0.3)
+    result = P.profile_pyinstrument(str(BENCHMARKS.parent / "variants" / "classic.yaml"), "random", 0.3)
     shares = _by_name(result)
     assert result["games"] >= 10 and result["samples"] > 0
     assert shares["simulate.py: run_range"][1] == pytest.approx(1.0)

@@ -1,18 +1,12 @@
 """Sanity tests for the hand-written classic UNO reference engine in benchmarks/."""
 
-import importlib.util
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from bench_scripts import bench_module
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "reference_engine.py"
-_SPEC = importlib.util.spec_from_file_location("unodsl_bench_reference_engine", _PATH)
-E = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = E
-_SPEC.loader.exec_module(E)
+E = bench_module("reference_engine")
 
 RED, YELLOW, GREEN, BLUE = range(4)
 
