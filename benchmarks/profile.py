@@ -8,8 +8,9 @@
 # while games were being played (loading and start-up are left out), its share of
 # the samples: "self" where it was the running function, "total" where it was
 # anywhere on the stack.  The totals of a few entry points give the phases:
-# `new_game` is dealing, `legal_action_ids` and `apply_id` are the engine's two
-# calls per decision, `play_one` and the bots' `act` are the policy loop.
+# `new_game` is dealing; with random bots `State.play_out` plays the whole game;
+# with other bots `legal_action_ids` and `apply_id` are the engine's two calls per
+# decision, and `play_one` and the bots' `act` are the policy loop.
 #
 # py-spy (the default) samples the process from outside, 1,000 times a second,
 # pausing it for each sample: the shares are those of time, without the cost a
@@ -164,6 +165,7 @@ def format_result(result: dict, top: int) -> str:
 
 
 PHASES = (("dealing", "engine.py: Game.new_game"),
+          ("random play-out", "engine.py: State.play_out"),
           ("legal actions", "engine.py: State.legal_action_ids"),
           ("applying actions", "engine.py: State.apply_id"),
           ("effects run by _run", "engine.py: State._run"),

@@ -165,10 +165,11 @@ def test_ctrl_c_during_play_exits_130():
             if re.match(r"^\s+1\) ", line):
                 break
         proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)          # before communicate(), which closes stdin: EOF could beat the signal
         out, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, (out[-500:], err)
     assert err.strip() == "unodsl: interrupted"
     assert "Traceback" not in out + err
 

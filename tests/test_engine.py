@@ -267,3 +267,92 @@ def test_players_from_walks_the_table_in_the_direction_of_play(players):
                     assert state.players_from(p, include) == expected
     assert state.players_from(-1, True) == ()
     assert game.orders_for(players) is game.orders_for(players)       # built once
+
+
+def _random_loop(state, rand) -> None:
+    """What RandomBots do: list the legal actions, take one by the generator."""
+    while not state.over:
+        legal = state.legal_action_ids()
+        state.apply_id(legal[int(rand() * len(legal))])
+
+
+@pytest.mark.parametrize("path", VARIANTS + ["benchmarks/rlcard-rules.yaml"])
+def test_play_out_plays_the_game_random_bots_play(path):
+    """play_out counts a turn's actions instead of listing them; the games must not change by an action."""
+    game, counts = _games(path)
+    kinds, plays_with_uno = Counter(), 0
+    for players in counts[:2]:
+        for index in range(8):
+            seed = game_seed(5 + players, index)
+            fast, listed = game.new_game(players, seed=seed), game.new_game(players, seed=seed)
+            fast.play_out(fast.rng.random)                   # as simulations play: one generator for all
+            _random_loop(listed, listed.rng.random)
+            assert fast.history == listed.history, (path, players, seed)
+            assert fast.to_json() == listed.to_json(), (path, players, seed)
+            # Decisions from a generator of their own, so that the history replays the game, and
+            # a count of what the games went through: a path the test never takes cannot pass unseen.
+            fast, listed = game.new_game(players, seed=seed), game.new_game(players, seed=seed)
+            fast.play_out(random.Random(index).random)
+            _random_loop(listed, random.Random(index).random)
+            assert fast.to_json() == listed.to_json(), (path, players, seed)
+            replay = game.new_game(players, seed=seed)
+            for action in fast.history:
+                kinds[replay.decision] += 1
+                plays_with_uno += replay.decision == "turn" and game.num_kinds <= action < 2 * game.num_kinds
+                replay.apply_id(action)
+    assert kinds["turn"] and kinds["drawn"] and len(kinds) >= 3, kinds
+    assert plays_with_uno or not game.uno_enabled, "no play with an UNO call was chosen"
+
+
+@pytest.mark.parametrize("path, field", [("variants/teams.yaml", "strict"), ("variants/frozen-2.yaml", "lock")])
+def test_play_out_takes_the_general_way_for_restricted_cards_and_locks(path, field):
+    """Teams' Wild Team Draw Four is legal only under its restriction; Frozen 2's lock limits the colors."""
+    game = unodsl.load(path)
+    seen = 0
+    for index in range(8):
+        seed = game_seed(11, index)
+        fast, listed, own = game.new_game(4, seed=seed), game.new_game(4, seed=seed), game.new_game(4, seed=seed)
+        fast.play_out(random.Random(index).random)
+        _random_loop(listed, random.Random(index).random)
+        assert fast.to_json() == listed.to_json(), (path, seed)
+        own.play_out()                                   # the game's own generator by default
+        _random_loop(listed := game.new_game(4, seed=seed), listed.rng.random)
+        assert own.to_json() == listed.to_json(), (path, seed)
+        replay = game.new_game(4, seed=seed)
+        for action in fast.history:
+            if replay.decision == "turn":
+                p = replay.current_player
+                if field == "lock":
+                    seen += replay.lock_owner >= 0
+                else:
+                    seen += not game.strict_kinds.isdisjoint(replay.hands[p])
+            replay.apply_id(action)
+    assert seen, f"{path}: no turn with a {field}"
+
+
+def test_play_out_continues_a_game_and_logs_what_it_plays(classic):
+    """From a paused decision, and for a recorded game (whose log apply_id writes), the same game again."""
+    for seed in range(6):
+        fast, listed = classic.new_game(4, seed=seed, record=True), classic.new_game(4, seed=seed, record=True)
+        rng = random.Random(seed)
+        while fast.decision != "color" and not fast.over:        # stop at a paused wild
+            action = rng.choice(fast.legal_action_ids())
+            fast.apply_id(action)
+            listed.apply_id(action)
+        fast.play_out(random.Random(1).random)
+        _random_loop(listed, random.Random(1).random)
+        assert fast.log == listed.log and fast.log
+        assert fast.to_json() == listed.to_json()
+
+
+def test_fixed_legal_lists_are_fresh_lists(classic):
+    """Colors and challenges come from tables made once; what legal_action_ids returns is the caller's."""
+    state = classic.new_game(4, seed=3)
+    rng = random.Random(3)
+    while state.decision != "color":
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    legal = state.legal_action_ids()
+    assert legal == [classic.A_COLOR + c for c in range(4)]
+    legal.clear()
+    assert len(state.legal_action_ids()) == 4
+    assert all(list(actions) == sorted(actions) for actions in classic.fixed_actions.values())

@@ -58,7 +58,7 @@ class Game:
                  "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
-                 "num_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
+                 "num_actions", "fixed_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
@@ -139,6 +139,9 @@ class Game:
         self.A_TARGET = self.A_COLOR + len(self.variant.colors)
         self.max_players = self.variant.max_players
         self.turn_of = tuple((D.TURN, p) for p in range(self.max_players))   # pending turn decisions, made once
+        # The decisions whose legal actions are always the same.
+        self.fixed_actions = {D.COLOR: tuple(range(self.A_COLOR, self.A_TARGET)),
+                              D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT)}
         self.A_CATCH = self.A_TARGET + self.max_players
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
@@ -422,6 +425,87 @@ class State:
         else:
             k = g.num_kinds
             self._play(p, action % k, action >= k)
+
+    def play_out(self, rand=None) -> None:
+        """Play uniformly random decisions until the game is over (a random rollout).
+
+        It plays exactly the game that `RandomBot`s drawing from `rand` would: at each
+        decision `legal_action_ids()[int(rand() * n)]`, n the number of legal actions.
+        Turns and drawn cards, most of the decisions, are answered here without the
+        list: their legal actions are counted, and only the chosen one is made.
+        `rand` defaults to the game's own generator.
+        """
+        rand = rand or self.rng.random
+        g = self.g
+        if self.log is not None:                 # a recorded game: apply_id writes each action to the log
+            while not self.over:
+                actions = self.legal_action_ids()
+                self.apply_id(actions[int(rand() * len(actions))])
+            return
+        playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
+        may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
+        strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
+        plain, k_color, history = g.plain, g.k_color, self.history
+        fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
+        turn, drawn = D.TURN, D.DRAWN
+        while not self.over:
+            pending = self.pending
+            kind = pending[0]
+            if kind == turn and self.lock_owner < 0:
+                # A turn, as legal_action_ids lists it: the playable kinds (doubled with an UNO call
+                # when the card is the next-to-last), then the draw.
+                p = pending[1]
+                hand = self.hands[p]
+                ok = playable_after[self.color + 1][self.discard[-1]]
+                plays = set(hand) if ok is None else ok.intersection(hand)
+                if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
+                    m = len(plays)
+                    n = 2 * m if len(hand) == 2 and uno_enabled else m
+                    if not m or may_always_draw or (may_draw_if is not None and may_draw_if(self, seat_frames[p])):
+                        i = int(rand() * (n + 1))
+                    else:
+                        i = int(rand() * n)
+                    self.pending = None
+                    if i == n:
+                        history.append(draw)
+                        self._turn_draw(p)
+                        continue
+                    card = sorted(plays)[i % m]
+                    history.append(card if i < m else card + k)
+                    if plain[card] and len(hand) > 2:
+                        # _play's plain path, inline.
+                        hand.remove(card)
+                        self.discard.append(card)
+                        c = k_color[card]
+                        if c >= 0:
+                            self.color = c
+                        self.played_by = p
+                        self._end_turn()
+                    else:
+                        self._play(p, card, i >= m)
+                    continue
+            elif kind == drawn:
+                # The card just drawn: play it (with an UNO call if it is the next-to-last), or keep it.
+                _, p, card = pending
+                n = 2 if len(self.hands[p]) == 2 and uno_enabled else 1
+                i = int(rand() * (n + 1)) if may_keep else int(rand() * n)
+                self.pending = None
+                if i == n:
+                    history.append(keep)
+                    self._end_turn()
+                else:
+                    history.append(card + i * k)
+                    self._play(p, card, i == 1)
+                continue
+            elif kind != turn:
+                actions = fixed.get(kind) or legal[kind](self)
+                action = actions[int(rand() * len(actions))]
+                history.append(action)
+                apply[kind](self, action)
+                continue
+            # A turn under a color lock, or with a restricted card playable.
+            actions = self.legal_action_ids()
+            self.apply_id(actions[int(rand() * len(actions))])
 
     @property
     def top_card(self) -> str:
@@ -1089,7 +1173,8 @@ class State:
             seat = self._advance()
         self.next_player = seat
         if self.vulnerable:
-            self.vulnerable = [p for p in self.vulnerable if len(self.hands[p]) == 1]
+            hands = self.hands          # (a comprehension reading self would make self a cell in every call)
+            self.vulnerable = [p for p in self.vulnerable if len(hands[p]) == 1]
         if self.vulnerable or self.uno_askers:
             self._windows()
         else:
@@ -1165,7 +1250,8 @@ class State:
             top = self.discard[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
                 if not self.stack or self.g.ruling_value("jump_in_during_stack"):
-                    self.window = [q for q in self.players_from(p, False) if self.hands[q]]
+                    hands = self.hands
+                    self.window = [q for q in self.players_from(p, False) if hands[q]]
                     self.window_kind = D.JUMP
                     if self.window:
                         self.pending = (D.JUMP, self.window[0])
@@ -1361,14 +1447,13 @@ class State:
         return actions
 
     def _legal_color(self) -> list[int]:
-        base = self.g.A_COLOR
-        return [base + c for c in range(len(self.g.variant.colors))]
+        return list(self.g.fixed_actions[D.COLOR])
 
     def _legal_target(self) -> list[int]:
         return [self.g.A_TARGET + q for q in self.pending[3]]
 
     def _legal_challenge(self) -> list[int]:
-        return [self.g.A_CHALLENGE, self.g.A_ACCEPT]
+        return list(self.g.fixed_actions[D.CHALLENGE])
 
     def _legal_give(self) -> list[int]:
         base = self.g.A_GIVE

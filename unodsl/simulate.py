@@ -123,10 +123,7 @@ def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool =
     rng = state.rng         # one generator per game, seeded once: the deal, then the bots' choices and reshuffles
     if all(b == "random" for b in bots):
         # The hot path: one RNG, integer actions, no per-decision dispatch.
-        legal_ids, apply_id, rand = state.legal_action_ids, state.apply_id, rng.random
-        while not state.over:
-            legal = legal_ids()
-            apply_id(legal[int(rand() * len(legal))])
+        state.play_out(rng.random)
         return state
     agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
     while not state.over:
