@@ -355,4 +355,22 @@ def test_fixed_legal_lists_are_fresh_lists(classic):
     assert legal == [classic.A_COLOR + c for c in range(4)]
     legal.clear()
     assert len(state.legal_action_ids()) == 4
-    assert all(list(actions) == sorted(actions) for actions in classic.fixed_actions.values())
+    assert classic.fixed_actions["challenge"] == (classic.A_CHALLENGE, classic.A_ACCEPT)
+    assert classic.fixed_actions["uno"] == (classic.A_UNO, classic.A_PASS)       # as listed before the table
+
+
+def test_a_picked_trade_is_the_listed_trade_at_that_index():
+    """play_out picks Grogu's trades by counting rows; every index must give the listed action."""
+    game = unodsl.load("variants/all-wild-grogu.yaml")
+    checked = 0
+    for index in range(40):
+        state = game.new_game(4, seed=game_seed(13, index))
+        rng = random.Random(index)
+        while not state.over:
+            legal = state.legal_action_ids()
+            if state.decision == "trade":
+                for i in range(len(legal)):
+                    assert state._pick_trade(lambda: (i + 0.5) / len(legal)) == legal[i], (index, i)
+                checked += 1
+            state.apply_id(rng.choice(legal))
+    assert checked >= 20

@@ -1113,8 +1113,15 @@ def _compare_hand_size(fn, who, c):
     """
     if who is _NEXT:
         def compare(st, fr):
-            p = st.next_of(fr[F_SELF])
-            return fn(len(st.hands[p]) if p >= 0 else 0, c)
+            p = fr[F_SELF]
+            if p < 0:
+                return fn(0, c)
+            seat = (p + st.direction) % st.n                # next_of's common case, without the call
+            if not st.hands[seat] or st.eliminated[seat]:
+                seat = st.next_of(p)
+                if seat < 0:
+                    return fn(0, c)
+            return fn(len(st.hands[seat]), c)
     else:
         index = who.slot
 

@@ -57,7 +57,7 @@ class Game:
                  "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
                  "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
-                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
+                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
                  "num_actions", "fixed_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
@@ -141,7 +141,11 @@ class Game:
         self.turn_of = tuple((D.TURN, p) for p in range(self.max_players))   # pending turn decisions, made once
         # The decisions whose legal actions are always the same.
         self.fixed_actions = {D.COLOR: tuple(range(self.A_COLOR, self.A_TARGET)),
-                              D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT)}
+                              D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT), D.UNO: (self.A_UNO, self.A_PASS)}
+        # (team of each seat, partner of each seat) by table size, read on the hot path without a call.
+        self.team_tables = (None, None, *(self.teams_for(n) for n in range(2, self.max_players + 1)))
+        # A table's skip counts when nobody is to be skipped: `skip == no_skips[n]` is 3x faster than any().
+        self.no_skips = tuple([0] * n for n in range(self.max_players + 1))
         self.A_CATCH = self.A_TARGET + self.max_players
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
@@ -447,7 +451,7 @@ class State:
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
         plain, k_color, history = g.plain, g.k_color, self.history
         fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
-        turn, drawn = D.TURN, D.DRAWN
+        turn, drawn, trade = D.TURN, D.DRAWN, D.TRADE
         while not self.over:
             pending = self.pending
             kind = pending[0]
@@ -461,7 +465,7 @@ class State:
                 if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
                     m = len(plays)
                     n = 2 * m if len(hand) == 2 and uno_enabled else m
-                    if not m or may_always_draw or (may_draw_if is not None and may_draw_if(self, seat_frames[p])):
+                    if not m or may_always_draw or may_draw_if(self, seat_frames[p]):
                         i = int(rand() * (n + 1))
                     else:
                         i = int(rand() * n)
@@ -498,8 +502,11 @@ class State:
                     self._play(p, card, i == 1)
                 continue
             elif kind != turn:
-                actions = fixed.get(kind) or legal[kind](self)
-                action = actions[int(rand() * len(actions))]
+                if kind == trade:                # pairs of cards: counted and picked, not listed
+                    action = self._pick_trade(rand)
+                else:
+                    actions = fixed.get(kind) or legal[kind](self)
+                    action = actions[int(rand() * len(actions))]
                 history.append(action)
                 apply[kind](self, action)
                 continue
@@ -632,8 +639,8 @@ class State:
         """The next seat after p in the direction of play that is still in the round."""
         if p < 0:
             return -1
-        seat = (p + self.direction) % self.n
-        if self.hands[seat] and not self.eliminated[seat] and seat != p:
+        seat = (p + self.direction) % self.n          # not p: there are at least two seats
+        if self.hands[seat] and not self.eliminated[seat]:
             return seat                               # the common case: the neighbour plays on
         n, d, hands, eliminated = self.n, self.direction, self.hands, self.eliminated
         for _ in range(n - 1):
@@ -654,10 +661,10 @@ class State:
         return -1
 
     def team_index(self, p: int) -> int:
-        return self.g.teams_for(self.n)[0][p]
+        return self.g.team_tables[self.n][0][p]
 
     def same_team(self, a: int, b: int) -> bool:
-        team = self.g.teams_for(self.n)[0]
+        team = self.g.team_tables[self.n][0]
         return a >= 0 and b >= 0 and team[a] == team[b]
 
     def team_members(self, p: int) -> list[int]:
@@ -668,7 +675,7 @@ class State:
     def partner_of(self, p: int) -> int:
         if p < 0:
             return -1
-        partner = self.g.teams_for(self.n)[1][p]
+        partner = self.g.team_tables[self.n][1][p]
         if partner >= 0:                              # teams of two: the other member
             return -1 if self.eliminated[partner] else partner
         for q in self.players_from(p, False):
@@ -769,7 +776,8 @@ class State:
             self.color = c
 
     def op_choose_player(self, fr: list, slot: int, group: list[int]) -> int:
-        candidates = [q for q in group if not self.eliminated[q]]
+        eliminated = self.eliminated
+        candidates = [q for q in group if not eliminated[q]]
         if not candidates:
             fr[slot] = -1
             return 0
@@ -925,6 +933,12 @@ class State:
 
     def _draw(self, p: int, n: int) -> int:
         hand = self.hands[p]
+        pile = self.draw_pile
+        if 0 < n <= len(pile):                    # the common case: no reshuffle on the way
+            hand += pile[:-n - 1:-1]              # the top n, in the order pop() takes them
+            del pile[-n:]
+            self.uno_called[p] = False
+            return n
         got = 0
         for _ in range(n):
             k = self._draw_one()
@@ -1156,7 +1170,7 @@ class State:
 
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
-        if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and not any(self.skip):
+        if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and self.skip == self.g.no_skips[self.n]:
             seat = (self.current + self.direction) % self.n
             if not self.hands[seat] or self.eliminated[seat]:
                 seat = self._advance()
@@ -1203,7 +1217,7 @@ class State:
                 break
         self.next_exact = -1
         self.turn_from = -1
-        if any(skip):
+        if skip != self.g.no_skips[n]:
             skip[:] = [0] * n
         return seat
 
@@ -1309,8 +1323,10 @@ class State:
         if code >= 0 and (hand or g.resolve_last[t]):
             if g.straight[code] and not self.frames:
                 # Nothing can interrupt it: run it here, as _run would, without pushing a frame.
-                ops = g.codes[code][0]
-                fr = self._frame(code, p, k, honest, jumped)
+                ops, nlocals = g.codes[code]
+                fr = [code, 0, p, k, honest, jumped]                  # as _frame makes it, without the call
+                if nlocals:
+                    fr += [None] * nlocals
                 pc, end = 0, len(ops)
                 while pc < end:
                     pc = ops[pc](self, fr, pc)
@@ -1469,6 +1485,26 @@ class State:
         actions.append(g.A_DONE)
         return actions
 
+    def _pick_trade(self, rand) -> int:
+        """`_legal_trade()[int(rand() * n)]` without the list: a row of `theirs` for each kind of mine, but itself."""
+        _, p, other, left = self.pending
+        g = self.g
+        held = set(self.hands[other])
+        theirs = sorted(held)
+        mine = sorted(set(self.hands[p]))
+        width = len(theirs)
+        n = len(mine) * width - len(held.intersection(mine)) + 1
+        i = int(rand() * n)
+        for a in mine:
+            row = width - (a in held)
+            if i < row:
+                b = theirs[i]
+                if b >= a and a in held:        # a itself is left out of its row
+                    b = theirs[i + 1]
+                return g.A_TRADE + a * g.num_kinds + b
+            i -= row
+        return g.A_DONE
+
     def _legal_stack(self) -> list[int]:
         p = self.pending[1]
         return self._uno_variants(p, self._stack_answers(p)) + [self.g.A_DRAW]
@@ -1489,7 +1525,10 @@ class State:
 
     def _catch_actions(self, q: int) -> list[int]:
         base = self.g.A_CATCH
-        actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
+        if self.g.variant.team_size > 1:                # partners do not catch each other
+            actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
+        else:
+            actions = [base + v for v in sorted(self.vulnerable) if v != q]
         # A late call is allowed until someone catches you (1.12); a partner may call for you (2.2.10).
         if q in self.vulnerable or (self.g.variant.uno_partner_may_call
                                     and any(self.partner_of(v) == q for v in self.vulnerable)):
@@ -1497,7 +1536,7 @@ class State:
         return sorted(actions) + [self.g.A_PASS]
 
     def _legal_uno(self) -> list[int]:
-        return [self.g.A_UNO, self.g.A_PASS]
+        return list(self.g.fixed_actions[D.UNO])
 
     def _why_illegal(self, action: int) -> str:
         g = self.g
