@@ -691,3 +691,24 @@ def test_hand_of_next_is_zero_when_nobody_else_is_in_play():
     for text, expected in (("hand(next) == 0", True), ("hand(next) < 1", True), ("hand(next) > 0", False)):
         fn = compiler.compile_condition(Text(text), effects.Context("condition"))
         assert fn(state, game.seat_frames[0]) is expected
+
+
+@pytest.mark.parametrize("direction", [1, -1])
+def test_hand_of_next_skips_a_neighbour_who_is_out(direction):
+    """The fused `hand(next)` reads the neighbour in place; past an eliminated or empty-handed one it asks next_of."""
+    from unodsl.effects import EffectCompiler
+    game = classic_game(True)
+    compiler = EffectCompiler(game)
+    state = game.new_game(4, seed=1)
+    state.direction = direction
+    state.hands = [state.hands[0][:3], state.hands[1][:5], state.hands[2][:6], state.hands[3][:2]]
+    fn = compiler.compile_condition(Text("hand(next) == 6"), effects.Context("condition"))
+    neighbour, beyond = (1, 2) if direction == 1 else (3, 2)
+    assert fn(state, game.seat_frames[0]) is (len(state.hands[neighbour]) == 6)
+    for leave in ("eliminated", "empty"):
+        if leave == "eliminated":
+            state.eliminated[neighbour] = True
+        else:
+            state.eliminated[neighbour], state.hands[neighbour] = False, []
+        assert state.next_of(0) == beyond
+        assert fn(state, game.seat_frames[0]) is True                  # seat 2 holds 6
