@@ -451,7 +451,7 @@ class State:
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
         plain, k_color, history = g.plain, g.k_color, self.history
         fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
-        turn, drawn, trade = D.TURN, D.DRAWN, D.TRADE
+        turn, drawn, trade, target = D.TURN, D.DRAWN, D.TRADE, D.TARGET
         while not self.over:
             pending = self.pending
             kind = pending[0]
@@ -504,6 +504,9 @@ class State:
             elif kind != turn:
                 if kind == trade:                # pairs of cards: counted and picked, not listed
                     action = self._pick_trade(rand)
+                elif kind == target:             # the candidates are in the decision (_legal_target)
+                    seats = pending[3]
+                    action = g.A_TARGET + seats[int(rand() * len(seats))]
                 else:
                     actions = fixed.get(kind) or legal[kind](self)
                     action = actions[int(rand() * len(actions))]
