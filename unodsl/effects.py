@@ -861,7 +861,16 @@ class _Unit:
 
     def e_partner_self(self, t):
         self._needs_teams(t)
-        return (lambda st, fr: st.partner_of(fr[F_SELF])), PLAYER
+        if self.g.variant.team_size != 2:
+            return (lambda st, fr: st.partner_of(fr[F_SELF])), PLAYER
+
+        def partner(st, fr):                          # partner_of for teams of two, read in place
+            p = fr[F_SELF]
+            if p < 0:
+                return -1
+            q = st.g.team_tables[st.n][1][p]
+            return -1 if st.eliminated[q] else q
+        return partner, PLAYER
 
     def e_partner_of(self, t):
         self._needs_teams(t)

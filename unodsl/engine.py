@@ -451,7 +451,7 @@ class State:
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
         plain, k_color, history = g.plain, g.k_color, self.history
         fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
-        turn, drawn, trade, target = D.TURN, D.DRAWN, D.TRADE, D.TARGET
+        turn, drawn, trade, target, give = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
         while not self.over:
             pending = self.pending
             kind = pending[0]
@@ -507,6 +507,9 @@ class State:
                 elif kind == target:             # the candidates are in the decision (_legal_target)
                     seats = pending[3]
                     action = g.A_TARGET + seats[int(rand() * len(seats))]
+                elif kind == give:               # one of the giver's kinds (_legal_give)
+                    kinds = sorted(set(self.hands[pending[1]]))
+                    action = g.A_GIVE + kinds[int(rand() * len(kinds))]
                 else:
                     actions = fixed.get(kind) or legal[kind](self)
                     action = actions[int(rand() * len(actions))]
@@ -1027,16 +1030,13 @@ class State:
 
     # --- internals: the VM ----------------------------------------------------
 
-    def _frame(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> list:
-        """A new frame for effect `code`, at its first op, its locals unset (layout in decisions.py)."""
+    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
+        """Push a new frame for effect `code`, at its first op, its locals unset (layout in decisions.py)."""
         fr = [code, 0, self_seat, card, honest, jumped]
         nlocals = self.g.codes[code][1]
         if nlocals:
             fr += [None] * nlocals
-        return fr
-
-    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
-        self.frames.append(self._frame(code, self_seat, card, honest, jumped))
+        self.frames.append(fr)
 
     def _run(self) -> bool:
         """Run effect frames until they finish (True) or one pauses for a decision (False)."""
@@ -1174,20 +1174,20 @@ class State:
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
         if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and self.skip == self.g.no_skips[self.n]:
-            seat = (self.current + self.direction) % self.n
+            seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
             if not self.hands[seat] or self.eliminated[seat]:
                 seat = self._advance()
-            elif not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
-                # The common case, inline (what _begin_turn would do): the next seat plays a plain turn.
-                self.next_player = self.current = seat
-                self.turns += 1
-                self.total_turns += 1
-                self.drawn_this_turn = -1
-                self.played_by = -1
-                self.pending = self.g.turn_of[seat]
-                return
         else:
             seat = self._advance()
+        if not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
+            # The common case, inline (what _begin_turn would do): the seat plays a plain turn.
+            self.next_player = self.current = seat
+            self.turns += 1
+            self.total_turns += 1
+            self.drawn_this_turn = -1
+            self.played_by = -1
+            self.pending = self.g.turn_of[seat]
+            return
         self.next_player = seat
         if self.vulnerable:
             hands = self.hands          # (a comprehension reading self would make self a cell in every call)
@@ -1327,7 +1327,7 @@ class State:
             if g.straight[code] and not self.frames:
                 # Nothing can interrupt it: run it here, as _run would, without pushing a frame.
                 ops, nlocals = g.codes[code]
-                fr = [code, 0, p, k, honest, jumped]                  # as _frame makes it, without the call
+                fr = [code, 0, p, k, honest, jumped]                  # as _push makes it
                 if nlocals:
                     fr += [None] * nlocals
                 pc, end = 0, len(ops)
