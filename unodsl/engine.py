@@ -57,8 +57,9 @@ class Game:
                  "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
                  "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
-                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of", "A_CATCH", "A_GIVE", "A_TRADE",
-                 "num_actions", "fixed_actions", "on_play", "on_start", "restriction", "strict", "resolve_last", "on_deal",
+                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
+                 "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
+                 "strict", "resolve_last", "on_deal",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
@@ -435,9 +436,10 @@ class State:
 
         It plays exactly the game that `RandomBot`s drawing from `rand` would: at each
         decision `legal_action_ids()[int(rand() * n)]`, n the number of legal actions.
-        Turns and drawn cards, most of the decisions, are answered here without the
-        list: their legal actions are counted, and only the chosen one is made.
-        `rand` defaults to the game's own generator.
+        Turns, drawn cards, targets, gifts and trades are answered here without the
+        list: their legal actions are counted and only the chosen one is made; colours,
+        challenges and UNO calls come from tables made once. `rand` defaults to the
+        game's own generator.
         """
         rand = rand or self.rng.random
         g = self.g
@@ -1173,7 +1175,8 @@ class State:
 
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
-        if self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0 and self.skip == self.g.no_skips[self.n]:
+        if (self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
+                and self.skip == self.g.no_skips[self.n]):
             seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
             if not self.hands[seat] or self.eliminated[seat]:
                 seat = self._advance()
@@ -1190,7 +1193,7 @@ class State:
             return
         self.next_player = seat
         if self.vulnerable:
-            hands = self.hands          # (a comprehension reading self would make self a cell in every call)
+            hands = self.hands          # not self in the comprehension: it would make self a cell in the whole method
             self.vulnerable = [p for p in self.vulnerable if len(hands[p]) == 1]
         if self.vulnerable or self.uno_askers:
             self._windows()
@@ -1267,7 +1270,7 @@ class State:
             top = self.discard[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
                 if not self.stack or self.g.ruling_value("jump_in_during_stack"):
-                    hands = self.hands
+                    hands = self.hands      # not self in the comprehension, as in _end_turn
                     self.window = [q for q in self.players_from(p, False) if hands[q]]
                     self.window_kind = D.JUMP
                     if self.window:
@@ -1489,8 +1492,8 @@ class State:
         return actions
 
     def _pick_trade(self, rand) -> int:
-        """`_legal_trade()[int(rand() * n)]` without the list: a row of `theirs` for each kind of mine, but itself."""
-        _, p, other, left = self.pending
+        """`_legal_trade()[int(rand() * n)]` without the list: per kind of mine, a row of theirs but itself."""
+        _, p, other, _ = self.pending
         g = self.g
         held = set(self.hands[other])
         theirs = sorted(held)
