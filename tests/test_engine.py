@@ -316,8 +316,9 @@ def test_play_out_takes_the_general_way_for_restricted_cards_and_locks(path, fie
         _random_loop(listed, random.Random(index).random)
         assert fast.to_json() == listed.to_json(), (path, seed)
         own.play_out()                                   # the game's own generator by default
-        _random_loop(listed := game.new_game(4, seed=seed), listed.rng.random)
-        assert own.to_json() == listed.to_json(), (path, seed)
+        again = game.new_game(4, seed=seed)
+        _random_loop(again, again.rng.random)
+        assert own.to_json() == again.to_json(), (path, seed)
         replay = game.new_game(4, seed=seed)
         for action in fast.history:
             if replay.decision == "turn":
@@ -327,7 +328,7 @@ def test_play_out_takes_the_general_way_for_restricted_cards_and_locks(path, fie
                 else:
                     seen += not game.strict_kinds.isdisjoint(replay.hands[p])
             replay.apply_id(action)
-    assert seen, f"{path}: no turn with a {field}"
+    assert seen, f"{path}: no turn " + ("under a lock" if field == "lock" else "with the restricted card in hand")
 
 
 def test_play_out_continues_a_game_and_logs_what_it_plays(classic):
@@ -346,7 +347,7 @@ def test_play_out_continues_a_game_and_logs_what_it_plays(classic):
 
 
 def test_fixed_legal_lists_are_fresh_lists(classic):
-    """Colors and challenges come from tables made once; what legal_action_ids returns is the caller's."""
+    """Colors, challenges and UNO calls come from tables made once; legal_action_ids returns the caller's copy."""
     state = classic.new_game(4, seed=3)
     rng = random.Random(3)
     while state.decision != "color":
