@@ -375,3 +375,21 @@ def test_a_picked_trade_is_the_listed_trade_at_that_index():
                 checked += 1
             state.apply_id(rng.choice(legal))
     assert checked >= 20
+
+
+@pytest.mark.parametrize("path, kinds", [("variants/classic.yaml", {"turn", "drawn", "color", "challenge", "catch"}),
+                                         ("variants/all-wild-grogu.yaml", {"target", "trade", "catch", "uno"})])
+def test_legal_ids_are_sorted_but_a_declining_answer_comes_last(path, kinds):
+    """What api.md promises of legal_action_ids, over random games that reach the given decisions."""
+    game = unodsl.load(path)
+    seen = set()
+    for seed in range(30):
+        state = game.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while not state.over:
+            legal = state.legal_action_ids()
+            body = legal[:-1] if legal[-1] in (game.A_PASS, game.A_DONE) else legal
+            assert body == sorted(body) and game.A_PASS not in body and game.A_DONE not in body, (state.decision, legal)
+            seen.add(state.decision)
+            state.apply_id(rng.choice(legal))
+    assert kinds <= seen, seen

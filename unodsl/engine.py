@@ -388,7 +388,7 @@ class State:
         self.apply_id(action_id)
 
     def legal_action_ids(self) -> list[int]:
-        """The legal actions of the current player, as integer ids (sorted)."""
+        """The legal actions of the current player, as integer ids: sorted, but a final `pass` or `done` last."""
         if self.over:
             return []
         kind, p = self.pending[0], self.pending[1]
