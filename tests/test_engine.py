@@ -393,3 +393,27 @@ def test_legal_ids_are_sorted_but_a_declining_answer_comes_last(path, kinds):
             seen.add(state.decision)
             state.apply_id(rng.choice(legal))
     assert kinds <= seen, seen
+
+
+def test_a_broken_may_draw_condition_allows_no_draw_on_every_path(tmp_path):
+    """check_file builds the game of a refused file for its diagnostics; its turns must not call a missing condition."""
+    from pathlib import Path
+    from unodsl.check import check_file
+    variant = tmp_path / "broken.yaml"
+    classic_path = Path("variants/classic.yaml").resolve()
+    variant.write_text(f"unodsl: 1\nname: broken draw rule\nextends: {classic_path}\n"
+                       "turn:\n  may_draw_if: hand(self) >\n")
+    result = check_file(str(variant), "/")                    # the root that lets it extend the repository's file
+    assert [d.code for d in result.errors] == ["E401"] and result.game is not None
+    game = result.game
+    assert not game.may_always_draw
+    for seed in range(4):
+        fast, listed = game.new_game(4, seed=seed), game.new_game(4, seed=seed)
+        fast.play_out(random.Random(seed).random)
+        _random_loop(listed, random.Random(seed).random)
+        assert fast.to_json() == listed.to_json()
+    state = game.new_game(4, seed=1)
+    while state.decision != "turn" or not state.legal_action_ids()[:-1]:
+        state.apply_id(state.legal_action_ids()[0])
+    legal = state.legal_action_ids()
+    assert (game.A_DRAW in legal) == (legal == [game.A_DRAW])      # a draw only when nothing is playable

@@ -32,6 +32,11 @@ def shuffle(cards: list, rng: random.Random) -> None:
     cards.sort(key=lambda _: rand())
 
 
+def _never(st, fr) -> bool:
+    """The may-draw condition of a variant whose condition did not compile."""
+    return False
+
+
 class IllegalAction(Exception):
     """An action that is not legal in this state; the state is unchanged."""
 
@@ -169,8 +174,10 @@ class Game:
         self.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
         self.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
         self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
-        self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition"))
         self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
+        # A condition that does not compile (the file is refused, but check_file still builds the game for
+        # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
+        self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition")) or _never
         # A condition only reads its frame: one immutable frame per seat, not a new list every turn.
         self.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(self.max_players))
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
@@ -408,8 +415,7 @@ class State:
             actions = plays + [x + k for x in plays]
         else:
             actions = plays
-        if not plays or g.may_always_draw or (g.may_draw_if is not None
-                                              and g.may_draw_if(self, g.seat_frames[p])):
+        if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
             actions.append(g.A_DRAW)
         return actions
 
@@ -451,7 +457,7 @@ class State:
         playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
         may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
-        plain, k_color, history = g.plain, g.k_color, self.history
+        history = self.history
         fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
         turn, drawn, trade, target, give = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
         while not self.over:
@@ -478,17 +484,7 @@ class State:
                         continue
                     card = sorted(plays)[i % m]
                     history.append(card if i < m else card + k)
-                    if plain[card] and len(hand) > 2:
-                        # _play's plain path, inline.
-                        hand.remove(card)
-                        self.discard.append(card)
-                        c = k_color[card]
-                        if c >= 0:
-                            self.color = c
-                        self.played_by = p
-                        self._end_turn()
-                    else:
-                        self._play(p, card, i >= m)
+                    self._play(p, card, i >= m)
                     continue
             elif kind == drawn:
                 # The card just drawn: play it (with an UNO call if it is the next-to-last), or keep it.
@@ -1531,10 +1527,7 @@ class State:
 
     def _catch_actions(self, q: int) -> list[int]:
         base = self.g.A_CATCH
-        if self.g.variant.team_size > 1:                # partners do not catch each other
-            actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
-        else:
-            actions = [base + v for v in sorted(self.vulnerable) if v != q]
+        actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
         # A late call is allowed until someone catches you (1.12); a partner may call for you (2.2.10).
         if q in self.vulnerable or (self.g.variant.uno_partner_may_call
                                     and any(self.partner_of(v) == q for v in self.vulnerable)):
