@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from functools import partial
 
 from . import decisions as D
 from .diagnostics import Diagnostic
@@ -27,9 +28,11 @@ def shuffle(cards: list, rng: random.Random) -> None:
 
     A uniformly random permutation (keys tie with probability ~n**2 / 2**54), at a
     third of the cost of `random.shuffle`, which draws each index through Python code.
+    The key function is all C: `next(keys, card)` takes the next `rng.random()` from
+    an endless iterator (the card is only next's unused default), in card order as a
+    `lambda _: rng.random()` would, without a Python frame per card (-20%).
     """
-    rand = rng.random
-    cards.sort(key=lambda _: rand())
+    cards.sort(key=partial(next, iter(rng.random, None)))
 
 
 def _never(st, fr) -> bool:
