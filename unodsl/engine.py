@@ -67,7 +67,7 @@ class Game:
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
                  "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
-                 "strict", "resolve_last", "on_deal",
+                 "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
@@ -153,6 +153,8 @@ class Game:
                               D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT), D.UNO: (self.A_UNO, self.A_PASS)}
         # (team of each seat, partner of each seat) by table size, read on the hot path without a call.
         self.team_tables = (None, None, *(self.teams_for(n) for n in range(2, self.max_players + 1)))
+        # Seat orders by table size (see orders_for), read by players_from without a call.
+        self.orders = (None, None, *(self.orders_for(n) for n in range(2, self.max_players + 1)))
         # A table's skip counts when nobody is to be skipped: `skip == no_skips[n]` is 3x faster than any().
         self.no_skips = tuple([0] * n for n in range(self.max_players + 1))
         self.A_CATCH = self.A_TARGET + self.max_players
@@ -186,6 +188,8 @@ class Game:
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
                              and self.strict[self.k_type[k]]}
         self.jump_in = v.jump_in
+        self.stacking = v.stacking != "none"
+        self.deck_size = len(self.deck)
         self.max_turns = v.max_turns
         self.plain_turns = -1 if v.jump_in else v.max_turns     # a turn below this needs no jump-in window
         self.may_keep_drawn = v.drawn_card != "forced"
@@ -698,7 +702,7 @@ class State:
         """Seats in turn order starting at p (or after p), not eliminated."""
         if p < 0:
             return ()
-        order = self.g.orders_for(self.n)[self.direction][include][p]
+        order = self.g.orders[self.n][self.direction][include][p]
         if True in self.eliminated:
             return tuple(q for q in order if not self.eliminated[q])
         return order
@@ -718,8 +722,10 @@ class State:
 
     def op_draw(self, p: int, n: int) -> None:
         if p >= 0 and n > 0:
-            self._draw(p, min(n, len(self.g.deck)))
-            self._after_draw_event(p)
+            g = self.g
+            self._draw(p, n if n <= g.deck_size else g.deck_size)
+            if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
+                self._push(g.after_draw, p, -1, True, False)
 
     def op_draw_to(self, p: int, n: int) -> None:
         if p >= 0:
@@ -745,7 +751,7 @@ class State:
         """Draw n and lose the turn, or, with stacking, pass the growing stack on."""
         if p < 0:
             return
-        if self.g.variant.stacking != "none" and self._stack_answers(p):
+        if self.g.stacking and self._stack_answers(p):
             self.stack += n
             self.stack_victim = p
             self.next_exact = p
