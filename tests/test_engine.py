@@ -417,3 +417,54 @@ def test_a_broken_may_draw_condition_allows_no_draw_on_every_path(tmp_path):
         state.apply_id(state.legal_action_ids()[0])
     legal = state.legal_action_ids()
     assert (game.A_DRAW in legal) == (legal == [game.A_DRAW])      # a draw only when nothing is playable
+
+
+@pytest.mark.parametrize("partner_may_call", [None, True, False])
+def test_the_catch_window_stops_exactly_at_seats_with_more_than_pass(tmp_path, partner_may_call):
+    """_may_catch(q), which the window asks, is `len(_catch_actions(q)) > 1` for every seat and vulnerable set.
+
+    Classic (no teams), and Teams with and without partners calling UNO for each other: a
+    partner of the only vulnerable player has nothing but `pass` only in the last case.
+    """
+    from pathlib import Path
+    if partner_may_call is None:
+        game = unodsl.load("variants/classic.yaml")
+    else:
+        variant = tmp_path / "teams-calls.yaml"
+        variant.write_text(f"unodsl: 1\nname: teams, partner calls {partner_may_call}\n"
+                           f"extends: {Path('variants/teams.yaml').resolve()}\n"
+                           f"uno:\n  partner_may_call: {str(partner_may_call).lower()}\n")
+        game = unodsl.load(str(variant), "/")
+        assert game.variant.uno_partner_may_call is partner_may_call
+    answers = Counter()
+    for seed in range(60):
+        state = game.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while not state.over:
+            if state.vulnerable:
+                for q in range(4):
+                    expected = len(state._catch_actions(q)) > 1
+                    assert state._may_catch(q) is expected, (seed, q, state.vulnerable)
+                    answers[expected] += 1
+            legal = state.legal_action_ids()
+            state.apply_id(legal[int(rng.random() * len(legal))])
+    assert answers[True] >= 20, answers
+    assert (answers[False] >= 5) == (partner_may_call is False), answers
+
+
+def test_a_lowest_held_match_is_won_by_the_first_seat_with_the_fewest_points(tmp_path):
+    """Scoring by points held (1.10.3): once a seat reaches the target, the lowest score wins, the first seat on a tie."""
+    from pathlib import Path
+    variant = tmp_path / "lowest.yaml"
+    variant.write_text(f"unodsl: 1\nname: lowest held\nextends: {Path('variants/classic.yaml').resolve()}\n"
+                       "scoring:\n  mode: lowest_held\n  target: 150\n")
+    game = unodsl.load(str(variant), "/")
+    rounds = 0
+    for seed in range(12):
+        state = game.new_game(4, seed=seed, match=True)
+        state.play_out()
+        scores, winner = state.scores, state.winner
+        assert max(scores) >= 150 and scores[winner] == min(scores), (seed, scores, winner)
+        assert all(s > scores[winner] for s in scores[:winner]), (seed, scores, winner)
+        rounds += state.round
+    assert rounds > 12                          # matches of several rounds, not one

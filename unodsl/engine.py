@@ -640,8 +640,7 @@ class State:
         return len(self.hands[p]) if p >= 0 else 0
 
     def hand_points(self, p: int) -> int:
-        pts = self.g.k_points
-        return sum(pts[k] for k in self.hands[p]) if p >= 0 else 0
+        return sum(map(self.g.k_points.__getitem__, self.hands[p])) if p >= 0 else 0
 
     def is_out(self, p: int) -> bool:
         return p >= 0 and (self.eliminated[p] or not self.hands[p])
@@ -1234,7 +1233,9 @@ class State:
 
     def _windows(self) -> None:
         """Between turns: UNO calls for hands changed by effects, then the catch window."""
-        self.uno_askers = [p for p in self.uno_askers if len(self.hands[p]) == 1]
+        if self.uno_askers:
+            hands = self.hands          # not self in the comprehension, as in _end_turn
+            self.uno_askers = [p for p in self.uno_askers if len(hands[p]) == 1]
         if self.uno_askers:
             self.pending = (D.UNO, self.uno_askers[0])
             return
@@ -1248,7 +1249,7 @@ class State:
                 self.window_kind = D.CATCH
             while self.window:
                 q = self.window[0]
-                if not self.eliminated[q] and len(self._catch_actions(q)) > 1:
+                if not self.eliminated[q] and self._may_catch(q):
                     self.pending = (D.CATCH, q)
                     return
                 self.window.pop(0)
@@ -1417,36 +1418,49 @@ class State:
         if stalled:
             self.stalled = True
             if winner is None and v.stall != "no_winner":
-                alive = [q for q in range(self.n) if not self.eliminated[q]]
-                key = (lambda q: (self.hand_points(q), len(self.hands[q]))) if v.stall == "fewest_points" \
-                    else (lambda q: (len(self.hands[q]), self.hand_points(q)))
-                winner = min(alive, key=key) if alive else None
+                winner = self._stall_winner()
         self.round_winner = winner
-        points = [self.hand_points(q) for q in range(self.n)]
+        value = g.k_points.__getitem__
+        points = [sum(map(value, hand)) for hand in self.hands]         # hand_points of every seat
         if v.scoring == "winner_collects" and winner is not None:
-            gained = sum(points[q] for q in range(self.n) if not self.same_team(q, winner))
-            for q in range(self.n):
-                if self.same_team(q, winner) if v.score_by == "team" else q == winner:
-                    self.scores[q] += gained
+            team = g.team_tables[self.n][0]         # without teams, every seat is a team of its own
+            ours = team[winner]
+            gained = sum([pts for pts, t in zip(points, team) if t != ours])
+            if v.score_by == "team":
+                for q in range(self.n):
+                    if team[q] == ours:
+                        self.scores[q] += gained
+            else:
+                self.scores[winner] += gained
         elif v.scoring == "lowest_held":
             for q in range(self.n):
                 self.scores[q] += points[q]
         if not self.match or v.scoring == "none":
             self._finish(winner)
             return
-        if max(self.scores) >= v.target:
+        scores = self.scores            # not self in the comprehensions: it would make self a cell in the whole method
+        if max(scores) >= v.target:
             if v.scoring == "lowest_held":
-                low = min(self.scores)
-                self._finish(min(q for q in range(self.n) if self.scores[q] == low))
+                self._finish(scores.index(min(scores)))      # the first seat with the lowest score
             else:
-                high = max(self.scores)
-                leaders = [q for q in range(self.n) if self.scores[q] == high]
-                if len({self.team_index(q) for q in leaders}) == 1 or g.ruling_value("target_tie_plays_another_round") is False:
+                high = max(scores)
+                leaders = [q for q in range(self.n) if scores[q] == high]
+                team = g.team_tables[self.n][0]
+                if len({team[q] for q in leaders}) == 1 or g.ruling_value("target_tie_plays_another_round") is False:
                     self._finish(leaders[0])            # without the ruling, the first seat among the leaders
                 else:
                     self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
             return
         self._new_round(first=False)
+
+    def _stall_winner(self) -> int | None:
+        """A stalled round's winner: the fewest points (then cards), or the fewest cards (then points)."""
+        alive = [q for q in range(self.n) if not self.eliminated[q]]
+        if self.g.variant.stall == "fewest_points":
+            key = (lambda q: (self.hand_points(q), len(self.hands[q])))
+        else:
+            key = (lambda q: (len(self.hands[q]), self.hand_points(q)))
+        return min(alive, key=key) if alive else None
 
     def _finish(self, winner: int | None) -> None:
         self.over = True
@@ -1533,6 +1547,22 @@ class State:
 
     def _legal_catch(self) -> list[int]:
         return self._catch_actions(self.pending[1])
+
+    def _may_catch(self, q: int) -> bool:
+        """Whether q has more than `pass` in the catch window: `len(_catch_actions(q)) > 1`, without the list."""
+        vulnerable = self.vulnerable
+        if q in vulnerable:
+            return True
+        team = self.g.team_tables[self.n][0]        # without teams, every seat is a team of its own
+        tq = team[q]
+        for v in vulnerable:
+            if team[v] != tq:
+                return True
+        if self.g.variant.uno_partner_may_call:     # a loop, not any(): self in a generator would make it a cell
+            for v in vulnerable:
+                if self.partner_of(v) == q:
+                    return True
+        return False
 
     def _catch_actions(self, q: int) -> list[int]:
         base = self.g.A_CATCH
