@@ -768,7 +768,11 @@ class State:
     def op_skip_next(self, p: int, n: int) -> None:
         """Skip the next n players after p, never the same player twice and never p."""
         seat = p
-        for _ in range(min(n, self.active_count() - 1)):
+        if all(self.hands) and True not in self.eliminated:      # active_count's common case, without the call
+            active = self.n
+        else:
+            active = self.active_count()
+        for _ in range(n if n < active else active - 1):
             seat = self.next_of(seat)
             if seat < 0 or seat == p:
                 break
@@ -789,7 +793,10 @@ class State:
 
     def op_choose_player(self, fr: list, slot: int, group: list[int]) -> int:
         eliminated = self.eliminated
-        candidates = [q for q in group if not eliminated[q]]
+        if True in eliminated:
+            candidates = [q for q in group if not eliminated[q]]
+        else:
+            candidates = group              # nobody is eliminated: every seat of the group may be chosen
         if not candidates:
             fr[slot] = -1
             return 0
@@ -1349,10 +1356,10 @@ class State:
 
     def _after_play(self) -> None:
         """Effects are done: see who went out, then end the turn."""
-        v = self.g.variant
         if all(self.hands):                 # the common case: nobody is out of cards
             self._end_turn()
             return
+        v = self.g.variant
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if not self.hands[q] and not self.out[q]:
