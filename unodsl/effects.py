@@ -771,7 +771,7 @@ class _Unit:
             self.fail(t, "E501", f"cannot compare a {lt} with a {rt}")
         if op not in ("==", "!=") and lt != INT:
             self.fail(op_tok, "E501", f"'{op}' compares numbers, not {lt}s")
-        return _compare(op, lf, rf), BOOL
+        return _compare(op, lf, rf, len(self.g.deck)), BOOL
 
     def e_binop(self, t):
         left, op_tok, right = t.children
@@ -1091,8 +1091,8 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">": operator.gt, ">=": operator.ge}
 
 
-def _compare(op: str, lf, rf):
-    """A compiled comparison; a constant right side is built into the code."""
+def _compare(op: str, lf, rf, most: int):
+    """A compiled comparison; a constant right side is built into the code (`most`: the largest hand)."""
     fn = _COMPARE[op]
     if _is_const(lf) and _is_const(rf):
         return _const(fn(lf.const, rf.const))
@@ -1101,7 +1101,7 @@ def _compare(op: str, lf, rf):
     c = rf.const
     who = getattr(lf, "hand_of", None)
     if who is _NEXT or hasattr(who, "slot"):
-        return _compare_hand_size(fn, who, c)
+        return _compare_hand_size(fn, who, c, most)
     if op == "==":
         return lambda st, fr: lf(st, fr) == c
     if op == "!=":
@@ -1115,28 +1115,31 @@ def _compare(op: str, lf, rf):
     return lambda st, fr: lf(st, fr) >= c
 
 
-def _compare_hand_size(fn, who, c):
+def _compare_hand_size(fn, who, c, most: int):
     """`hand(next) OP c` or `hand(self) OP c` as one closure: the size is taken in place.
 
-    The may-draw condition of All Wild (`hand(next) == 1`) runs on every turn.
+    The answer for every size a hand can have (0 to `most`, the deck's size) is worked
+    out once; a run looks it up instead of calling the operator. The may-draw
+    condition of All Wild (`hand(next) == 1`) runs on every turn.
     """
+    answers = tuple(fn(size, c) for size in range(most + 1))
     if who is _NEXT:
         def compare(st, fr):
             p = fr[F_SELF]
             if p < 0:
-                return fn(0, c)
+                return answers[0]
             seat = (p + st.direction) % st.n                # next_of's common case, without the call
             if not st.hands[seat] or st.eliminated[seat]:
                 seat = st.next_of(p)
                 if seat < 0:
-                    return fn(0, c)
-            return fn(len(st.hands[seat]), c)
+                    return answers[0]
+            return answers[len(st.hands[seat])]
     else:
         index = who.slot
 
         def compare(st, fr):
             p = fr[index]
-            return fn(len(st.hands[p]) if p >= 0 else 0, c)
+            return answers[len(st.hands[p])] if p >= 0 else answers[0]
     return compare
 
 
