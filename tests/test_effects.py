@@ -712,3 +712,31 @@ def test_hand_of_next_skips_a_neighbour_who_is_out(direction):
             state.eliminated[neighbour], state.hands[neighbour] = False, []
         assert state.next_of(0) == beyond
         assert fn(state, game.seat_frames[0]) is True                  # seat 2 holds 6
+
+
+@pytest.mark.parametrize("text,guard", [
+    ("if hand(self) > 2:\n    next draws 1\n    skip next\n", "hand"),    # the whole effect under one if
+    ("if rule.two_player_reverse_is_skip:\n    next draws 1\n", "false"),  # the ruling is off: nothing to do
+    ("if hand(self) > 2:\n    next draws 1\nelse:\n    skip next\n", None),
+    ("if hand(self) > 2:\n    next draws 1\nelif hand(self) > 1:\n    skip next\n", None),
+    ("skip next\nif hand(self) > 2:\n    next draws 1\n", None),
+    ("if hand(self) > 2:\n    next draws 1\nskip next\n", None),
+    ("next draws 1\n", None),
+])
+def test_guard_of_is_the_test_without_which_the_effect_does_nothing(text, guard):
+    from unodsl.effects import _is_const, guard_of
+    game = classic_game(False)
+    compiler = effects.EffectCompiler(game)
+    code = compiler.compile_effect(Text(text), effects.Context("on_play"))
+    assert code >= 0, compiler.diags
+    found = guard_of(game.codes[code][0])
+    if guard is None:
+        assert found is None
+    elif guard == "false":
+        assert _is_const(found) and found.const is False
+    else:
+        state = game.new_game(3, seed=1)
+        dealt = state.hands[0]
+        for size in (1, 2, 3, 5):
+            state.hands[0] = dealt[:size]
+            assert found(state, game.seat_frames[0]) is (size > 2)

@@ -468,3 +468,25 @@ def test_a_lowest_held_match_is_won_by_the_first_seat_with_the_fewest_points(tmp
         assert all(s > scores[winner] for s in scores[:winner]), (seed, scores, winner)
         rounds += state.round
     assert rounds > 12                          # matches of several rounds, not one
+
+
+def test_an_after_draw_event_whose_guard_fails_is_not_pushed_and_games_are_unchanged(monkeypatch):
+    """Teams' tag-back runs on every draw under `if partner is out`: tested before a frame is pushed, same games."""
+    game = unodsl.load("variants/teams.yaml")
+    guard = game.after_draw_guard
+    assert guard is not None
+    answers = Counter()
+
+    def counted(state, frame):
+        answer = guard(state, frame)
+        answers[answer] += 1
+        return answer
+    for seed in range(16):
+        monkeypatch.setattr(game, "after_draw_guard", counted)
+        tested = game.new_game(4, seed=seed)
+        tested.play_out()
+        monkeypatch.setattr(game, "after_draw_guard", None)       # every draw pushes the event's frame
+        pushed = game.new_game(4, seed=seed)
+        pushed.play_out()
+        assert tested.to_json() == pushed.to_json(), seed
+    assert answers[False] > 1000 and answers[True] > 5, answers

@@ -1050,6 +1050,7 @@ def _decision(action):
 def _jump(offset: int):
     def jump(st, fr, pc):
         return pc + offset
+    jump.offset = offset         # read by guard_of
     if offset > 0:
         jump.calls = ""          # forward: part of a straight effect; backward (a loop) is not
     return jump
@@ -1062,7 +1063,25 @@ def _branch(cond, if_true: int, if_false: int):
     def branch(st, fr, pc):
         return pc + (if_true if cond(st, fr) else if_false)
     branch.calls = ""            # an `if` test: both ways lead forward
+    branch.cond, branch.if_false = cond, if_false       # read by guard_of
     return branch
+
+
+def guard_of(ops: list):
+    """The condition without which compiled code does nothing, or None if it may always do something.
+
+    That is the test of an `if` (without `else`) that holds the whole effect: when it
+    is false, the code jumps to its end at once. Code that starts by jumping to its end
+    (an `if` on a ruling that is off) has the constant false as its guard.
+    """
+    if not ops:
+        return _const(False)
+    first = ops[0]
+    if getattr(first, "offset", None) == len(ops):
+        return _const(False)
+    if getattr(first, "if_false", None) == len(ops):
+        return first.cond
+    return None
 
 
 # --- constant folding ----------------------------------------------------------

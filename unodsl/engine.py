@@ -15,7 +15,7 @@ from functools import partial
 
 from . import decisions as D
 from .diagnostics import Diagnostic
-from .effects import Context, EffectCompiler
+from .effects import Context, EffectCompiler, guard_of
 from .model import Variant
 
 # Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
@@ -68,7 +68,7 @@ class Game:
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
                  "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size",
-                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
+                 "on_player_out", "after_draw", "after_draw_guard", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
 
@@ -179,6 +179,9 @@ class Game:
         self.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
         self.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
         self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
+        # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
+        # the test is made before a frame is pushed (see _after_draw_event).
+        self.after_draw_guard = guard_of(self.codes[self.after_draw][0]) if self.after_draw >= 0 else None
         self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
         # A condition that does not compile (the file is refused, but check_file still builds the game for
         # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
@@ -724,7 +727,7 @@ class State:
             g = self.g
             self._draw(p, n if n <= g.deck_size else g.deck_size)
             if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
-                self._push(g.after_draw, p, -1, True, False)
+                self._after_draw_event(p)
 
     def op_draw_to(self, p: int, n: int) -> None:
         if p >= 0:
@@ -970,9 +973,20 @@ class State:
         return got
 
     def _after_draw_event(self, p: int) -> None:
-        code = self.g.after_draw
+        """Push the after-draw event for p, unless its guard says it would do nothing.
+
+        Its frame would run right after the op that drew, before anything a condition can
+        read has changed (op_penalty adds a skip, _turn_draw notes the drawn card: neither
+        is readable), so the guard gives the same answer here as at the top of the frame.
+        A frame not pushed takes no VM step: a runaway effect that draws meets the step
+        limit a few steps later than the frame would have made it.
+        """
+        g = self.g
+        code = g.after_draw
         if code >= 0:
-            self._push(code, p, -1, True, False)
+            guard = g.after_draw_guard
+            if guard is None or guard(self, g.seat_frames[p]):
+                self._push(code, p, -1, True, False)
 
     def _hand_changed(self, p: int) -> None:
         """A hand changed outside its owner's own play: they may need to call UNO."""
