@@ -453,7 +453,7 @@ def test_the_catch_window_stops_exactly_at_seats_with_more_than_pass(tmp_path, p
 
 
 def test_a_lowest_held_match_is_won_by_the_first_seat_with_the_fewest_points(tmp_path):
-    """Scoring by points held (1.10.3): once a seat reaches the target, the lowest score wins, the first seat on a tie."""
+    """Scoring by points held (1.10.3): once a seat reaches the target, the lowest score wins (first seat on a tie)."""
     from pathlib import Path
     variant = tmp_path / "lowest.yaml"
     variant.write_text(f"unodsl: 1\nname: lowest held\nextends: {Path('variants/classic.yaml').resolve()}\n"
@@ -490,3 +490,26 @@ def test_an_after_draw_event_whose_guard_fails_is_not_pushed_and_games_are_uncha
         pushed.play_out()
         assert tested.to_json() == pushed.to_json(), seed
     assert answers[False] > 1000 and answers[True] > 5, answers
+
+
+def test_play_out_reads_all_wilds_may_draw_rule_past_an_empty_neighbour():
+    """play_out answers `hand(next) == 1` in place; past a neighbour with no cards it asks the condition itself."""
+    game = unodsl.load("variants/all-wild.yaml")
+    assert getattr(game.may_draw_if, "next_answers", None) is not None
+    compared = drew_first = 0
+    for seed in range(40):
+        state = game.new_game(4, seed=seed)
+        assert state.decision == "turn"
+        p, d = state.current_player, state.direction
+        neighbour, beyond = (p + d) % 4, (p + 2 * d) % 4
+        # The neighbour holds nothing; the seat beyond holds one card: the current player may draw.
+        state.draw_pile += state.hands[neighbour] + state.hands[beyond][1:]
+        state.hands[neighbour], state.hands[beyond] = [], state.hands[beyond][:1]
+        assert game.may_draw_if(state, game.seat_frames[p]) is True
+        fast, listed = state.clone(), state.clone()
+        fast.play_out(random.Random(seed).random)
+        _random_loop(listed, random.Random(seed).random)
+        assert fast.to_json() == listed.to_json(), seed
+        compared += 1
+        drew_first += fast.history[0] == game.A_DRAW
+    assert compared == 40 and drew_first >= 2

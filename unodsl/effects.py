@@ -1153,6 +1153,7 @@ def _compare_hand_size(fn, who, c, most: int):
                 if seat < 0:
                     return answers[0]
             return answers[len(st.hands[seat])]
+        compare.next_answers = answers          # State.play_out answers a may-draw rule of this form in place
     else:
         index = who.slot
 

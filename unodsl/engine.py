@@ -67,8 +67,8 @@ class Game:
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
                  "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
-                 "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size",
-                 "on_player_out", "after_draw", "after_draw_guard", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
+                 "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
+                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest")
 
@@ -466,6 +466,8 @@ class State:
             return
         playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
         may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
+        # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
+        next_answers = getattr(may_draw_if, "next_answers", None)
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
         history = self.history
         fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
@@ -483,10 +485,18 @@ class State:
                 if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
                     m = len(plays)
                     n = 2 * m if len(hand) == 2 and uno_enabled else m
-                    if not m or may_always_draw or may_draw_if(self, seat_frames[p]):
+                    if not m or may_always_draw:
                         i = int(rand() * (n + 1))
                     else:
-                        i = int(rand() * n)
+                        if next_answers is None:
+                            may_draw = may_draw_if(self, seat_frames[p])
+                        else:                               # the condition's own test, without its call
+                            seat = (p + self.direction) % self.n
+                            if self.hands[seat] and not self.eliminated[seat]:
+                                may_draw = next_answers[len(self.hands[seat])]
+                            else:
+                                may_draw = may_draw_if(self, seat_frames[p])
+                        i = int(rand() * (n + 1)) if may_draw else int(rand() * n)
                     self.pending = None
                     if i == n:
                         history.append(draw)
