@@ -513,3 +513,20 @@ def test_play_out_reads_all_wilds_may_draw_rule_past_an_empty_neighbour():
         compared += 1
         drew_first += fast.history[0] == game.A_DRAW
     assert compared == 40 and drew_first >= 2
+
+
+def test_shuffle_is_the_sort_by_one_random_key_per_card_that_saved_games_were_dealt_with():
+    """A game log replays from its seed: the shuffle must give the permutation, and leave the generator, as before.
+
+    Before, the key was a `lambda _: rng.random()` per card; the shuffle now draws the
+    same keys in the same order without a Python call per card.
+    """
+    from unodsl.engine import shuffle
+    deck = list(unodsl.load("variants/classic.yaml").deck)
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        cards, expected = list(deck), list(deck)
+        shuffle(cards, ours)
+        expected.sort(key=lambda _: theirs.random())
+        assert cards == expected and ours.getstate() == theirs.getstate(), seed
+    assert cards != deck and Counter(cards) == Counter(deck)
