@@ -35,6 +35,24 @@ def shuffle(cards: list, rng: random.Random) -> None:
     cards.sort(key=partial(next, iter(rng.random, None)))
 
 
+# Comprehensions over a method's locals live in these helpers: in the method itself (CPython 3.11)
+# they would make those locals cells, which every call of the method creates first, needed or not.
+
+def _one_card(seats, hands) -> list[int]:
+    """The seats of `seats` left with exactly one card."""
+    return [p for p in seats if len(hands[p]) == 1]
+
+
+def _with_cards(seats, hands) -> list[int]:
+    """The seats of `seats` that hold cards."""
+    return [p for p in seats if hands[p]]
+
+
+def _not_eliminated(seats, eliminated) -> tuple[int, ...]:
+    """The seats of `seats` still in the game."""
+    return tuple([p for p in seats if not eliminated[p]])
+
+
 def _never(st, fr) -> bool:
     """The may-draw condition of a variant whose condition did not compile."""
     return False
@@ -421,8 +439,7 @@ class State:
         else:
             plays = self._playable_kinds(p)
         if len(hand) == 2 and g.uno_enabled:            # _uno_variants, inline on the hottest path
-            k = g.num_kinds
-            actions = plays + [x + k for x in plays]
+            actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
         else:
             actions = plays
         if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
@@ -643,8 +660,7 @@ class State:
     def active_count(self) -> int:
         if all(self.hands) and True not in self.eliminated:
             return self.n                                   # the common case: everyone plays
-        eliminated = self.eliminated
-        return sum(1 for p, hand in enumerate(self.hands) if hand and not eliminated[p])
+        return sum(1 for hand, out in zip(self.hands, self.eliminated) if hand and not out)
 
     def hand_of(self, p: int) -> list[int]:
         return self.hands[p] if p >= 0 else []
@@ -716,7 +732,7 @@ class State:
             return ()
         order = self.g.orders[self.n][self.direction][include][p]
         if True in self.eliminated:
-            return tuple(q for q in order if not self.eliminated[q])
+            return _not_eliminated(order, self.eliminated)
         return order
 
     def extreme_hand(self, p: int, most: bool) -> int:
@@ -807,7 +823,7 @@ class State:
     def op_choose_player(self, fr: list, slot: int, group: list[int]) -> int:
         eliminated = self.eliminated
         if True in eliminated:
-            candidates = [q for q in group if not eliminated[q]]
+            candidates = _not_eliminated(group, eliminated)
         else:
             candidates = group              # nobody is eliminated: every seat of the group may be chosen
         if not candidates:
@@ -1228,8 +1244,7 @@ class State:
             return
         self.next_player = seat
         if self.vulnerable:
-            hands = self.hands          # not self in the comprehension: it would make self a cell in the whole method
-            self.vulnerable = [p for p in self.vulnerable if len(hands[p]) == 1]
+            self.vulnerable = _one_card(self.vulnerable, self.hands)
         if self.vulnerable or self.uno_askers:
             self._windows()
         else:
@@ -1265,8 +1280,7 @@ class State:
     def _windows(self) -> None:
         """Between turns: UNO calls for hands changed by effects, then the catch window."""
         if self.uno_askers:
-            hands = self.hands          # not self in the comprehension, as in _end_turn
-            self.uno_askers = [p for p in self.uno_askers if len(hands[p]) == 1]
+            self.uno_askers = _one_card(self.uno_askers, self.hands)
         if self.uno_askers:
             self.pending = (D.UNO, self.uno_askers[0])
             return
@@ -1275,7 +1289,8 @@ class State:
                 first = self.next_player
                 order = [first, *self.players_from(first, False)]
                 if self.g.variant.uno_partner_may_call and self.g.variant.team_size > 1:
-                    order = [q for q in (self.partner_of(v) for v in self.vulnerable) if q >= 0] + order
+                    partners = list(map(self.partner_of, self.vulnerable))
+                    order = [q for q in partners if q >= 0] + order
                 self.window = order
                 self.window_kind = D.CATCH
             while self.window:
@@ -1307,8 +1322,7 @@ class State:
             top = self.discard[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
                 if not self.stack or self.g.ruling_value("jump_in_during_stack"):
-                    hands = self.hands      # not self in the comprehension, as in _end_turn
-                    self.window = [q for q in self.players_from(p, False) if hands[q]]
+                    self.window = _with_cards(self.players_from(p, False), self.hands)
                     self.window_kind = D.JUMP
                     if self.window:
                         self.pending = (D.JUMP, self.window[0])
@@ -1507,8 +1521,7 @@ class State:
         Sorted still: every 'play X uno' id is above every 'play X' id.
         """
         if len(self.hands[p]) == 2 and self.g.uno_enabled:
-            k = self.g.num_kinds
-            return kinds + [x + k for x in kinds]
+            return kinds + list(map(self.g.num_kinds.__add__, kinds))
         return kinds
 
     def _legal_drawn(self) -> list[int]:
