@@ -1120,12 +1120,10 @@ class State:
         return True
 
     def _resume(self) -> None:
-        """Continue after a decision: finish the effects, then whatever comes after them."""
+        """Continue after a decision: finish the effects, then whatever comes after them (`after` says what)."""
         self.pending = None
-        if self._run() and not self.over:
-            self._continue()
-
-    def _continue(self) -> None:
+        if not self._run() or self.over:
+            return
         after = self.after
         if after == AFTER_PLAY:
             self._after_play()
