@@ -53,6 +53,24 @@ def _not_eliminated(seats, eliminated) -> tuple[int, ...]:
     return tuple([p for p in seats if not eliminated[p]])
 
 
+def _team_table(players: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(team index of each seat, partner of each seat or -1) at a table of `players`, teams of `size`."""
+    count = players // size if size > 1 else players
+    team = tuple(p % count for p in range(players))
+    partner = tuple((p + count) % players if size == 2 else -1 for p in range(players))
+    return team, partner
+
+
+def _seat_orders(players: int) -> tuple:
+    """Every seat order at a table of `players`: [direction][include self][seat] -> a tuple of seats.
+
+    Index 1 is the direction of play +1 and index -1 (the last) is -1; players_from reads it.
+    """
+    return (None, *(tuple(tuple(tuple((p + i * d) % players for i in range(0 if include else 1, players))
+                                for p in range(players)) for include in (False, True))
+                    for d in (1, -1)))
+
+
 def _never(st, fr) -> bool:
     """The may-draw condition of a variant whose condition did not compile."""
     return False
@@ -79,7 +97,7 @@ class Game:
     """A variant compiled once: card tables, action space and effect code."""
 
     # Slots for the same reason as State's: the engine reads these tables on every turn.
-    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "_teams", "_orders", "type_ids", "card_names",
+    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "type_ids", "card_names",
                  "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
                  "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
@@ -95,8 +113,6 @@ class Game:
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
-        self._teams: dict[int, tuple] = {}
-        self._orders: dict[int, tuple] = {}
         self._build_cards()
         self._build_actions()
         self._compile()
@@ -169,10 +185,10 @@ class Game:
         # The decisions whose legal actions are always the same.
         self.fixed_actions = {D.COLOR: tuple(range(self.A_COLOR, self.A_TARGET)),
                               D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT), D.UNO: (self.A_UNO, self.A_PASS)}
-        # (team of each seat, partner of each seat) by table size, read on the hot path without a call.
-        self.team_tables = (None, None, *(self.teams_for(n) for n in range(2, self.max_players + 1)))
-        # Seat orders by table size (see orders_for), read by players_from without a call.
-        self.orders = (None, None, *(self.orders_for(n) for n in range(2, self.max_players + 1)))
+        # Team tables and seat orders by table size, read on the hot path without a call.
+        size = self.variant.team_size
+        self.team_tables = (None, None, *(_team_table(n, size) for n in range(2, self.max_players + 1)))
+        self.orders = (None, None, *(_seat_orders(n) for n in range(2, self.max_players + 1)))
         # A table's skip counts when nobody is to be skipped: `skip == no_skips[n]` is 3x faster than any().
         self.no_skips = tuple([0] * n for n in range(self.max_players + 1))
         self.A_CATCH = self.A_TARGET + self.max_players
@@ -231,29 +247,9 @@ class Game:
         self.diagnostics.extend(compiler.diags)
         self.rulings_used = compiler.rulings_used
 
-    def teams_for(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(team index of each seat, partner of each seat or -1) for a table of `players` seats."""
-        cached = self._teams.get(players)
-        if cached is None:
-            size = self.variant.team_size
-            count = players // size if size > 1 else players
-            team = tuple(p % count for p in range(players))
-            partner = tuple((p + count) % players if size == 2 else -1 for p in range(players))
-            cached = self._teams[players] = (team, partner)
-        return cached
-
     def orders_for(self, players: int) -> tuple:
-        """Every seat order at a table of `players`: [direction][include self][seat] -> a tuple of seats.
-
-        Index 1 is the direction of play +1 and index -1 (the last) is -1; players_from reads it.
-        """
-        cached = self._orders.get(players)
-        if cached is None:
-            cached = self._orders[players] = (None, *(
-                tuple(tuple(tuple((p + i * d) % players for i in range(0 if include else 1, players))
-                            for p in range(players)) for include in (False, True))
-                for d in (1, -1)))
-        return cached
+        """Every seat order at a table of `players` (see _seat_orders), built with the Game."""
+        return self.orders[players]
 
     def ruling_value(self, name: str):
         """Return the value of a ruling, with any override applied."""
@@ -505,14 +501,11 @@ class State:
                     if not m or may_always_draw:
                         i = int(rand() * (n + 1))
                     else:
-                        if next_answers is None:
+                        seat = (p + self.direction) % self.n
+                        if next_answers is not None and self.hands[seat] and not self.eliminated[seat]:
+                            may_draw = next_answers[len(self.hands[seat])]     # the condition's test, in place
+                        else:
                             may_draw = may_draw_if(self, seat_frames[p])
-                        else:                               # the condition's own test, without its call
-                            seat = (p + self.direction) % self.n
-                            if self.hands[seat] and not self.eliminated[seat]:
-                                may_draw = next_answers[len(self.hands[seat])]
-                            else:
-                                may_draw = may_draw_if(self, seat_frames[p])
                         i = int(rand() * (n + 1)) if may_draw else int(rand() * n)
                     self.pending = None
                     if i == n:
