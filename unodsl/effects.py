@@ -230,6 +230,8 @@ class EffectCompiler:
         self.diags: list[Diagnostic] = []
         self.rulings_used: set[str] = set()
         self.current_card = None                  # the CardType whose effects are being compiled
+        # Fused forms (hand sizes read in place, `hand(x) OP c` from a table): the Game's fast mode only.
+        self.fused = getattr(game, "fast", True)
 
     # --- entry points
 
@@ -447,10 +449,19 @@ class _Unit:
     def s_exchange(self, t, ops):
         a, n, b = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
                    self.expect(t.children[2], PLAYER))
+        # Both seats and the count are read once, before anyone picks: a pick that empties a hand
+        # must not change who `next` is for the rest of the exchange.
+        sa, sn, sb = self.new_slot(), self.new_slot(), self.new_slot()
+
+        def read(st, fr, pc):
+            fr[sa], fr[sn], fr[sb] = a(st, fr), n(st, fr), b(st, fr)
+            return pc + 1
+        read.calls = ""
         # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
-        ops.append(_decision(lambda st, fr: st.op_exchange_pick(a(st, fr), b(st, fr), n(st, fr), 0)))
-        ops.append(_decision(lambda st, fr: st.op_exchange_pick(b(st, fr), a(st, fr), n(st, fr), 1)))
-        ops.append(_call("op_exchange_finish", a, b))
+        ops.append(read)
+        ops.append(_decision(lambda st, fr: st.op_exchange_pick(fr[sa], fr[sb], fr[sn], 0)))
+        ops.append(_decision(lambda st, fr: st.op_exchange_pick(fr[sb], fr[sa], fr[sn], 1)))
+        ops.append(_call("op_exchange_finish", _slot(sa), _slot(sb)))
 
     def s_look(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
@@ -707,6 +718,12 @@ class _Unit:
 
     def e_hand_size(self, t):
         who = self.expect(t.children[0], PLAYER)
+        if not self.c.fused:
+
+            def size(st, fr):
+                p = who(st, fr)
+                return len(st.hands[p]) if p >= 0 else 0
+            return size, INT
         if hasattr(who, "slot"):                      # hand(self), hand(a local): read the seat in place
             index = who.slot
 
@@ -771,7 +788,7 @@ class _Unit:
             self.fail(t, "E501", f"cannot compare a {lt} with a {rt}")
         if op not in ("==", "!=") and lt != INT:
             self.fail(op_tok, "E501", f"'{op}' compares numbers, not {lt}s")
-        return _compare(op, lf, rf, len(self.g.deck)), BOOL
+        return _compare(op, lf, rf, len(self.g.deck), self.c.fused), BOOL
 
     def e_binop(self, t):
         left, op_tok, right = t.children
@@ -861,7 +878,7 @@ class _Unit:
 
     def e_partner_self(self, t):
         self._needs_teams(t)
-        if self.g.variant.team_size != 2:
+        if self.g.variant.team_size != 2 or not self.c.fused:
             return (lambda st, fr: st.partner_of(fr[F_SELF])), PLAYER
 
         def partner(st, fr):                          # partner_of for teams of two, read in place
@@ -880,6 +897,13 @@ class _Unit:
     def e_next_of(self, t):
         who = self.expect(t.children[0], PLAYER)
         return (lambda st, fr: st.next_of(who(st, fr))), PLAYER
+
+    def e_next_seat(self, t):
+        return (lambda st, fr: st.seat_after(fr[F_SELF])), PLAYER
+
+    def e_seat_after(self, t):
+        who = self.expect(t.children[0], PLAYER)
+        return (lambda st, fr: st.seat_after(who(st, fr))), PLAYER
 
     def e_most_cards(self, t):
         return (lambda st, fr: st.extreme_hand(fr[F_SELF], True)), PLAYER
@@ -1110,8 +1134,11 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">": operator.gt, ">=": operator.ge}
 
 
-def _compare(op: str, lf, rf, most: int):
-    """A compiled comparison; a constant right side is built into the code (`most`: the largest hand)."""
+def _compare(op: str, lf, rf, most: int, fused: bool = True):
+    """A compiled comparison; a constant right side is built into the code (`most`: the largest hand).
+
+    `fused` (the fast mode) compares `hand(next)` and `hand(self)` with a constant in one closure.
+    """
     fn = _COMPARE[op]
     if _is_const(lf) and _is_const(rf):
         return _const(fn(lf.const, rf.const))
@@ -1119,7 +1146,7 @@ def _compare(op: str, lf, rf, most: int):
         return lambda st, fr: fn(lf(st, fr), rf(st, fr))
     c = rf.const
     who = getattr(lf, "hand_of", None)
-    if who is _NEXT or hasattr(who, "slot"):
+    if fused and (who is _NEXT or hasattr(who, "slot")):
         return _compare_hand_size(fn, who, c, most)
     if op == "==":
         return lambda st, fr: lf(st, fr) == c

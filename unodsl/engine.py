@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections import Counter
 from functools import partial
 
 from . import decisions as D
@@ -20,7 +21,13 @@ from .model import Variant
 
 # Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
 ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
-MAX_STEPS_PER_RUN = 100_000    # effect ops per resolution; a runaway effect ends the round as a stall
+# The work one turn may do: effect ops, and every card an op moves in bulk (a redeal, a rotation,
+# a draw), over all the decisions taken inside the turn. A turn past it ends the round as a stall.
+MAX_STEPS_PER_TURN = 100_000
+MAX_FRAMES = 64                # effect frames open at once; an effect nested deeper ends the round as a stall
+
+# What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
+END_TURN, OFFER_DRAWN, WINDOWS = "end_turn", "offer_drawn", "windows"
 
 
 def shuffle(cards: list, rng: random.Random) -> None:
@@ -76,6 +83,11 @@ def _never(st, fr) -> bool:
     return False
 
 
+def _always(st, fr) -> bool:
+    """The may-draw condition of a variant that has none: a player may always draw."""
+    return True
+
+
 class IllegalAction(Exception):
     """An action that is not legal in this state; the state is unchanged."""
 
@@ -94,7 +106,14 @@ class InvalidState(Exception):
 
 
 class Game:
-    """A variant compiled once: card tables, action space and effect code."""
+    """A variant compiled once: card tables, action space and effect code.
+
+    `fast=False` is the reference mode: every rule runs through its one general
+    implementation. The fast paths (a turn's inline legal actions and draw, plain cards,
+    straight effects run without a frame, guarded draw events, fused hand-size tests, the
+    rollout's counted decisions) are specialisations behind flags set here; the test suite
+    plays the same games both ways and requires them identical.
+    """
 
     # Slots for the same reason as State's: the engine reads these tables on every turn.
     __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "type_ids", "card_names",
@@ -106,10 +125,11 @@ class Game:
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
-                 "straight", "stack_types", "rulings_used", "digest")
+                 "straight", "stack_types", "rulings_used", "digest", "fast")
 
-    def __init__(self, variant: Variant, rulings: dict | None = None):
+    def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool = True):
         self.variant = variant
+        self.fast = fast
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
@@ -185,12 +205,11 @@ class Game:
         # The decisions whose legal actions are always the same.
         self.fixed_actions = {D.COLOR: tuple(range(self.A_COLOR, self.A_TARGET)),
                               D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT), D.UNO: (self.A_UNO, self.A_PASS)}
-        # Team tables and seat orders by table size, read on the hot path without a call.
-        size = self.variant.team_size
-        self.team_tables = (None, None, *(_team_table(n, size) for n in range(2, self.max_players + 1)))
-        self.orders = (None, None, *(_seat_orders(n) for n in range(2, self.max_players + 1)))
-        # A table's skip counts when nobody is to be skipped: `skip == no_skips[n]` is 3x faster than any().
-        self.no_skips = tuple([0] * n for n in range(self.max_players + 1))
+        # Team tables, seat orders and empty skip rows by table size, read on the hot path without a
+        # call; built by tables_for when a game at that size starts, never for a size not played.
+        self.team_tables = [None] * (self.max_players + 1)
+        self.orders = [None] * (self.max_players + 1)
+        self.no_skips = [None] * (self.max_players + 1)
         self.A_CATCH = self.A_TARGET + self.max_players
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
@@ -213,13 +232,18 @@ class Game:
         self.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
         self.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
         self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
+        fast = self.fast
         # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
-        # the test is made before a frame is pushed (see _after_draw_event).
-        self.after_draw_guard = guard_of(self.codes[self.after_draw][0]) if self.after_draw >= 0 else None
-        self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
+        # the fast path makes the test before a frame is pushed (see _after_draw_event).
+        self.after_draw_guard = (guard_of(self.codes[self.after_draw][0])
+                                 if self.after_draw >= 0 and fast else None)
+        self.may_always_draw = fast and (v.may_draw_if is None or v.may_draw_if.source.strip() == "true")
         # A condition that does not compile (the file is refused, but check_file still builds the game for
         # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
-        self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition")) or _never
+        if v.may_draw_if is None:
+            self.may_draw_if = _always
+        else:
+            self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition")) or _never
         # A condition only reads its frame: one immutable frame per seat, not a new list every turn.
         self.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(self.max_players))
         self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
@@ -228,27 +252,38 @@ class Game:
         self.stacking = v.stacking != "none"
         self.deck_size = len(self.deck)
         self.max_turns = v.max_turns
-        self.plain_turns = -1 if v.jump_in else v.max_turns     # a turn below this needs no jump-in window
+        # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
+        self.plain_turns = -1 if v.jump_in or not fast else v.max_turns
         self.may_keep_drawn = v.drawn_card != "forced"
         self.uno_enabled = v.uno_enabled
-        self.simple_draw = (v.no_playable == "draw_one" and v.drawn_card != "forbidden" and self.after_draw < 0)
+        self.simple_draw = (fast and v.no_playable == "draw_one" and v.drawn_card != "forbidden"
+                            and self.after_draw < 0)
         # Kinds whose play needs no effect, no restriction: the fast path of a turn.
-        self.plain = [self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
+        self.plain = [fast and self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
         # Straight effects: every op is a forward jump, an assignment or a call of a State method that
         # cannot pause for a decision, push an effect or end the round. One runs to its end at once,
         # without an effect frame on the stack (drawing may run the after-draw event, if there is one).
         safe = {"", "op_skip", "op_skip_next", "op_reverse", "op_set_color", "op_turn_to"}
         if self.after_draw < 0:
             safe |= {"op_draw", "op_penalty"}
-        self.straight = [all(getattr(op, "calls", None) in safe for op in ops) for ops, _ in self.codes]
+        self.straight = [fast and all(getattr(op, "calls", None) in safe for op in ops) for ops, _ in self.codes]
         self.stack_types = None
         if v.stack_cards is not None:
             self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
         self.diagnostics.extend(compiler.diags)
         self.rulings_used = compiler.rulings_used
 
+    def tables_for(self, players: int) -> None:
+        """Build the team table, seat orders and empty skip row of a table of `players`, once."""
+        if self.orders[players] is None:
+            self.team_tables[players] = _team_table(players, self.variant.team_size)
+            self.orders[players] = _seat_orders(players)
+            # `skip == no_skips[n]` (nobody to be skipped) is 3x faster than any().
+            self.no_skips[players] = [0] * players
+
     def orders_for(self, players: int) -> tuple:
-        """Every seat order at a table of `players` (see _seat_orders), built with the Game."""
+        """Every seat order at a table of `players` (see _seat_orders)."""
+        self.tables_for(players)
         return self.orders[players]
 
     def ruling_value(self, name: str):
@@ -325,10 +360,84 @@ class Game:
     def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
         """Start a game (one round, or a match to the target score) with its own seeded RNG."""
         self.check_players(players)
+        self.tables_for(players)
         if seed is None:
             seed = random.randrange(2**63)
         state = State(self, players, seed, match, record)
         state._new_round(first=True)
+        return state
+
+
+    def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
+                 direction: int = 1, color: str | int | None = None, scores: list | None = None,
+                 uno_called=(), match: bool = False, seed: int = 0, start: bool = False,
+                 record: bool = False) -> "State":
+        """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
+
+        `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
+        `discard` the discard pile from the bottom up (its last card is the top card); cards are
+        ids or kinds, and together they must be exactly the deck. With `start`, the round begins
+        as a dealt one does (the deal's effect, then the top card's start effect, then the seat
+        after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
+        defaults to the top card's. Raises ValueError saying what is wrong.
+        """
+        n = len(hands)
+        self.check_players(n)
+
+        def kinds(cards, where: str) -> list[int]:
+            out = []
+            for c in cards:
+                k = self.card_index.get(c) if isinstance(c, str) else c
+                if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < self.num_kinds:
+                    raise ValueError(f"unknown card {c!r} in {where}")
+                out.append(k)
+            return out
+
+        hand_kinds = [kinds(h, f"hand {i}") for i, h in enumerate(hands)]
+        pile = kinds(draw_pile, "the draw pile")
+        below = kinds(discard, "the discard pile")
+        if not below:
+            raise ValueError("the discard pile needs a top card")
+        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
+        if held != Counter(self.deck):
+            extra, short = held - Counter(self.deck), Counter(self.deck) - held
+            wrong = next(iter(extra or short))
+            raise ValueError(f"card {self.card_names[wrong]} is {'placed more often than the deck holds' if extra else 'not placed'}")
+        for name, seat in (("dealer", dealer), ("turn", turn)):
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+                raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
+        if direction not in (1, -1):
+            raise ValueError("direction must be 1 or -1")
+        state = State(self, n, seed, match, record)
+        state.round = 1
+        state.dealer = dealer
+        state.hands = hand_kinds
+        state.draw_pile = pile[::-1]                # the engine draws from the end of the list
+        state.discard = below
+        state.direction = direction
+        if color is None:
+            state.color = self.k_color[below[-1]]
+        elif isinstance(color, str):
+            if color not in self.variant.colors:
+                raise ValueError(f"unknown color {color!r}")
+            state.color = self.variant.colors.index(color)
+        else:
+            state.color = color
+        if scores is not None:
+            if len(scores) != n:
+                raise ValueError(f"{len(scores)} scores for {n} players")
+            state.scores = list(scores)
+        state.reset_round_fields()
+        for seat in uno_called:
+            state.uno_called[seat] = True
+        if start:
+            state._start_round()
+        else:
+            first = (dealer + direction) % n if turn is None else turn
+            state.current = first
+            state.turns = state.total_turns = 1
+            state.after = AFTER_PLAY
+            state.pending = (D.TURN, first)
         return state
 
 
@@ -363,9 +472,10 @@ class State:
                  "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
                  "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
                  "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
-                 "window_kind", "after")
+                 "window_kind", "after", "then", "steps")
 
     def __init__(self, game: Game, players: int, seed: int, match: bool, record: bool):
+        game.tables_for(players)
         self.g = game
         self.n = players
         self.seed = seed
@@ -423,10 +533,11 @@ class State:
         if self.over:
             return []
         kind, p = self.pending[0], self.pending[1]
-        if kind != D.TURN:
-            return _LEGAL[kind](self)
-        # A turn (four decisions in five in classic) is answered here, without the table and a call.
         g = self.g
+        if kind != D.TURN or not g.fast:
+            return _LEGAL[kind](self)
+        # Fast path: a turn (four decisions in five in classic) is answered here, as _legal_turn does,
+        # without the table and the calls.
         hand = self.hands[p]
         if self.lock_owner < 0 and not g.strict_kinds:
             # The common case, kept tight: one table row says what matches the top card.
@@ -472,7 +583,7 @@ class State:
         """
         rand = rand or self.rng.random
         g = self.g
-        if self.log is not None:                 # a recorded game: apply_id writes each action to the log
+        if self.log is not None or not g.fast:     # a recorded game (apply_id logs each action), or reference mode
             while not self.over:
                 actions = self.legal_action_ids()
                 self.apply_id(actions[int(rand() * len(actions))])
@@ -622,7 +733,8 @@ class State:
                "total_turns", "reshuffles", "history", "hands", "draw_pile", "discard", "color", "direction",
                "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact", "turn_from",
                "frames", "pending", "after", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
-               "out", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window", "window_kind")
+               "out", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window", "window_kind",
+               "then", "steps")
 
     def to_json(self) -> str:
         """Serialize the whole state, RNG included, as JSON text."""
@@ -680,6 +792,10 @@ class State:
             if seat != p and hands[seat] and not eliminated[seat]:
                 return seat
         return -1
+
+    def seat_after(self, p: int) -> int:
+        """The seat after p in the direction of play, whether or not its player is still in the round."""
+        return (p + self.direction) % self.n if p >= 0 else -1
 
     def previous_of(self, p: int) -> int:
         if p < 0:
@@ -740,11 +856,13 @@ class State:
         return p >= 0 and bool(self._playable_kinds(p))
 
     # --- effect operations (called by compiled ops) ---------------------------
+    # An eliminated player holds no cards and decides nothing: ops that would hand them cards or a
+    # decision do nothing for them (docs/language.md, "Eliminated players").
 
     def op_draw(self, p: int, n: int) -> None:
-        if p >= 0 and n > 0:
+        if p >= 0 and n > 0 and not self.eliminated[p]:
             g = self.g
-            self._draw(p, n if n <= g.deck_size else g.deck_size)
+            self.steps += self._draw(p, n if n <= g.deck_size else g.deck_size)
             if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
                 self._after_draw_event(p)
 
@@ -753,7 +871,7 @@ class State:
             self.op_draw(p, n - len(self.hands[p]))
 
     def op_draw_until_playable(self, p: int) -> None:
-        if p < 0:
+        if p < 0 or self.eliminated[p]:
             return
         drawn_any = False
         for _ in range(len(self.g.deck)):
@@ -761,6 +879,7 @@ class State:
             if k < 0:
                 break
             self.hands[p].append(k)
+            self.steps += 1
             drawn_any = True
             if self._is_playable(p, k):
                 break
@@ -770,7 +889,7 @@ class State:
 
     def op_penalty(self, p: int, n: int) -> None:
         """Draw n and lose the turn, or, with stacking, pass the growing stack on."""
-        if p < 0:
+        if p < 0 or self.eliminated[p]:
             return
         if self.g.stacking and self._stack_answers(p):
             self.stack += n
@@ -804,7 +923,7 @@ class State:
         self.direction = -self.direction
 
     def op_choose_color(self, p: int) -> int:
-        if p < 0:
+        if p < 0 or self.eliminated[p]:
             return 0
         self.pending = (D.COLOR, p)
         return D.PAUSE
@@ -815,6 +934,9 @@ class State:
 
     def op_choose_player(self, fr: list, slot: int, group: list[int]) -> int:
         eliminated = self.eliminated
+        if fr[D.F_SELF] >= 0 and eliminated[fr[D.F_SELF]]:
+            fr[slot] = -1                   # an eliminated player chooses nobody
+            return 0
         if True in eliminated:
             candidates = _not_eliminated(group, eliminated)
         else:
@@ -829,7 +951,7 @@ class State:
         return D.PAUSE
 
     def op_swap_hands(self, a: int, b: int) -> None:
-        if a >= 0 and b >= 0 and a != b:
+        if a >= 0 and b >= 0 and a != b and not self.eliminated[a] and not self.eliminated[b]:
             self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
             self._hand_changed(a)
             self._hand_changed(b)
@@ -840,11 +962,12 @@ class State:
         old = [self.hands[q] for q in seats]
         for i, hand in enumerate(old):
             self.hands[seats[(i + self.direction) % len(seats)]] = hand
+        self.steps += len(seats)
         for q in seats:
             self._hand_changed(q)
 
     def op_give(self, giver: int, n: int, taker: int) -> int:
-        if giver < 0 or taker < 0 or giver == taker:
+        if giver < 0 or taker < 0 or giver == taker or self.eliminated[taker]:
             return 0
         n = min(n, len(self.hands[giver]))
         if n <= 0:
@@ -853,7 +976,7 @@ class State:
         return D.PAUSE
 
     def op_exchange_pick(self, p: int, other: int, n: int, slot: int) -> int:
-        if p < 0 or other < 0 or p == other:
+        if p < 0 or other < 0 or p == other or self.eliminated[p] or self.eliminated[other]:
             return 0
         n = min(n, len(self.hands[p]))
         if n <= 0:
@@ -862,16 +985,15 @@ class State:
         return D.PAUSE
 
     def op_exchange_finish(self, a: int, b: int) -> None:
+        """The picked cards cross: a's go to b and b's to a (both seats read once, before the picks)."""
         first, second = self.limbo
         self.limbo = [[], []]
         if not first and not second:
             return                                    # nothing crossed: no hand changed
-        if a >= 0:
-            self.hands[a].extend(second)
-            self._hand_changed(a)
-        if b >= 0:
-            self.hands[b].extend(first)
-            self._hand_changed(b)
+        self.hands[a].extend(second)
+        self.hands[b].extend(first)
+        self._hand_changed(a)
+        self._hand_changed(b)
 
     def op_look(self, viewer: int, target: int) -> None:
         if viewer >= 0 and target >= 0 and viewer != target:
@@ -889,6 +1011,7 @@ class State:
         k_color = self.g.k_color
         keep = [k for k in self.hands[p] if k_color[k] != c]
         gone = [k for k in self.hands[p] if k_color[k] == c]
+        self.steps += len(gone)
         self.hands[p] = keep
         top = self.discard.pop()
         self.discard.extend(gone)
@@ -899,6 +1022,7 @@ class State:
         """Gather every hand, shuffle, and deal them out one at a time from the player after p."""
         seats = [q for q in (*self.players_from(p, False), p) if not self.eliminated[q]]
         pool = [k for q in seats for k in self.hands[q]]
+        self.steps += len(pool)
         shuffle(pool, self.rng)
         for q in seats:
             self.hands[q] = []
@@ -933,7 +1057,7 @@ class State:
 
     def op_challenge(self, fr: list, victim: int, pc: int, targets: tuple) -> int:
         guilty, innocent, accepted = targets
-        if victim < 0 or (self.stack and not self.g.variant.stack_challenge):
+        if victim < 0 or self.eliminated[victim] or (self.stack and not self.g.variant.stack_challenge):
             return pc + accepted
         fr[D.F_PC] = pc
         self.pending = (D.CHALLENGE, victim, pc + guilty, pc + innocent, pc + accepted)
@@ -992,13 +1116,12 @@ class State:
         return got
 
     def _after_draw_event(self, p: int) -> None:
-        """Push the after-draw event for p, unless its guard says it would do nothing.
+        """Push the after-draw event for p; on the fast path, not when its guard says it would do nothing.
 
         Its frame would run right after the op that drew, before anything a condition can
         read has changed (op_penalty adds a skip, _turn_draw notes the drawn card: neither
         is readable), so the guard gives the same answer here as at the top of the frame.
-        A frame not pushed takes no VM step: a runaway effect that draws meets the step
-        limit a few steps later than the frame would have made it.
+        A frame not pushed still counts the one step its test would have taken.
         """
         g = self.g
         code = g.after_draw
@@ -1006,6 +1129,8 @@ class State:
             guard = g.after_draw_guard
             if guard is None or guard(self, g.seat_frames[p]):
                 self._push(code, p, -1, True, False)
+            else:
+                self.steps += 1
 
     def _hand_changed(self, p: int) -> None:
         """A hand changed outside its owner's own play: they may need to call UNO."""
@@ -1018,8 +1143,9 @@ class State:
                 self.uno_askers.remove(p)
 
     def _is_playable(self, p: int, k: int) -> bool:
+        """Whether p may play k now: `k in _playable_kinds(p, [k])`, read from the table where it can be."""
         g = self.g
-        if self.lock_owner < 0 and k not in g.strict_kinds:
+        if g.fast and self.lock_owner < 0 and k not in g.strict_kinds:
             ok = g.playable_after[self.color + 1][self.discard[-1]]
             return ok is None or k in ok
         return k in self._playable_kinds(p, [k])
@@ -1085,7 +1211,11 @@ class State:
         self.frames.append(fr)
 
     def _run(self) -> bool:
-        """Run effect frames until they finish (True) or one pauses for a decision (False)."""
+        """Run effect frames until they finish (True) or one pauses for a decision (False).
+
+        The turn's budget (MAX_STEPS_PER_TURN, counted in `steps` across the turn's decisions) and
+        the frame limit (MAX_FRAMES) bound every run: past either, the round ends as a stall.
+        """
         frames = self.frames
         codes = self.g.codes
         steps = 0
@@ -1098,6 +1228,7 @@ class State:
                 nxt = ops[pc](self, fr, pc)
                 steps += 1
                 if nxt < 0:
+                    self.steps += steps
                     return False
                 pc = nxt
                 if frames[-1] is not fr:
@@ -1105,11 +1236,13 @@ class State:
                     break
             else:
                 frames.pop()
-            if steps > MAX_STEPS_PER_RUN or self.over:
+            if self.steps + steps > MAX_STEPS_PER_TURN or len(frames) > MAX_FRAMES or self.over:
                 frames.clear()
+                self.steps += steps
                 if not self.over:
                     self._end_round(None, stalled=True)
-                return True
+                return False                # the round is over: nothing of it goes on
+        self.steps += steps
         return True
 
     def _resume(self) -> None:
@@ -1125,7 +1258,7 @@ class State:
         elif after == AFTER_OUTS:
             self._after_outs()
         elif after == AFTER_WINDOW:
-            self._windows()
+            self._settle(WINDOWS)
         else:
             self._after_setup()
 
@@ -1158,7 +1291,13 @@ class State:
         self.color = g.k_color[starter]
         self.direction = 1
         self.reset_round_fields()
-        # Frames run last-pushed first: the deal's effect (an opening pass), then the start card.
+        self._start_round()
+
+    def _start_round(self) -> None:
+        """The dealt round begins: the deal's effect (an opening pass), then the start card's, then play."""
+        g = self.g
+        starter = self.discard[-1]
+        # Frames run last-pushed first.
         start = g.on_start[g.k_type[starter]]
         if start >= 0:
             self._push(start, self.dealer, starter, True, False)
@@ -1196,6 +1335,8 @@ class State:
         self.window_kind = ""
         self.round_winner = None
         self.after = AFTER_SETUP
+        self.then = END_TURN
+        self.steps = 0
 
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""
@@ -1217,8 +1358,9 @@ class State:
 
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
-        if (self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
+        if (self.g.fast and self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
                 and self.skip == self.g.no_skips[self.n]):
+            # Fast path: nothing to skip or hand over, so _advance would take the neighbour in play.
             seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
             if not self.hands[seat] or self.eliminated[seat]:
                 seat = self._advance()
@@ -1231,6 +1373,7 @@ class State:
             self.total_turns += 1
             self.drawn_this_turn = -1
             self.played_by = -1
+            self.steps = 0
             self.pending = self.g.turn_of[seat]
             return
         self.next_player = seat
@@ -1245,8 +1388,10 @@ class State:
         """The seat that plays next: an exact hand-off, or the next seat in play not skipped."""
         n, d = self.n, self.direction
         skip = self.skip
-        if self.next_exact >= 0:
-            seat = self.next_exact
+        seat = self.next_exact
+        if seat >= 0 and (self.eliminated[seat] or not self.hands[seat]):
+            self.turn_from, seat = seat, -1     # a player not in play never acts: the turn goes on after them
+        if seat >= 0:
             if seat == self.lock_owner:
                 self.lock_owner = -1
         else:
@@ -1293,7 +1438,12 @@ class State:
             self.vulnerable = []          # the next player begins: no more catching (rule 1.6.3)
         self.window = []
         self.window_kind = ""
-        self._begin_turn(self.next_player)
+        seat = self.next_player
+        if self.eliminated[seat] or not self.hands[seat]:
+            # Put out of play during the windows (a penalty's draw event): the turn goes on after them.
+            self.turn_from = seat
+            seat = self.next_player = self._advance()
+        self._begin_turn(seat)
 
     def _begin_turn(self, p: int) -> None:
         self.current = p
@@ -1301,6 +1451,7 @@ class State:
         self.total_turns += 1
         self.drawn_this_turn = -1
         self.played_by = -1
+        self.steps = 0
         g = self.g
         if self.turns > g.max_turns:
             self._end_round(None, stalled=True)
@@ -1375,19 +1526,32 @@ class State:
                 fr = [code, 0, p, k, honest, jumped]                  # as _push makes it
                 if nlocals:
                     fr += [None] * nlocals
-                pc, end = 0, len(ops)
+                pc, end, steps = 0, len(ops), 0
                 while pc < end:
                     pc = ops[pc](self, fr, pc)
+                    steps += 1
+                self.steps += steps                                   # as _run counts them
                 return False
             self._push(code, p, k, honest, jumped)
             return True
         return False
 
     def _after_play(self) -> None:
-        """Effects are done: see who went out, then end the turn."""
-        if all(self.hands):                 # the common case: nobody is out of cards
+        """A play's effects are done: settle, then end the turn."""
+        if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
+            if True in self.out:
+                self.out = [False] * self.n
             self._end_turn()
             return
+        self._settle(END_TURN)
+
+    def _settle(self, then: str) -> None:
+        """Effects are done: see who went out and whether the round is over; then go on with `then`.
+
+        Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
+        player put out of cards or eliminated by any of them is noticed the same way.
+        """
+        self.then = then
         v = self.g.variant
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
@@ -1411,15 +1575,22 @@ class State:
         self._after_outs()
 
     def _after_outs(self) -> None:
+        """The player-out events are done: end the round if it is decided, else go on (`then`)."""
         if self._team_finished():
             return
         for q in range(self.n):
             self.out[q] = not self.hands[q]
         if self.active_count() <= 1 or self._teams_alive() <= 1:
-            alive = [q for q in range(self.n) if self.in_play(q)]
+            alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
             return
-        self._end_turn()
+        then = self.then
+        if then == END_TURN:
+            self._end_turn()
+        elif then == OFFER_DRAWN:
+            self._offer_drawn()
+        else:
+            self._windows()
 
     def _team_finished(self) -> bool:
         if self.g.variant.round_ends != "team_out":
@@ -1435,7 +1606,16 @@ class State:
         return len({self.team_index(q) for q in range(self.n) if self.in_play(q)})
 
     def _after_draw_action(self) -> None:
-        """After a turn's draw: offer the drawn card if it may be played, else end the turn."""
+        """A turn's draw and its events are done: settle, then offer the drawn card."""
+        if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
+            if True in self.out:
+                self.out = [False] * self.n
+            self._offer_drawn()
+            return
+        self._settle(OFFER_DRAWN)
+
+    def _offer_drawn(self) -> None:
+        """Offer the card just drawn if it may be played, else end the turn."""
         p, k = self.current, self.drawn_this_turn
         if (k >= 0 and self.g.variant.drawn_card != "forbidden" and k in self.hands[p]
                 and self._is_playable(p, k)):
@@ -1514,6 +1694,19 @@ class State:
         if len(self.hands[p]) == 2 and self.g.uno_enabled:
             return kinds + list(map(self.g.num_kinds.__add__, kinds))
         return kinds
+
+    def _legal_turn(self) -> list[int]:
+        """A turn: every playable kind (doubled with an UNO call on the next-to-last card), then `draw`.
+
+        Drawing is legal with nothing to play, or where the variant's may-draw rule allows it.
+        """
+        p = self.pending[1]
+        g = self.g
+        plays = self._playable_kinds(p)
+        actions = self._uno_variants(p, plays)
+        if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
+            actions.append(g.A_DRAW)
+        return actions
 
     def _legal_drawn(self) -> list[int]:
         _, p, k = self.pending
@@ -1638,16 +1831,18 @@ class State:
         g = self.g
         hand = self.hands[p]
         if g.simple_draw and self.lock_owner < 0:
-            # The common case: one card, no draw event, no lock: decide about it right here.
+            # Fast path: one card, no draw event, no lock: nobody can go out, so decide about it right
+            # here, as _offer_drawn does (a strict card is judged by its restriction there).
             k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
             if k < 0:
                 self._end_turn()
                 return
             hand.append(k)
+            self.steps += 1
             self.uno_called[p] = False
             self.drawn_this_turn = k
             ok = g.playable_after[self.color + 1][self.discard[-1]]
-            if (ok is None or k in ok) and k not in g.strict_kinds:
+            if (ok is None or k in ok) and (k not in g.strict_kinds or self._is_playable(p, k)):
                 self.pending = (D.DRAWN, p, k)
             else:
                 self._end_turn()
@@ -1742,7 +1937,7 @@ class State:
             self.op_draw(p, total)               # drawing the stack is the lost turn
             if self.frames and (not self._run() or self.over):
                 return
-            self._end_turn()
+            self._after_play()
             return
         self.stack_victim = -1
         k = self.g.num_kinds
@@ -1789,11 +1984,13 @@ class State:
         else:
             caught = a - g.A_CATCH
             self.vulnerable.remove(caught)
-            self._draw(caught, g.variant.uno_penalty)
+            self.steps += self._draw(caught, g.variant.uno_penalty)
             self.after = AFTER_WINDOW
             self._after_draw_event(caught)
             if self.frames and (not self._run() or self.over):
                 return
+            self._settle(WINDOWS)
+            return
         self._windows()
 
     def _apply_uno(self, a: int) -> None:
@@ -1809,9 +2006,10 @@ class State:
         self._windows()
 
 
-# Every decision but a turn (legal_action_ids and apply_id answer that one themselves).
+# Legal actions per decision (legal_action_ids answers a turn itself on the fast path), and how each
+# decision but a turn is applied (apply_id applies a turn itself).
 _LEGAL = {
-    D.DRAWN: State._legal_drawn, D.COLOR: State._legal_color,
+    D.TURN: State._legal_turn, D.DRAWN: State._legal_drawn, D.COLOR: State._legal_color,
     D.TARGET: State._legal_target, D.CHALLENGE: State._legal_challenge, D.GIVE: State._legal_give,
     D.TRADE: State._legal_trade, D.STACK: State._legal_stack, D.FORCED: State._legal_forced,
     D.JUMP: State._legal_jump, D.CATCH: State._legal_catch, D.UNO: State._legal_uno,

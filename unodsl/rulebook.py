@@ -514,6 +514,11 @@ class Translator:
             return _P(f"{self.player(t.children[0]).pos} partner")
         if d == "next_of":
             return _P(f"the player after {self.player(t.children[0]).text}")
+        if d == "next_seat":
+            return (_P("the player in the next seat, in the round or not") if self.me.you
+                    else _P(f"the player in the seat after {self.me.text}, in the round or not"))
+        if d == "seat_after":
+            return _P(f"the player in the seat after {self.player(t.children[0]).text}, in the round or not")
         if d == "most_cards":
             return _P("the player with the most cards")
         if d == "fewest_cards":
@@ -609,8 +614,8 @@ class Translator:
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
                  "group_count", "binop", "neg", "rule_ref"):
             return self.num(t)
-        if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "most_cards",
-                 "fewest_cards"):
+        if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
+                 "seat_after", "most_cards", "fewest_cards"):
             return self.player(t).text
         if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team"):
             return self.group(t)

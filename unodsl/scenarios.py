@@ -31,9 +31,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import decisions as D
 from .diagnostics import Diagnostic, suggestion_suffix
-from .engine import AFTER_PLAY, Game, IllegalAction, State
+from .engine import Game, IllegalAction, State
 from .schema import validate_tree
 from .source import Node, load_file
 
@@ -126,8 +125,6 @@ def build_state(game: Game, scenario: dict) -> State:
     if "teams" in scenario and bool(scenario["teams"]) != (game.variant.team_size > 1):
         raise ScenarioError("E608", "teams: true needs a variant with teams" if scenario["teams"]
                             else "this variant is always played in teams", ("teams",))
-    state = game.new_game(n, seed=0, match=bool(scenario.get("match", False)))
-    state.rng = random.Random(0)       # what follows must not depend on how the deal used the RNG
 
     pool = Counter(game.deck)
     copies = Counter(game.deck)
@@ -177,12 +174,10 @@ def build_state(game: Game, scenario: dict) -> State:
         rest = []
     elif rest_place not in REST_PLACES:
         raise ScenarioError("E608", f"rest must be one of {', '.join(REST_PLACES)} or a seat", ("given", "rest"))
-    state.hands = hands
-    state.discard = (rest if rest_place == "discard" else []) + below + [top]
-    state.draw_pile = (rest if rest_place == "draw_pile" else []) + list(reversed(pile_top_first))
+    discard = (rest if rest_place == "discard" else []) + below + [top]
+    draw_pile = pile_top_first + (rest[::-1] if rest_place == "draw_pile" else [])
 
     direction = given.get("direction", 1)
-    state.direction = direction
     dealer = _seat(n, given["dealer"], ("given", "dealer"), "dealer") if "dealer" in given else None
     if "turn" in given:
         turn = _seat(n, given["turn"], ("given", "turn"))
@@ -191,56 +186,16 @@ def build_state(game: Game, scenario: dict) -> State:
     else:
         dealer = (-direction) % n if dealer is None else dealer
         turn = (dealer + direction) % n
-    state.dealer = dealer
-    state.color = (color_index(game, given["color"], ("given", "color")) if "color" in given
-                   else game.k_color[top])
-    if "scores" in given:
-        scores = given["scores"]
-        if len(scores) != n:
-            raise ScenarioError("E604", f"{len(scores)} scores given for {n} players (scores are by seat)",
-                                ("given", "scores"))
-        state.scores = list(scores)
-    _reset_round_state(state)
-    for i, seat in enumerate(given.get("uno_called") or []):
-        state.uno_called[_seat(n, seat, ("given", "uno_called", i))] = True
-
-    if starter_key == "start_card":
-        _start_round(state)
-    else:
-        state.current = turn
-        state.pending = (D.TURN, turn)
-        state.after = AFTER_PLAY
-    return state
-
-
-def _reset_round_state(state: State) -> None:
-    """Clear everything a round in progress carries, as the engine does for a new round."""
-    state.reset_round_fields()
-    state.turns = 1
-    state.total_turns = 1
-    state.reshuffles = 0
-    state.over = False
-    state.winner = None
-    state.round_winner = None
-    state.stalled = False
-    state.history = []
-    if state.log is not None:
-        state.log = []
-
-
-def _start_round(state: State) -> None:
-    """Run the start of a round from the given position: the deal's effect, then the start card's."""
-    g = state.g
-    state.turns = 0
-    state.total_turns = 0
-    starter = state.discard[-1]
-    if g.on_deal >= 0:
-        state._push(g.on_deal, state.dealer, -1, True, False)
-    code = g.on_start[g.k_type[starter]]
-    if code >= 0:
-        state._push(code, state.dealer, starter, True, False)
-    if state._run() and not state.over:
-        state._after_setup()
+    color = color_index(game, given["color"], ("given", "color")) if "color" in given else None
+    scores = given.get("scores")
+    if scores is not None and len(scores) != n:
+        raise ScenarioError("E604", f"{len(scores)} scores given for {n} players (scores are by seat)",
+                            ("given", "scores"))
+    uno_called = [_seat(n, seat, ("given", "uno_called", i)) for i, seat in enumerate(given.get("uno_called") or [])]
+    # The engine's own set-up: a start card begins the round exactly as a dealt round does.
+    return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
+                         scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
+                         start=starter_key == "start_card")
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,205 @@
+"""Rule bugs found by independent testing, each pinned by a game built from a small variant.
+
+Every test here failed before its fix. The variants extend the shipped classic UNO and add
+one rule through the language: a "mercy" elimination on drawing, a card that eliminates its
+own player and asks for another turn, an exchange that empties a hand, a draw event that
+keeps asking for decisions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import unodsl
+from unodsl.engine import Game
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _variant(tmp_path, body: str, name: str = "v.yaml"):
+    """A variant extending the shipped classic UNO, compiled in both modes (fast, reference)."""
+    path = tmp_path / name
+    text = f"unodsl: 1\nname: Test\nextends: {REPO / 'variants' / 'classic.yaml'}\n" + body
+    path.write_text(text, encoding="utf-8")
+    game = unodsl.load(str(path), root="/")
+    return game, Game(game.variant, fast=False)
+
+
+def _position(game, hands, top, turn=0, draw_pile=(), **extra):
+    """A position through the public set-up API: named hands, top card, the draw pile top first,
+    and every card not named under the draw pile."""
+    rest = Counter(game.deck) - Counter(game.card_index[c] for c in [*sum(hands, []), top, *draw_pile])
+    pile = [game.card_index[c] for c in draw_pile] + sorted(rest.elements())
+    return game.position(hands, pile, [top], dealer=(turn - 1) % len(hands), turn=turn, **extra)
+
+
+def _conserved(state) -> bool:
+    zones = state.hands + [state.draw_pile, state.discard] + state.limbo
+    return Counter(k for zone in zones for k in zone) == Counter(state.g.deck)
+
+
+MERCY = """
+events:
+  after_draw: |
+    if hand(self) >= 5:
+        eliminate self
+"""
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_a_player_eliminated_by_their_own_draw_ends_a_two_player_round(tmp_path, mode):
+    games = _variant(tmp_path, MERCY)
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["blue_1", "blue_2", "blue_3", "blue_4"], ["red_1", "red_2", "red_3"]],
+                      top="green_9", draw_pile=["yellow_1"])
+    state.apply("draw")
+    assert state.eliminated == [True, False]
+    assert state.is_over and state.winner == 1
+    assert _conserved(state)
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_a_player_eliminated_by_a_card_s_draw_ends_the_round(tmp_path, mode):
+    games = _variant(tmp_path, MERCY)
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["green_draw_two", "red_1"], ["blue_1", "blue_2", "blue_3"]], top="green_9")
+    state.apply("play green_draw_two")
+    assert state.eliminated == [False, True]
+    assert state.is_over and state.winner == 0
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_with_three_players_an_eliminated_drawer_never_plays_again(tmp_path, mode):
+    games = _variant(tmp_path, MERCY)
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["blue_1", "blue_2", "blue_3", "blue_4"], ["red_1", "red_2"], ["red_3", "red_4"]],
+                      top="green_9", draw_pile=["yellow_1"])
+    state.apply("draw")
+    assert state.eliminated == [True, False, False]
+    assert not state.is_over and state.current_player == 1
+
+
+KAMIKAZE = """
+deck: {total: 112}
+cards:
+  kamikaze:
+    name: Kamikaze
+    count: 2
+    wild: true
+    points: 50
+    on_play: |
+      eliminate self
+      extra turn
+  hand_off:
+    name: Hand Off
+    count: 2
+    wild: true
+    points: 50
+    on_play: |
+      eliminate next
+      turn to next of self
+"""
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_an_extra_turn_never_goes_to_an_eliminated_player(tmp_path, mode):
+    games = _variant(tmp_path, KAMIKAZE)
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["kamikaze", "red_1", "red_2"], ["blue_1", "blue_2"], ["green_1", "green_2"]],
+                      top="green_9")
+    state.apply("play kamikaze")
+    assert state.eliminated == [True, False, False]
+    assert state.current_player == 1 and state.decision == "turn"
+    assert state.hands[0] == []
+    assert _conserved(state)
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_turn_to_an_eliminated_player_goes_to_the_next_in_play(tmp_path, mode):
+    games = _variant(tmp_path, """
+deck: {total: 110}
+cards:
+  banish:
+    name: Banish
+    count: 2
+    wild: true
+    points: 50
+    on_play: |
+      let p = next
+      eliminate p
+      turn to p
+""")
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["banish", "red_1", "red_2"], ["blue_1", "blue_2"], ["green_1", "green_2"],
+                             ["yellow_1", "yellow_2"]], top="green_9")
+    state.apply("play banish")
+    assert state.eliminated == [False, True, False, False]
+    assert state.current_player == 2 and state.decision == "turn"
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_an_eliminated_player_is_not_asked_for_a_color(tmp_path, mode):
+    games = _variant(tmp_path, """
+deck: {total: 110}
+cards:
+  farewell:
+    name: Farewell
+    count: 2
+    wild: true
+    points: 50
+    on_play: |
+      eliminate self
+      choose color
+""")
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["farewell", "red_1", "red_2"], ["blue_1", "blue_2"], ["green_1", "green_2"]],
+                      top="green_9")
+    state.apply("play farewell")
+    assert state.eliminated[0]
+    assert state.current_player == 1 and state.decision == "turn"
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_an_exchange_that_empties_a_hand_loses_no_card(tmp_path, mode):
+    # 17.1: the other player was looked up again after the first hand was emptied.
+    games = _variant(tmp_path, """
+players: {min: 2, max: 3}
+deck: {total: 110}
+cards:
+  swapper:
+    name: Swapper
+    count: 2
+    wild: true
+    points: 50
+    on_play: self exchanges 7 with next
+""")
+    game = games[0] if mode == "fast" else games[1]
+    state = _position(game, [["swapper", "red_1", "red_2"], ["blue_1", "blue_2", "blue_3"], ["green_1"]],
+                      top="green_9")
+    state.apply("play swapper")
+    while state.decision == "give":
+        state.apply(state.legal_actions()[0])
+    assert _conserved(state)
+    assert sorted(map(len, state.hands)) == [1, 2, 3]
+    assert len(state.hands[0]) == 3 and len(state.hands[1]) == 2
+
+
+def test_a_draw_event_that_keeps_deciding_ends_as_a_stall_with_bounded_frames(tmp_path):
+    # 17.2: each decision restarted the step budget and effect frames piled up without end.
+    game, _ = _variant(tmp_path, """
+events:
+  after_draw: |
+    let p = choose player others
+    self draws 1
+""")
+    state = game.new_game(3, seed=1)
+    decisions = 0
+    while not state.is_over:
+        state.apply_id(state.legal_action_ids()[0])
+        decisions += 1
+        assert len(state.frames) <= 64
+        assert decisions < 200_000
+    assert state.stalled
