@@ -51,9 +51,10 @@ def test_there_are_scenario_files():
     assert (REPO / "variants" / "scenarios" / "classic.yaml") in SCENARIO_FILES
 
 
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.name for p in SCENARIO_FILES])
-def test_shipped_scenarios_pass(path):
-    report = run_scenario_files([str(path)])
+def test_shipped_scenarios_pass(path, fast):
+    report = run_scenario_files([str(path)], fast=fast)
     known = f", {report.known_issues} known issue(s)" if report.known_issues else ""
     assert report.lines() == [f"{report.passed} passed, 0 failed{known}"]
     assert report.ok and report.passed > 0

@@ -29,8 +29,8 @@ class CheckResult:
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
-def check_file(path: str, root: str | None = None, rulings: dict | None = None) -> CheckResult:
-    """Run every stage on `path` and collect all diagnostics, sorted by position."""
+def check_file(path: str, root: str | None = None, rulings: dict | None = None, fast: bool = True) -> CheckResult:
+    """Run every stage on `path` and collect all diagnostics, sorted by position (`fast`: see Game)."""
     comp = compose_file(path, root)
     result = CheckResult(path, list(comp.diagnostics), comp.texts)
     if comp.root is not None and not any(d.code.startswith("E1") for d in comp.diagnostics):
@@ -39,7 +39,7 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None) 
         result.variant = variant
         if variant is not None and variant.cards and not any(d.code in ("E303", "E308") for d in diags):
             try:
-                game = Game(variant, rulings)
+                game = Game(variant, rulings, fast=fast)
             except Exception as err:           # a compiler bug must not hide the other diagnostics
                 result.diagnostics.append(Diagnostic(path, 1, 1, "E599", f"internal error while compiling: {err!r}"))
             else:
@@ -72,9 +72,12 @@ def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
     return out
 
 
-def load(path: str, root: str | None = None, rulings: dict | None = None) -> Game:
-    """Load and compile a variant file; raises DiagnosticError listing every problem."""
-    result = check_file(path, root, rulings)
+def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool = True) -> Game:
+    """Load and compile a variant file; raises DiagnosticError listing every problem.
+
+    `fast=False` compiles the reference mode, every rule through its one general implementation.
+    """
+    result = check_file(path, root, rulings, fast)
     if result.errors or result.game is None:
         raise DiagnosticError(result.errors or [Diagnostic(path, 1, 1, "E306", "the variant defines no cards")])
     return result.game

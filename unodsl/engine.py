@@ -1483,7 +1483,9 @@ class State:
         hand = self.hands[p]
         hand.remove(k)
         if g.plain[k] and len(hand) > 1:
-            # A card without effects, not the last two: nobody can be out, nothing to resolve.
+            # Fast path: a card without effects, not the last two: nobody can be out, nothing to resolve.
+            self.after = AFTER_PLAY                 # as the general path leaves it
+            self.then = END_TURN
             self.discard.append(k)
             c = g.k_color[k]
             if c >= 0:
@@ -1541,6 +1543,7 @@ class State:
         if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
             if True in self.out:
                 self.out = [False] * self.n
+            self.then = END_TURN
             self._end_turn()
             return
         self._settle(END_TURN)
@@ -1610,6 +1613,7 @@ class State:
         if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
             if True in self.out:
                 self.out = [False] * self.n
+            self.then = OFFER_DRAWN
             self._offer_drawn()
             return
         self._settle(OFFER_DRAWN)
@@ -1833,6 +1837,8 @@ class State:
         if g.simple_draw and self.lock_owner < 0:
             # Fast path: one card, no draw event, no lock: nobody can go out, so decide about it right
             # here, as _offer_drawn does (a strict card is judged by its restriction there).
+            self.after = AFTER_DRAW                 # as the general path leaves them
+            self.then = OFFER_DRAWN
             k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
             if k < 0:
                 self._end_turn()

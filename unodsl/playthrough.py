@@ -21,9 +21,10 @@ SEED = 20261130
 MAX_STEPS = 400
 
 
-def render_playthrough(path: str, players: int | None = None, seed: int = SEED, max_steps: int = MAX_STEPS) -> str:
-    """Play a seeded game with a seeded uniform policy and return its trace."""
-    game = load(path)
+def render_playthrough(path: str, players: int | None = None, seed: int = SEED, max_steps: int = MAX_STEPS,
+                       fast: bool = True) -> str:
+    """Play a seeded game with a seeded uniform policy and return its trace (`fast`: see Game)."""
+    game = load(path, fast=fast)
     v = game.variant
     if players is None:
         players = v.allowed_players[0] if v.allowed_players else min(4, v.max_players)

@@ -79,6 +79,7 @@ def load_state(cls, game, text: str):
             raise InvalidState(f"field '{name}' must have one entry per player")
     _check_pending(data, game, n, hands)
     _check_frames(data["frames"], game, n)
+    game.tables_for(n)
     state = State.__new__(State)
     state.g = game
     for name in State._FIELDS:

@@ -529,24 +529,28 @@ class Report:
 class _GameCache:
     """Compiled variants by (file, ruling overrides): compiling is the slow part."""
 
-    def __init__(self):
+    def __init__(self, fast: bool = True):
         self.games: dict[tuple, object] = {}
+        self.fast = fast
 
     def get(self, path: str, rulings: dict):
         from .check import check_file
         key = (os.path.realpath(path), tuple(sorted(rulings.items(), key=lambda kv: kv[0])))
         if key not in self.games:
             try:
-                self.games[key] = check_file(path, None, rulings or None)
+                self.games[key] = check_file(path, None, rulings or None, self.fast)
             except Exception as err:                # never a traceback for a variant we cannot compile
                 self.games[key] = err
         return self.games[key]
 
 
-def run_scenario_files(paths: list[str]) -> Report:
-    """Run every scenario of every file; problems and failures are collected, never raised."""
+def run_scenario_files(paths: list[str], fast: bool = True) -> Report:
+    """Run every scenario of every file; problems and failures are collected, never raised.
+
+    `fast=False` runs them in the engine's reference mode (see Game).
+    """
     report = Report()
-    cache = _GameCache()
+    cache = _GameCache(fast)
     for path in paths:
         report.files += 1
         try:
