@@ -32,7 +32,7 @@ CHILD = """
 import sys
 from unodsl.check import load
 from unodsl.simulate import run_range
-game = load(sys.argv[1])
+game = load(sys.argv[1], fast=sys.argv[4] == "fast")
 played = [0, 0]
 def count(index, state):
     played[0] += state.total_turns
@@ -42,11 +42,11 @@ print("PLAYED", *played)
 """
 
 
-def instructions(variant: str, bots: str, games: int) -> tuple[int, int, int]:
-    """(instructions, turns, decisions) of one run under cachegrind."""
+def instructions(variant: str, bots: str, games: int, mode: str = "fast") -> tuple[int, int, int]:
+    """(instructions, turns, decisions) of one run under cachegrind (`mode`: fast or reference)."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          os.path.realpath(sys.executable), "-c", CHILD, variant, bots, str(games)],
+                          sys.executable, "-c", CHILD, variant, bots, str(games), mode],
                          capture_output=True, text=True, env=env, cwd=REPO, check=True)
     refs = int(re.search(r"I\s+refs:\s+([\d,]+)", out.stderr).group(1).replace(",", ""))
     turns, decisions = map(int, re.search(r"PLAYED (\d+) (\d+)", out.stdout).groups())
@@ -58,15 +58,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", default=["variants/classic.yaml"])
     parser.add_argument("--bots", default="random", choices=("random", "heuristic"))
     parser.add_argument("-n", "--games", type=int, help="games per variant (default: 20 random, 200 heuristic)")
+    parser.add_argument("--reference", action="store_true",
+                        help="count the engine's reference mode (Game(fast=False)) instead of the fast one")
     args = parser.parse_args(argv)
+    mode = "reference" if args.reference else "fast"
     if shutil.which("valgrind") is None:
         print("bench_instructions: valgrind is not installed", file=sys.stderr)
         return 2
     games = args.games or DEFAULT_GAMES[args.bots]
     rows = []
     for variant in args.variants:
-        total, turns, decisions = instructions(variant, args.bots, games)
-        base, _, _ = instructions(variant, args.bots, 0)
+        total, turns, decisions = instructions(variant, args.bots, games, mode)
+        base, _, _ = instructions(variant, args.bots, 0, mode)
         play = total - base
         rows.append([rel(variant), f"{games}", f"{turns:,}", f"{decisions:,}", f"{play / 1e6:,.1f}M",
                      f"{play / turns:,.0f}", f"{play / decisions:,.0f}"])
