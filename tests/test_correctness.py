@@ -8,13 +8,14 @@ keeps asking for decisions.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import unodsl
-from unodsl.engine import Game
+from unodsl.engine import Game, State
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -203,3 +204,35 @@ events:
         assert len(state.frames) <= 64
         assert decisions < 200_000
     assert state.stalled
+
+
+@pytest.mark.parametrize("path", ["variants/teams.yaml", "variants/classic.yaml", "variants/trolls-band-together.yaml"])
+def test_a_position_set_up_with_start_begins_the_round_as_a_dealt_game_does(path, monkeypatch):
+    """Game.position(start=True) from a game's own deal plays on exactly as that game does.
+
+    Scenarios used to run the start card's effect before the deal's (the Teams opening pass),
+    the reverse of a real round.
+    """
+    game = unodsl.load(path)
+    dealt = []
+    real_start = State._start_round
+
+    def capture(state):
+        rng = random.Random()
+        rng.setstate(state.rng.getstate())
+        dealt.append(([list(h) for h in state.hands], state.draw_pile[::-1], list(state.discard), state.dealer, rng))
+        real_start(state)
+    monkeypatch.setattr(State, "_start_round", capture)
+    players = game.variant.allowed_players[0] if game.variant.allowed_players else 4
+    for seed in range(40):
+        real = game.new_game(players, seed=seed)
+        hands, pile, discard, dealer, rng = dealt.pop()
+        built = game.position(hands, pile, discard, dealer=dealer, start=True, seed=seed, rng=rng)
+        for _ in range(30):
+            assert built.pending == real.pending and built.hands == real.hands, f"seed {seed}"
+            assert built.discard == real.discard and built.color == real.color
+            if real.is_over:
+                break
+            action = real.legal_action_ids()[seed % len(real.legal_action_ids())]
+            real.apply_id(action)
+            built.apply_id(action)

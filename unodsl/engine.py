@@ -370,8 +370,8 @@ class Game:
 
     def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
                  direction: int = 1, color: str | int | None = None, scores: list | None = None,
-                 uno_called=(), match: bool = False, seed: int = 0, start: bool = False,
-                 record: bool = False) -> "State":
+                 uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
+                 start: bool = False, record: bool = False) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -379,7 +379,8 @@ class Game:
         ids or kinds, and together they must be exactly the deck. With `start`, the round begins
         as a dealt one does (the deal's effect, then the top card's start effect, then the seat
         after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
-        defaults to the top card's. Raises ValueError saying what is wrong.
+        defaults to the top card's. The game draws from `rng` if given, else from a generator
+        seeded with `seed`. Raises ValueError saying what is wrong.
         """
         n = len(hands)
         self.check_players(n)
@@ -409,6 +410,8 @@ class Game:
         if direction not in (1, -1):
             raise ValueError("direction must be 1 or -1")
         state = State(self, n, seed, match, record)
+        if rng is not None:
+            state.rng = rng
         state.round = 1
         state.dealer = dealer
         state.hands = hand_kinds
