@@ -514,11 +514,11 @@ class Translator:
             return _P(f"{self.player(t.children[0]).pos} partner")
         if d == "next_of":
             return _P(f"the player after {self.player(t.children[0]).text}")
-        if d == "next_seat":
-            return (_P("the player in the next seat, in the round or not") if self.me.you
-                    else _P(f"the player in the seat after {self.me.text}, in the round or not"))
+        if d == "next_seat":                     # a seat, in the round or not: nobody is passed over
+            return _P("the player in the next seat") if self.me.you else _P(f"the player in the seat after "
+                                                                            f"{self.me.text}")
         if d == "seat_after":
-            return _P(f"the player in the seat after {self.player(t.children[0]).text}, in the round or not")
+            return _P(f"the player in the seat after {self.player(t.children[0]).text}")
         if d == "most_cards":
             return _P("the player with the most cards")
         if d == "fewest_cards":
