@@ -37,13 +37,24 @@ def _counts(game):
     return list(v.allowed_players or range(v.min_players, v.max_players + 1))
 
 
+def _fields(state: State) -> list[str]:
+    """The fields that say something: `after` only while effects are open, `then` only while
+    player-out events are (State.to_json writes their defaults otherwise)."""
+    dead = set()
+    if not state.frames:
+        dead.add("after")
+    if not state.frames or state.after != "outs":
+        dead.add("then")
+    return [f for f in State._FIELDS if f not in dead]
+
+
 def _snapshot(state: State) -> tuple:
     """Everything a state holds, the generator's state included."""
-    return tuple(getattr(state, f) for f in State._FIELDS) + (state.rng.getstate(), state.revealed)
+    return tuple(getattr(state, f) for f in _fields(state)) + (state.rng.getstate(), state.revealed)
 
 
 def _differ(a: State, b: State) -> list[str]:
-    return [f for f in State._FIELDS if getattr(a, f) != getattr(b, f)] + \
+    return [f for f in _fields(a) if getattr(a, f) != getattr(b, f)] + \
         (["rng"] if a.rng.getstate() != b.rng.getstate() else [])
 
 

@@ -742,6 +742,13 @@ class State:
     def to_json(self) -> str:
         """Serialize the whole state, RNG included, as JSON text."""
         data = {f: getattr(self, f) for f in self._FIELDS}
+        # `after` says how to go on once the open effects finish, and `then` how to go on after the
+        # player-out events: read only while they are open (each is set before such effects run), so
+        # otherwise a saved state holds their defaults.
+        if not self.frames:
+            data["after"] = AFTER_SETUP
+        if not self.frames or self.after != AFTER_OUTS:
+            data["then"] = END_TURN
         names = self.g.card_names
         data["hands"] = [[names[k] for k in h] for h in self.hands]
         data["draw_pile"] = [names[k] for k in self.draw_pile]
@@ -1259,7 +1266,7 @@ class State:
         elif after == AFTER_DRAW:
             self._after_draw_action()
         elif after == AFTER_OUTS:
-            self._after_outs()
+            self._after_outs(self.then)
         elif after == AFTER_WINDOW:
             self._settle(WINDOWS)
         else:
@@ -1487,8 +1494,6 @@ class State:
         hand.remove(k)
         if g.plain[k] and len(hand) > 1:
             # Fast path: a card without effects, not the last two: nobody can be out, nothing to resolve.
-            self.after = AFTER_PLAY                 # as the general path leaves it
-            self.then = END_TURN
             self.discard.append(k)
             c = g.k_color[k]
             if c >= 0:
@@ -1546,7 +1551,6 @@ class State:
         if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
             if True in self.out:
                 self.out = [False] * self.n
-            self.then = END_TURN
             self._end_turn()
             return
         self._settle(END_TURN)
@@ -1557,7 +1561,6 @@ class State:
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
         player put out of cards or eliminated by any of them is noticed the same way.
         """
-        self.then = then
         v = self.g.variant
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
@@ -1576,12 +1579,13 @@ class State:
                 for q in reversed(newly_out):
                     self._push(self.g.on_player_out, q, -1, True, False)
                 self.after = AFTER_OUTS
+                self.then = then              # read back by _resume if the events pause for a decision
                 if not self._run() or self.over:
                     return
-        self._after_outs()
+        self._after_outs(then)
 
-    def _after_outs(self) -> None:
-        """The player-out events are done: end the round if it is decided, else go on (`then`)."""
+    def _after_outs(self, then: str) -> None:
+        """The player-out events are done: end the round if it is decided, else go on with `then`."""
         if self._team_finished():
             return
         for q in range(self.n):
@@ -1590,7 +1594,6 @@ class State:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
             return
-        then = self.then
         if then == END_TURN:
             self._end_turn()
         elif then == OFFER_DRAWN:
@@ -1616,7 +1619,6 @@ class State:
         if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
             if True in self.out:
                 self.out = [False] * self.n
-            self.then = OFFER_DRAWN
             self._offer_drawn()
             return
         self._settle(OFFER_DRAWN)
@@ -1840,8 +1842,6 @@ class State:
         if g.simple_draw and self.lock_owner < 0:
             # Fast path: one card, no draw event, no lock: nobody can go out, so decide about it right
             # here, as _offer_drawn does (a strict card is judged by its restriction there).
-            self.after = AFTER_DRAW                 # as the general path leaves them
-            self.then = OFFER_DRAWN
             k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
             if k < 0:
                 self._end_turn()
