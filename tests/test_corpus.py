@@ -286,3 +286,8 @@ def test_all_codes_covered() -> None:
         "E501", "E502", "E503", "E504", "E506", "E507", "E511", "W501",
     }
     assert not wanted - codes, sorted(wanted - codes)
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "house-rules").glob("*.yaml")), ids=lambda p: p.stem)
+def test_included_house_rules_are_clean_on_their_own(path: Path) -> None:
+    assert reported(path) == set()

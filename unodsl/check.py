@@ -34,7 +34,7 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None) 
     comp = compose_file(path, root)
     result = CheckResult(path, list(comp.diagnostics), comp.texts)
     if comp.root is not None and not any(d.code.startswith("E1") for d in comp.diagnostics):
-        variant, diags = build_variant(comp.root, path, comp.house_rules)
+        variant, diags = build_variant(comp.root, path, comp.house_rules, comp.links)
         result.diagnostics.extend(diags)
         result.variant = variant
         if variant is not None and variant.cards and not any(d.code in ("E303", "E308") for d in diags):
@@ -61,15 +61,36 @@ def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
         on.add("stacking")
     if variant.jump_in:
         on.add("jump_in")
+    settled: set[tuple[frozenset, str]] = set()
     for rule_id, conflicts in variant.conflicts.items():
         for conflict in conflicts:
-            if conflict.other in on and conflict.ruling not in variant.rulings:
-                node = conflict.node
-                out.append(Diagnostic(node.path if node else variant.path, node.line if node else 1,
-                                      node.column if node else 1, "E330",
-                                      f"house rules '{rule_id}' and '{conflict.other}' conflict: "
-                                      f"set ruling '{conflict.ruling}' to say how they combine"))
+            if conflict.other not in on or conflict.ruling in variant.rulings:
+                continue
+            pair = (frozenset((rule_id, conflict.other)), conflict.ruling)
+            if pair in settled:
+                continue                      # both rules declare the same interaction: say it once
+            settled.add(pair)
+            path, line, column = _conflict_position(variant, rule_id, conflict)
+            out.append(Diagnostic(path, line, column, "E330",
+                                  f"house rules '{rule_id}' and '{conflict.other}' conflict: "
+                                  f"set ruling '{conflict.ruling}' to say how they combine"))
     return out
+
+
+def _conflict_position(variant: Variant, rule_id: str, conflict) -> tuple[str, int, int]:
+    """Where an unsettled conflict is reported: in the checked file, where the user can settle it.
+
+    That is the later of the links (extends, include, check_with) that brought the two
+    house rules in, since that entry made the combination; when both rules are the checked
+    file's own, the conflict's declaration.
+    """
+    links = [variant.house_rule_links.get(rule_id), variant.house_rule_links.get(conflict.other)]
+    links = [link for link in links if link is not None]
+    if links:
+        link = max(links, key=lambda n: (n.line, n.column))
+        return link.path, link.line, link.column
+    node = conflict.node
+    return (node.path, node.line, node.column) if node is not None else (variant.path, 1, 1)
 
 
 def load(path: str, root: str | None = None, rulings: dict | None = None) -> Game:

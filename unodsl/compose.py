@@ -25,15 +25,19 @@ class Composition:
     root: Node | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)       # path -> source text, for carets
-    house_rules: list[Node] = field(default_factory=list)     # each included file's `house_rule` node
+    house_rules: list[Node] = field(default_factory=list)     # each `house_rule` node, in merge order
     files: list[str] = field(default_factory=list)
+    # Each file read -> the `extends`, `include` or `check_with` entry of the checked file
+    # through which it was reached (directly or through other files), None for the checked
+    # file itself: a problem of the combination is reported there, in the user's own file.
+    links: dict[str, Node | None] = field(default_factory=dict)
 
 
 def compose_file(path: str, root_dir: str | None = None) -> Composition:
     """Load `path` and everything it extends or includes, merged into one tree."""
     comp = Composition(None)
     root = os.path.realpath(root_dir) if root_dir else default_root(path)
-    comp.root = _load(path, root, comp, stack=(), display=path)
+    comp.root = _load(path, root, comp, stack=(), display=path, via=None)
     return comp
 
 
@@ -46,10 +50,12 @@ def default_root(path: str) -> str:
     return os.path.dirname(os.path.dirname(top))
 
 
-def _load(path: str, root: str, comp: Composition, stack: tuple[str, ...], display: str) -> Node | None:
+def _load(path: str, root: str, comp: Composition, stack: tuple[str, ...], display: str,
+          via: Node | None) -> Node | None:
     node, diags, text = load_file(display)
     comp.texts[display] = text
     comp.files.append(display)
+    comp.links.setdefault(display, via)
     comp.diagnostics.extend(diags)
     if node is None:
         return None
@@ -61,12 +67,12 @@ def _load(path: str, root: str, comp: Composition, stack: tuple[str, ...], displ
     base: Node | None = None
     ext = node.value.get("extends")
     if ext is not None and ext.kind == "scalar" and isinstance(ext.value, str):
-        base = _load_link(ext, real, root, comp, stack)
+        base = _load_link(ext, real, root, comp, stack, via or ext)
     inc = node.value.get("include")
     if inc is not None and inc.kind == "seq":
         for item in inc.value:
             if item.kind == "scalar" and isinstance(item.value, str):
-                overlay = _load_link(item, real, root, comp, stack)
+                overlay = _load_link(item, real, root, comp, stack, via or item)
                 if overlay is not None:
                     base = overlay if base is None else merge(base, overlay)
     hr = node.value.get("house_rule")
@@ -75,12 +81,13 @@ def _load(path: str, root: str, comp: Composition, stack: tuple[str, ...], displ
         # A house-rule file checked on its own is checked on top of the variant it names.
         check_with = hr.value.get("check_with") if hr.kind == "map" else None
         if not stack[:-1] and base is None and check_with is not None and isinstance(check_with.value, str):
-            base = _load_link(check_with, real, root, comp, stack)
+            base = _load_link(check_with, real, root, comp, stack, check_with)
     own = replace(node, value={k: v for k, v in node.value.items() if k not in _LINK_KEYS})
     return own if base is None else merge(base, own)
 
 
-def _load_link(ref: Node, including: str, root: str, comp: Composition, stack: tuple[str, ...]) -> Node | None:
+def _load_link(ref: Node, including: str, root: str, comp: Composition, stack: tuple[str, ...],
+               via: Node) -> Node | None:
     target = os.path.normpath(os.path.join(os.path.dirname(including), ref.value))
     real = os.path.realpath(target)
     if os.path.commonpath([real, root]) != root:
@@ -97,7 +104,7 @@ def _load_link(ref: Node, including: str, root: str, comp: Composition, stack: t
         return None
     display = os.path.relpath(target) if not os.path.isabs(ref.path) else target
     before = len(comp.diagnostics)
-    loaded = _load(target, root, comp, stack, display)
+    loaded = _load(target, root, comp, stack, display, via)
     if loaded is None and not any(d.code in ("E101", "E102", "E103") for d in comp.diagnostics[before:]):
         return None
     if loaded is None:
