@@ -55,3 +55,53 @@ def test_e330_from_a_base_points_at_the_extends_line(tmp_path):
     variant.write_text("unodsl: 1\nname: Mine\nextends: base.yaml\njump_in: {enabled: true}\n", encoding="utf-8")
     result = check_file(str(variant), root="/")
     assert _codes(result) == [(os.path.realpath(variant), 3, 10, "E330")]
+
+
+CLASSIC = (REPO / "variants" / "classic.yaml").read_text(encoding="utf-8")
+
+
+def _outside(tmp_path, own: str) -> Path:
+    """A variant in tmp/inner/v.yaml that extends tmp/other/classic.yaml, with `own` lines of its own."""
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "classic.yaml").write_text(CLASSIC, encoding="utf-8")
+    (tmp_path / "inner").mkdir()
+    variant = tmp_path / "inner" / "v.yaml"
+    variant.write_text("unodsl: 1\nname: Outside\nextends: ../other/classic.yaml\n" + own, encoding="utf-8")
+    return variant
+
+
+def test_e320_says_which_root_and_how_to_widen_it(tmp_path):
+    variant = _outside(tmp_path, "")
+    result = check_file(str(variant), root=str(tmp_path / "inner"))
+    assert [(d.line, d.column, d.code) for d in result.diagnostics] == [(3, 10, "E320")]
+    assert result.diagnostics[0].message == (
+        f"'../other/classic.yaml' is outside the root folder {os.path.realpath(tmp_path / 'inner')} "
+        "(given with --root); pass --root DIR with a folder that holds both files to allow it")
+
+
+def test_after_e320_only_the_files_own_problems_are_reported(tmp_path):
+    """No E306/E307/E309/E502 invented from the missing base; own schema and effect syntax problems stay."""
+    variant = _outside(tmp_path, (
+        "deck: {total: 5}\n"
+        "players: {max: 9}\n"
+        "colour: red\n"
+        "cards:\n"
+        "  joker: {count: 1, wild: true, points: 50, on_play: 'rule.from_base and'}\n"
+        "  tricky: {count: 1, wild: true, points: 50, on_play: next draws rule.from_base}\n"))
+    result = check_file(str(variant), root=str(tmp_path / "inner"))
+    assert sorted((d.line, d.code) for d in result.diagnostics) == [(3, "E320"), (6, "E201"), (8, "E401")]
+
+
+def test_the_base_is_found_with_a_wider_root(tmp_path):
+    variant = _outside(tmp_path, "")
+    assert check_file(str(variant), root=str(tmp_path)).diagnostics == []
+
+
+def test_a_nul_byte_in_a_link_is_a_located_diagnostic(tmp_path):
+    for key, line in (("extends: \"a\\0b.yaml\"\n", 3), ("include: [\"a\\0b.yaml\"]\n", 3),
+                      ("house_rule: {id: x, check_with: \"a\\0b.yaml\"}\n", 3)):
+        variant = tmp_path / "v.yaml"
+        variant.write_text("unodsl: 1\nname: Nul\n" + key, encoding="utf-8")
+        result = check_file(str(variant), root=str(tmp_path))
+        assert [(d.line, d.code) for d in result.diagnostics] == [(line, "E323")], result.diagnostics
+        assert result.diagnostics[0].message == "cannot load 'a\\x00b.yaml': a path cannot contain a NUL character"

@@ -14,6 +14,11 @@ from .engine import ENGINE_RULINGS, Game
 from .model import Variant, build_variant
 
 
+# Codes of the stages that read one file or one effect text at a time: YAML, the schema,
+# composition (E32x) and effect syntax.
+_ONE_FILE_STAGES = ("E1", "E2", "E32", "E4")
+
+
 @dataclass
 class CheckResult:
     """Everything `check` learned about one file."""
@@ -46,6 +51,11 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None) 
                 result.game = game
                 result.diagnostics.extend(game.diagnostics)
                 result.diagnostics.extend(_semantic_checks(variant, game))
+    if comp.incomplete:
+        # A linked file could not be loaded: whatever needs the whole variant (references,
+        # the deck, effect meaning, the semantic checks) would only report what that file
+        # was to provide. What looks at one file or one effect text at a time still stands.
+        result.diagnostics = [d for d in result.diagnostics if d.code.startswith(_ONE_FILE_STAGES)]
     result.diagnostics = sorted(set(result.diagnostics), key=lambda d: (d.sort_key(), d.message))
     return result
 

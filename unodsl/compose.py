@@ -31,26 +31,84 @@ class Composition:
     # through which it was reached (directly or through other files), None for the checked
     # file itself: a problem of the combination is reported there, in the user's own file.
     links: dict[str, Node | None] = field(default_factory=dict)
+    root_folder: Root | None = None
+    # A file named by a link could not be loaded: later stages would only report what is missing.
+    incomplete: bool = False
+
+
+# A folder holding one of these is a project: its variants may link to each other.
+PROJECT_MARKERS = ("pyproject.toml", ".git", "variants")
+
+
+@dataclass(frozen=True)
+class Root:
+    """The folder that links may not leave, and why it was chosen (said in E320)."""
+
+    folder: str
+    why: str
+
+    def contains(self, real: str) -> bool:
+        """Whether the resolved path `real` lies inside this root."""
+        return os.path.commonpath([real, self.folder]) == self.folder
 
 
 def compose_file(path: str, root_dir: str | None = None) -> Composition:
     """Load `path` and everything it extends or includes, merged into one tree."""
     comp = Composition(None)
-    root = os.path.realpath(root_dir) if root_dir else default_root(path)
+    try:
+        root = find_root(path, root_dir)
+    except (ValueError, OSError) as err:      # the checked path itself is one the system refuses
+        comp.diagnostics.append(Diagnostic(path, 1, 1, "E103", f"cannot read file: {_os_problem(err)}"))
+        return comp
+    comp.root_folder = root
     comp.root = _load(path, root, comp, stack=(), display=path, via=None)
     return comp
 
 
-def default_root(path: str) -> str:
-    """The folder links may not leave: the working folder if it holds the file, else the file's parent folder."""
-    top = os.path.realpath(path)
+def find_root(path: str, root_dir: str | None = None) -> Root:
+    """The root for links read from `path`: `root_dir` when given, else a default that is never `/` or a top-level folder.
+
+    The default is the wider of the file's project (the nearest folder above it holding
+    pyproject.toml, .git or a variants/ folder) and the working folder when it holds the
+    file; without either, the folder above the file's folder, or the file's own folder
+    when that one would be `/` or a top-level folder.
+    """
+    if root_dir:
+        return Root(os.path.realpath(root_dir), "given with --root")
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    found: list[Root] = []
+    project = _project_of(folder)
+    if project is not None:
+        found.append(project)
     cwd = os.path.realpath(os.getcwd())
-    if os.path.commonpath([top, cwd]) == cwd:
-        return cwd
-    return os.path.dirname(os.path.dirname(top))
+    if _deep_enough(cwd) and os.path.commonpath([real, cwd]) == cwd:
+        found.append(Root(cwd, "the working folder"))
+    if found:
+        return min(found, key=lambda r: len(r.folder))      # both hold the file: the shorter is the wider
+    above = os.path.dirname(folder)
+    if _deep_enough(above):
+        return Root(above, "the folder above the file's folder")
+    return Root(folder, "the file's own folder")
 
 
-def _load(path: str, root: str, comp: Composition, stack: tuple[str, ...], display: str,
+def _deep_enough(folder: str) -> bool:
+    """Whether `folder` may be a default root: not `/` and not a top-level folder such as /home or /tmp."""
+    parent = os.path.dirname(folder)
+    return parent != folder and os.path.dirname(parent) != parent
+
+
+def _project_of(folder: str) -> Root | None:
+    """The nearest folder from `folder` upwards that holds a project marker, stopping above top-level folders."""
+    while _deep_enough(folder):
+        for marker in PROJECT_MARKERS:
+            if os.path.lexists(os.path.join(folder, marker)):
+                return Root(folder, f"the project folder: it holds {marker}")
+        folder = os.path.dirname(folder)
+    return None
+
+
+def _load(path: str, root: Root, comp: Composition, stack: tuple[str, ...], display: str,
           via: Node | None) -> Node | None:
     node, diags, text = load_file(display)
     comp.texts[display] = text
@@ -86,30 +144,49 @@ def _load(path: str, root: str, comp: Composition, stack: tuple[str, ...], displ
     return own if base is None else merge(base, own)
 
 
-def _load_link(ref: Node, including: str, root: str, comp: Composition, stack: tuple[str, ...],
+def _load_link(ref: Node, including: str, root: Root, comp: Composition, stack: tuple[str, ...],
                via: Node) -> Node | None:
-    target = os.path.normpath(os.path.join(os.path.dirname(including), ref.value))
-    real = os.path.realpath(target)
-    if os.path.commonpath([real, root]) != root:
-        comp.diagnostics.append(Diagnostic(ref.path, ref.line, ref.column, "E320",
-                                           f"'{ref.value}' is outside the root folder {root} (pass --root to allow it)"))
-        return None
+    """Load the file a link names; None, with the composition marked incomplete, when it cannot be had."""
+    loaded, problem = _follow(ref, including, root, comp, stack, via)
+    if problem is not None:
+        comp.diagnostics.append(Diagnostic(ref.path, ref.line, ref.column, *problem))
+    if loaded is None:
+        comp.incomplete = True
+    return loaded
+
+
+def _follow(ref: Node, including: str, root: Root, comp: Composition, stack: tuple[str, ...],
+            via: Node) -> tuple[Node | None, tuple[str, str] | None]:
+    """(the linked file's tree or None, the (code, message) to report at the link or None)."""
+    try:
+        target = os.path.normpath(os.path.join(os.path.dirname(including), ref.value))
+        real = os.path.realpath(target)
+    except (ValueError, OSError) as err:      # a NUL byte, or a path the system refuses
+        return None, ("E323", f"cannot load {shown_path(ref.value)}: {_os_problem(err)}")
+    if not root.contains(real):
+        return None, ("E320", f"{shown_path(ref.value)} is outside the root folder {root.folder} ({root.why}); "
+                              "pass --root DIR with a folder that holds both files to allow it")
     if real in stack:
-        comp.diagnostics.append(Diagnostic(ref.path, ref.line, ref.column, "E321",
-                                           f"'{ref.value}' includes itself (cycle through {os.path.basename(real)})"))
-        return None
+        return None, ("E321", f"{shown_path(ref.value)} includes itself (cycle through {os.path.basename(real)})")
     if len(comp.files) >= MAX_FILES:
-        comp.diagnostics.append(Diagnostic(ref.path, ref.line, ref.column, "E322",
-                                           f"more than {MAX_FILES} files extended or included"))
-        return None
+        return None, ("E322", f"more than {MAX_FILES} files extended or included")
     display = os.path.relpath(target) if not os.path.isabs(ref.path) else target
     before = len(comp.diagnostics)
     loaded = _load(target, root, comp, stack, display, via)
-    if loaded is None and not any(d.code in ("E101", "E102", "E103") for d in comp.diagnostics[before:]):
-        return None
-    if loaded is None:
-        comp.diagnostics.append(Diagnostic(ref.path, ref.line, ref.column, "E323", f"cannot load '{ref.value}'"))
-    return loaded
+    if loaded is None and any(d.code in ("E101", "E102", "E103") for d in comp.diagnostics[before:]):
+        return None, ("E323", f"cannot load {shown_path(ref.value)}")
+    return loaded, None
+
+
+def shown_path(path: str) -> str:
+    """A path quoted for a one-line message: characters that cannot be printed are escaped."""
+    return "'" + "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in path) + "'"
+
+
+def _os_problem(err: Exception) -> str:
+    if isinstance(err, ValueError) and "null" in str(err):
+        return "a path cannot contain a NUL character"
+    return getattr(err, "strerror", None) or str(err)
 
 
 def merge(base: Node, overlay: Node) -> Node:
