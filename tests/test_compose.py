@@ -105,3 +105,51 @@ def test_a_nul_byte_in_a_link_is_a_located_diagnostic(tmp_path):
         result = check_file(str(variant), root=str(tmp_path))
         assert [(d.line, d.code) for d in result.diagnostics] == [(line, "E323")], result.diagnostics
         assert result.diagnostics[0].message == "cannot load 'a\\x00b.yaml': a path cannot contain a NUL character"
+
+
+def test_a_default_root_is_never_slash_or_a_top_level_folder(tmp_path, monkeypatch):
+    from unodsl.compose import find_root
+    monkeypatch.chdir(tmp_path)
+    assert find_root("/x/house.yaml") == find_root("/x/house.yaml")
+    assert find_root("/x/house.yaml").folder == "/x"
+    assert find_root("/x/y/house.yaml").folder == "/x/y"
+    assert find_root("/x/y/z/house.yaml").folder == "/x/y"
+    assert find_root("/x/house.yaml", "/").folder == "/"          # only when asked for
+
+
+def test_a_file_in_a_folder_of_tmp_cannot_reach_its_siblings(tmp_path, monkeypatch):
+    """/tmp/A/house.yaml used to get root /tmp, so `extends` reached every other folder of /tmp."""
+    import tempfile
+    monkeypatch.chdir(tmp_path)
+    mine, other = Path(tempfile.mkdtemp(dir="/tmp")), Path(tempfile.mkdtemp(dir="/tmp"))
+    try:
+        (other / "base.yaml").write_text(CLASSIC, encoding="utf-8")
+        (mine / "house.yaml").write_text(f"unodsl: 1\nname: H\nextends: ../{other.name}/base.yaml\n",
+                                         encoding="utf-8")
+        result = check_file(str(mine / "house.yaml"))
+        assert [d.code for d in result.diagnostics] == ["E320"]
+        assert f"outside the root folder {os.path.realpath(mine)} (the file's own folder)" in result.diagnostics[0].message
+    finally:
+        for folder in (mine, other):
+            for child in folder.iterdir():
+                child.unlink()
+            folder.rmdir()
+
+
+def test_the_default_root_is_the_files_project(tmp_path, monkeypatch):
+    project = tmp_path / "proj"
+    (project / "a" / "b" / "c").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    (project / "shared.yaml").write_text(CLASSIC, encoding="utf-8")
+    variant = project / "a" / "b" / "c" / "v.yaml"
+    variant.write_text("unodsl: 1\nname: Deep\nextends: ../../../shared.yaml\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert check_file(str(variant)).diagnostics == []
+    (tmp_path / "outside.yaml").write_text(CLASSIC, encoding="utf-8")
+    variant.write_text("unodsl: 1\nname: Deep\nextends: ../../../../outside.yaml\n", encoding="utf-8")
+    message = check_file(str(variant)).diagnostics[0].message
+    assert f"root folder {os.path.realpath(project)} (the project folder: it holds pyproject.toml)" in message
+    monkeypatch.chdir(tmp_path)                         # a working folder that holds the project widens it
+    assert check_file(str(variant)).diagnostics == []
