@@ -62,8 +62,11 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None) 
 
 def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    # Which rulings the effects read is only known when every effect compiled: a broken
+    # effect (most likely the one that reads the ruling) records nothing after its error.
+    usage_known = not any(d.severity == "error" for d in game.diagnostics)
     for name, ruling in variant.rulings.items():
-        if name not in game.rulings_used and name not in ENGINE_RULINGS and ruling.node is not None:
+        if usage_known and name not in game.rulings_used and name not in ENGINE_RULINGS and ruling.node is not None:
             out.append(Diagnostic(ruling.node.path, ruling.node.line, ruling.node.column, "W301",
                                   f"ruling '{name}' is not used by any effect or engine rule", "warning"))
     on = set(variant.house_rules)
