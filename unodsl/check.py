@@ -19,6 +19,12 @@ from .model import Variant, build_variant
 _ONE_FILE_STAGES = ("E1", "E2", "E32", "E4")
 
 
+# Model errors after which the typed variant holds values the engine cannot build a game
+# from (card counts, a deck over the limit, an empty player range, teams that do not fit
+# every table), so the engine is not asked to.
+_ENGINE_CANNOT_TAKE = ("E303", "E308", "E310", "E311")
+
+
 @dataclass
 class CheckResult:
     """Everything `check` learned about one file."""
@@ -42,7 +48,7 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None) 
         variant, diags = build_variant(comp.root, path, comp.house_rules, comp.links)
         result.diagnostics.extend(diags)
         result.variant = variant
-        if variant is not None and variant.cards and not any(d.code in ("E303", "E308") for d in diags):
+        if variant is not None and variant.cards and not any(d.code in _ENGINE_CANNOT_TAKE for d in diags):
             try:
                 game = Game(variant, rulings)
             except Exception as err:           # a compiler bug must not hide the other diagnostics

@@ -212,6 +212,10 @@ class _Builder:
                 if n % team_size:
                     self.error(players, "E311", f"{n} players cannot sit in teams of {team_size}")
                     break
+                if n == team_size:
+                    self.error(players, "E311", f"{n} players in teams of {team_size} make a single team; "
+                                                "a team game needs at least two")
+                    break
         deal = self.get(root, "deal")
         hand_size = self.scalar(deal, "hand_size", 7, int)
         deck_node = self.get(root, "deck")
