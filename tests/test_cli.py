@@ -478,3 +478,15 @@ def test_replay_of_a_variant_outside_the_logs_root_needs_root(tmp_path, monkeypa
     assert refused.exit_code == 1 and "is outside the root folder" in refused.stderr
     assert cli("replay", str(log), "--root", str(ROOT)).exit_code == 0
     assert cli("replay", str(log), "--variant", CLASSIC).exit_code == 0     # a file named by the user
+
+
+def test_a_huge_number_typed_in_play_is_answered_and_asked_again():
+    """4,301 digits is past Python's int-string limit: an answer, not a ValueError."""
+    huge = "9" * 4301
+    result = cli("play", CLASSIC, "--bots", "heuristic", "--seed", "7",
+                 input=f"{huge}\n0{huge}\nplay {huge}\n" + "1\n" * 3000)
+    assert result.exit_code == 0, result.stderr
+    assert "internal error" not in result.stderr
+    assert result.stdout.count("is not possible: choose a number from 1 to") == 2
+    assert "'999999999999999999999999999999999999...' is not possible" in result.stdout
+    assert "wins" in result.stdout
