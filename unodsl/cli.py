@@ -14,7 +14,7 @@ import time
 import click
 
 from . import __version__
-from .diagnostics import format_full, format_json, format_text
+from .diagnostics import format_full, format_json, format_text, one_line
 from .files import atomic_write, refuse_overwrite
 
 BOT_CHOICE = click.Choice(["random", "heuristic"])
@@ -366,12 +366,12 @@ def replay(log: str, variant_path: str | None, root: str | None) -> None:
     try:
         records = read_log(log)
     except ReplayError as err:
-        click.echo(f"unodsl: {log}: {err}", err=True)
+        click.echo(f"unodsl: {one_line(log)}: {err}", err=True)
         sys.exit(1)
     bad = 0
     games = {}
     for number, record in enumerate(records, start=1):
-        prefix = f"{log}: game {number}"
+        prefix = f"{one_line(log)}: game {number}"
         try:
             path = variant_path or variant_path_of(record, log, root)
         except ReplayError as err:
