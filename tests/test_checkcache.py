@@ -56,3 +56,18 @@ def test_problems_are_never_cached(cached_env):
     for _ in range(2):
         result = _check(cached_env)
         assert result.returncode == 1 and "E201" in result.stdout
+
+
+def test_repointing_a_symlinked_base_misses_the_cache(cached_env):
+    """The entry follows the files as they were named: a link now pointing elsewhere is a miss."""
+    (cached_env / "good.yaml").write_text((cached_env / "classic.yaml").read_text())
+    (cached_env / "broken.yaml").write_text("unodsl: 1\nname: Broken\ncolours: [red]\n")
+    link = cached_env / "base.yaml"
+    link.symlink_to("good.yaml")
+    (cached_env / "family.yaml").write_text("unodsl: 1\nname: Family\nextends: base.yaml\n")
+    assert _check(cached_env).returncode == 0
+    link.unlink()
+    link.symlink_to("broken.yaml")
+    result = _check(cached_env)
+    assert result.returncode == 1, result.stderr
+    assert "base.yaml:3:1: E201" in result.stdout

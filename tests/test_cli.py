@@ -328,7 +328,13 @@ def test_interrupted_simulation_prints_what_it_has(workers):
 # --- replay --------------------------------------------------------------------------------
 
 
-def _scripted_log(tmp_path, variant=CLASSIC) -> Path:
+def _scripted_log(tmp_path, variant=None) -> Path:
+    """A log of a scripted game; by default of a copy of classic beside it (a log's variant must be under its root)."""
+    if variant is None:
+        copy = tmp_path / "classic.yaml"
+        if not copy.exists():
+            copy.write_text(Path(CLASSIC).read_text())
+        variant = str(copy)
     log = tmp_path / "game.log"
     result = cli("play", variant, "--bots", "heuristic", "--seed", "7", "--log", str(log), input="1\n" * 3000)
     assert result.exit_code == 0, result.stderr
@@ -414,3 +420,73 @@ def test_version_and_help():
         result = cli(command, "--help")
         assert result.exit_code == 0 and "Usage:" in result.stdout
     assert os.path.exists(ROOT / "docs" / "cli.md")
+
+
+@pytest.mark.parametrize("command", ["check", "play", "simulate", "test", "rules", "replay"])
+def test_every_command_that_reads_variants_takes_root(command):
+    result = cli(command, "--help")
+    assert result.exit_code == 0
+    assert re.search(r"--root DIRECTORY\s+Folder that extends/include may not leave", result.stdout), result.stdout
+
+
+def _outside_variant(tmp_path) -> Path:
+    """tmp/inner/v.yaml extends tmp/other/classic.yaml: outside the default root when run from tmp/inner."""
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "classic.yaml").write_text(Path(CLASSIC).read_text())
+    (tmp_path / "inner").mkdir()
+    variant = tmp_path / "inner" / "v.yaml"
+    variant.write_text("unodsl: 1\nname: Outside\nextends: ../other/classic.yaml\n")
+    return variant
+
+
+def test_rules_and_test_follow_root(tmp_path, monkeypatch):
+    variant = _outside_variant(tmp_path)
+    scenarios = tmp_path / "inner" / "s.yaml"
+    scenarios.write_text("variant: v.yaml\nscenarios:\n  - name: deal\n    players: 2\n"
+                         "    given: {start_card: red_5, dealer: 1}\n    expect: {discard_size: 1}\n")
+    monkeypatch.chdir(tmp_path / "inner")
+    refused = cli("rules", "v.yaml", "--root", str(tmp_path / "inner"))
+    assert refused.exit_code == 1 and "E320" in refused.stderr
+    assert cli("rules", "v.yaml", "--root", str(tmp_path)).exit_code == 0
+    assert "E320" in cli("test", "s.yaml", "--root", str(tmp_path / "inner")).stdout
+    ran = cli("test", "s.yaml", "--root", str(tmp_path))
+    assert "E320" not in ran.stdout and "1 passed" in ran.stdout, ran.stdout
+
+
+def test_replay_refuses_a_log_naming_a_file_outside_the_root(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    log = tmp_path / "evil.log"
+    log.write_text(json.dumps({"format": "unodsl-log/1", "variant_path": "/etc/passwd", "seed": 1,
+                               "players": 2, "actions": []}) + "\n")
+    result = cli("replay", str(log))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.strip() == (
+        f"unodsl: {log}: game 1: the log names the variant '/etc/passwd', which is outside the root folder "
+        f"{os.path.realpath(tmp_path)} (the working folder); pass --root DIR to allow it")
+    log.write_text(json.dumps({"format": "unodsl-log/1", "variant_path": "a\u0000b.yaml", "seed": 1,
+                               "players": 2, "actions": []}) + "\n")
+    result = cli("replay", str(log))
+    assert result.exit_code == 1
+    assert "cannot contain a NUL character" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_replay_of_a_variant_outside_the_logs_root_needs_root(tmp_path, monkeypatch):
+    log = _scripted_log(tmp_path, CLASSIC)              # names the repository's classic.yaml
+    monkeypatch.chdir(tmp_path)
+    refused = cli("replay", str(log))
+    assert refused.exit_code == 1 and "is outside the root folder" in refused.stderr
+    assert cli("replay", str(log), "--root", str(ROOT)).exit_code == 0
+    assert cli("replay", str(log), "--variant", CLASSIC).exit_code == 0     # a file named by the user
+
+
+def test_a_huge_number_typed_in_play_is_answered_and_asked_again():
+    """4,301 digits is past Python's int-string limit: an answer, not a ValueError."""
+    huge = "9" * 4301
+    result = cli("play", CLASSIC, "--bots", "heuristic", "--seed", "7",
+                 input=f"{huge}\n0{huge}\nplay {huge}\n" + "1\n" * 3000)
+    assert result.exit_code == 0, result.stderr
+    assert "internal error" not in result.stderr
+    assert result.stdout.count("is not possible: choose a number from 1 to") == 2
+    assert "'999999999999999999999999999999999999...' is not possible" in result.stdout
+    assert "wins" in result.stdout

@@ -184,3 +184,24 @@ def test_line_helpers_follow_yaml_line_breaks():
     assert offset_to_position(text, 3) == (2, 1)
     assert offset_to_position(text, text.index("e")) == (5, 1)
     assert offset_to_position("abc", 2) == (1, 3)
+
+
+def test_one_line_formats_escape_line_breaks_and_control_characters_json_keeps_them():
+    diag = Diagnostic("odd\nname\x1b.yaml", 2, 3, "E201", "unknown key 'a\rb'")
+    assert format_text([diag]) == "odd\\nname\\x1b.yaml:2:3: E201 unknown key 'a\\rb'"
+    assert format_full([diag], {}) == format_text([diag])
+    assert json.loads(format_json([diag]))[0]["path"] == "odd\nname\x1b.yaml"
+    assert json.loads(format_json([diag]))[0]["message"] == "unknown key 'a\rb'"
+    # Ordinary text, accents included, is shown as it is.
+    assert Diagnostic("café/v.yaml", 1, 1, "E101", "file not found").header() == "café/v.yaml:1:1: E101 file not found"
+
+
+def test_check_of_a_file_with_a_newline_in_its_name_gives_one_line(tmp_path):
+    from click.testing import CliRunner
+    from unodsl.cli import main
+    odd = tmp_path / "two\nlines.yaml"
+    odd.write_text("unodsl: 1\nname: X\ncolours: [red]\n")
+    result = CliRunner().invoke(main, ["check", str(odd)])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert [line.split(": ")[0] for line in lines] == [f"{tmp_path}/two\\nlines.yaml:1:1", f"{tmp_path}/two\\nlines.yaml:3:1"]

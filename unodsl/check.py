@@ -14,6 +14,17 @@ from .engine import ENGINE_RULINGS, Game
 from .model import Variant, build_variant
 
 
+# Codes of the stages that read one file or one effect text at a time: YAML, the schema,
+# composition (E32x) and effect syntax.
+_ONE_FILE_STAGES = ("E1", "E2", "E32", "E4")
+
+
+# Model errors after which the typed variant holds values the engine cannot build a game
+# from (card counts, a deck over the limit, an empty player range, teams that do not fit
+# every table), so the engine is not asked to.
+_ENGINE_CANNOT_TAKE = ("E303", "E308", "E310", "E311")
+
+
 @dataclass
 class CheckResult:
     """Everything `check` learned about one file."""
@@ -34,10 +45,10 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None, 
     comp = compose_file(path, root)
     result = CheckResult(path, list(comp.diagnostics), comp.texts)
     if comp.root is not None and not any(d.code.startswith("E1") for d in comp.diagnostics):
-        variant, diags = build_variant(comp.root, path, comp.house_rules)
+        variant, diags = build_variant(comp.root, path, comp.house_rules, comp.links)
         result.diagnostics.extend(diags)
         result.variant = variant
-        if variant is not None and variant.cards and not any(d.code in ("E303", "E308") for d in diags):
+        if variant is not None and variant.cards and not any(d.code in _ENGINE_CANNOT_TAKE for d in diags):
             try:
                 game = Game(variant, rulings, fast=fast)
             except Exception as err:           # a compiler bug must not hide the other diagnostics
@@ -46,14 +57,22 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None, 
                 result.game = game
                 result.diagnostics.extend(game.diagnostics)
                 result.diagnostics.extend(_semantic_checks(variant, game))
+    if comp.incomplete:
+        # A linked file could not be loaded: whatever needs the whole variant (references,
+        # the deck, effect meaning, the semantic checks) would only report what that file
+        # was to provide. What looks at one file or one effect text at a time still stands.
+        result.diagnostics = [d for d in result.diagnostics if d.code.startswith(_ONE_FILE_STAGES)]
     result.diagnostics = sorted(set(result.diagnostics), key=lambda d: (d.sort_key(), d.message))
     return result
 
 
 def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    # Which rulings the effects read is only known when every effect compiled: a broken
+    # effect (most likely the one that reads the ruling) records nothing after its error.
+    usage_known = not any(d.severity == "error" for d in game.diagnostics)
     for name, ruling in variant.rulings.items():
-        if name not in game.rulings_used and name not in ENGINE_RULINGS and ruling.node is not None:
+        if usage_known and name not in game.rulings_used and name not in ENGINE_RULINGS and ruling.node is not None:
             out.append(Diagnostic(ruling.node.path, ruling.node.line, ruling.node.column, "W301",
                                   f"ruling '{name}' is not used by any effect or engine rule", "warning"))
     on = set(variant.house_rules)
@@ -61,15 +80,36 @@ def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
         on.add("stacking")
     if variant.jump_in:
         on.add("jump_in")
+    settled: set[tuple[frozenset, str]] = set()
     for rule_id, conflicts in variant.conflicts.items():
         for conflict in conflicts:
-            if conflict.other in on and conflict.ruling not in variant.rulings:
-                node = conflict.node
-                out.append(Diagnostic(node.path if node else variant.path, node.line if node else 1,
-                                      node.column if node else 1, "E330",
-                                      f"house rules '{rule_id}' and '{conflict.other}' conflict: "
-                                      f"set ruling '{conflict.ruling}' to say how they combine"))
+            if conflict.other not in on or conflict.ruling in variant.rulings:
+                continue
+            pair = (frozenset((rule_id, conflict.other)), conflict.ruling)
+            if pair in settled:
+                continue                      # both rules declare the same interaction: say it once
+            settled.add(pair)
+            path, line, column = _conflict_position(variant, rule_id, conflict)
+            out.append(Diagnostic(path, line, column, "E330",
+                                  f"house rules '{rule_id}' and '{conflict.other}' conflict: "
+                                  f"set ruling '{conflict.ruling}' to say how they combine"))
     return out
+
+
+def _conflict_position(variant: Variant, rule_id: str, conflict) -> tuple[str, int, int]:
+    """Where an unsettled conflict is reported: in the checked file, where the user can settle it.
+
+    That is the later of the links (extends, include, check_with) that brought the two
+    house rules in, since that entry made the combination; when both rules are the checked
+    file's own, the conflict's declaration.
+    """
+    links = [variant.house_rule_links.get(rule_id), variant.house_rule_links.get(conflict.other)]
+    links = [link for link in links if link is not None]
+    if links:
+        link = max(links, key=lambda n: (n.line, n.column))
+        return link.path, link.line, link.column
+    node = conflict.node
+    return (node.path, node.line, node.column) if node is not None else (variant.path, 1, 1)
 
 
 def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool = True) -> Game:

@@ -1,8 +1,8 @@
 """A cache of clean `check` results, so re-checking an unchanged variant skips the heavy stages.
 
-Like ruff's cache: an entry records the content hash of every file a check read
-(the variant, what it extends and includes) and of unodsl itself (code, grammar,
-schemas). A hit needs every hash to match, so any edit anywhere misses. Only clean
+Like ruff's cache: an entry records every file a check read (the variant, what it
+extends and includes), as named, with the file it resolved to and its content hash,
+and a hash of unodsl itself (code, grammar, schemas). A hit needs every hash to match, so any edit anywhere misses. Only clean
 results are cached; a file with problems always goes through every stage, which
 also gives `--format full` its source lines. Standard library only: a hit must not
 import YAML, Lark or jsonschema.
@@ -64,7 +64,17 @@ def is_known_clean(path: str, root: str | None) -> bool:
         files = entry["files"]
     except (OSError, ValueError, KeyError, TypeError):
         return False
-    return isinstance(files, dict) and all(_digest(f) == h for f, h in files.items())
+    return isinstance(files, dict) and all(_read_as(name) == seen for name, seen in files.items())
+
+
+def _read_as(name: str) -> list | None:
+    """What reading `name` gives now: the file it resolves to and that file's content hash.
+
+    Keyed by the path as the check named it (not resolved), so a symbolic link that now
+    points elsewhere, even at an unchanged file, is seen as a change.
+    """
+    digest = _digest(name)
+    return None if digest is None else [os.path.realpath(name), digest]
 
 
 def remember_clean(path: str, root: str | None, files: list[str]) -> None:
@@ -74,7 +84,7 @@ def remember_clean(path: str, root: str | None, files: list[str]) -> None:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        entry = {"files": {os.path.realpath(f): _digest(f) for f in files}}
+        entry = {"files": {os.path.abspath(f): _read_as(f) for f in files}}
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump(entry, handle)

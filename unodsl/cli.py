@@ -14,10 +14,16 @@ import time
 import click
 
 from . import __version__
-from .diagnostics import format_full, format_json, format_text
+from .diagnostics import format_full, format_json, format_text, one_line
 from .files import atomic_write, refuse_overwrite
 
 BOT_CHOICE = click.Choice(["random", "heuristic"])
+
+# One option for every command that reads variants, so they all resolve links alike.
+root_option = click.option(
+    "--root", type=click.Path(file_okay=False), default=None,
+    help="Folder that extends/include may not leave (default: the wider of the file's project "
+         "and the working folder; never / or a top-level folder).")
 
 
 class _PipeClosed(Exception):
@@ -100,8 +106,7 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "full", "json"]), default="text",
               help="text: one line per problem; full: with the source line and a caret; json: for tools.")
-@click.option("--root", type=click.Path(file_okay=False), default=None,
-              help="Folder that extends/include may not leave (default: the working folder).")
+@root_option
 def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
     """Check variant files and report every problem as path:line:col: CODE message.
 
@@ -161,8 +166,7 @@ def _simulate_options(fn):
                      help="Processes to spread games over; results are identical for a seed."),
         click.option("--match", is_flag=True, help="Each game is a match to the target score."),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
-        click.option("--root", type=click.Path(file_okay=False), default=None,
-                     help="Folder that extends/include may not leave (default: the working folder)."),
+        root_option,
     ]):
         fn = option(fn)
     return fn
@@ -351,23 +355,32 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
 @click.argument("log", type=click.Path(dir_okay=False))
 @click.option("--variant", "variant_path", default=None,
               help="Replay against this (possibly edited) variant instead of the one named in the log.")
-def replay(log: str, variant_path: str | None) -> None:
-    """Replay a game log; report the first action that is no longer legal."""
+@root_option
+def replay(log: str, variant_path: str | None, root: str | None) -> None:
+    """Replay a game log; report the first action that is no longer legal.
+
+    The variant a log names must lie under the root found for the log, like a file
+    named by `extends`; a variant given with --variant is the user's own choice.
+    """
     from .replay import ReplayError, read_log, replay_game, variant_path_of
     try:
         records = read_log(log)
     except ReplayError as err:
-        click.echo(f"unodsl: {log}: {err}", err=True)
+        click.echo(f"unodsl: {one_line(log)}: {err}", err=True)
         sys.exit(1)
     bad = 0
     games = {}
     for number, record in enumerate(records, start=1):
-        path = variant_path or variant_path_of(record, log)
+        prefix = f"{one_line(log)}: game {number}"
+        try:
+            path = variant_path or variant_path_of(record, log, root)
+        except ReplayError as err:
+            click.echo(f"unodsl: {prefix}: {err}", err=True)
+            sys.exit(1)
         if path not in games:
-            games[path] = _load_game(path)
+            games[path] = _load_game(path, root)
         game = games[path]
         outcome = replay_game(game, record)
-        prefix = f"{log}: game {number}"
         if outcome.error:
             bad += 1
             click.echo(f"{prefix}: {outcome.error}")
@@ -386,10 +399,11 @@ def replay(log: str, variant_path: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["markdown", "text"]), default="markdown", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to a file.")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
-def rules(file: str, fmt: str, output: str | None, force: bool) -> None:
+@root_option
+def rules(file: str, fmt: str, output: str | None, force: bool, root: str | None) -> None:
     """Print a readable rulebook generated from the variant."""
     from .rulebook import render_rulebook
-    game = _load_game(file)
+    game = _load_game(file, root)
     text = render_rulebook(game, fmt)
     if output:
         refuse_overwrite(output, force)
@@ -401,10 +415,13 @@ def rules(file: str, fmt: str, output: str | None, force: bool) -> None:
 @main.command(name="test")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--verbose", "-v", is_flag=True, help="List every scenario, not only failures.")
-def test_command(files: tuple[str, ...], verbose: bool) -> None:
+@root_option
+def test_command(files: tuple[str, ...], verbose: bool, root: str | None) -> None:
     """Run rule scenarios (given / actions / expect) and report failures."""
+    from .compose import default_root_given
     from .scenarios import run_scenario_files
-    report = run_scenario_files(list(files))
+    with default_root_given(root):
+        report = run_scenario_files(list(files))
     for line in report.lines(verbose):
         click.echo(line)
     sys.exit(0 if report.ok else 1)

@@ -59,8 +59,19 @@ class Diagnostic:
         }
 
     def header(self) -> str:
-        """The one-line form "path:line:col: CODE message"."""
-        return f"{self.path}:{self.line}:{self.column}: {self.code} {self.message}"
+        """The one-line form "path:line:col: CODE message", with line breaks and control characters escaped."""
+        return f"{one_line(self.path)}:{self.line}:{self.column}: {self.code} {one_line(self.message)}"
+
+
+def one_line(text: str) -> str:
+    """`text` with every character that cannot be printed (a line break, an escape) written as a Python escape.
+
+    A file name may hold a newline; shown as it is, it would split a diagnostic in two
+    and break every tool that reads one diagnostic per line. JSON output keeps the text exact.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 class DiagnosticError(Exception):

@@ -84,6 +84,9 @@ class Variant:
     sources: tuple[str, ...]
     house_rules: tuple[str, ...]
     conflicts: dict[str, tuple[Conflict, ...]]
+    # House rule id (also `stacking`, `jump_in`) -> the checked file's extends/include entry
+    # that brought it in, None when the checked file itself turns it on.
+    house_rule_links: dict[str, Node | None]
     min_players: int
     max_players: int
     allowed_players: tuple[int, ...] | None
@@ -131,10 +134,11 @@ class Variant:
 class _Builder:
     """Turns a merged YAML tree into a Variant, collecting diagnostics."""
 
-    def __init__(self, root: Node, path: str, house_rules: list[Node]):
+    def __init__(self, root: Node, path: str, house_rules: list[Node], links: dict[str, Node | None]):
         self.root = root
         self.path = path
         self.house_rule_nodes = house_rules
+        self.links = links
         self.diags: list[Diagnostic] = []
 
     def error(self, node: Node | None, code: str, message: str, severity: str = "error") -> None:
@@ -208,6 +212,10 @@ class _Builder:
                 if n % team_size:
                     self.error(players, "E311", f"{n} players cannot sit in teams of {team_size}")
                     break
+                if n == team_size:
+                    self.error(players, "E311", f"{n} players in teams of {team_size} make a single team; "
+                                                "a team game needs at least two")
+                    break
         deal = self.get(root, "deal")
         hand_size = self.scalar(deal, "hand_size", 7, int)
         deck_node = self.get(root, "deck")
@@ -241,6 +249,7 @@ class _Builder:
         scoring = self.get(root, "scoring")
         rulings = self.build_rulings()
         conflicts = self.build_conflicts()
+        self.check_exclusive()
         score_by = self.scalar(scoring, "by", "team" if team_size > 1 else "player", str)
         round_ends = self.scalar(rnd, "ends_when", "first_out", str)
         if team_size < 2:
@@ -255,6 +264,7 @@ class _Builder:
             sources=tuple(s for s, _ in self.strings(root, "sources")),
             house_rules=tuple(self.house_rule_ids()),
             conflicts=conflicts,
+            house_rule_links=self.house_rule_links(),
             min_players=min_p,
             max_players=max_p,
             allowed_players=tuple(allowed) if allowed else None,
@@ -442,8 +452,37 @@ class _Builder:
         return out
 
 
-def build_variant(root: Node, path: str, house_rules: list[Node] = ()) -> tuple[Variant | None, list[Diagnostic]]:
-    """Build the typed variant from a merged, schema-checked tree."""
-    builder = _Builder(root, path, list(house_rules))
+    def house_rule_links(self) -> dict[str, Node | None]:
+        out = {self.scalar(node, "id", "", str): self.links.get(node.path) for node in self.house_rule_nodes}
+        for section in ("stacking", "jump_in"):
+            node = self.get(self.root, section)
+            if node is not None:
+                out.setdefault(section, self.links.get(node.path))
+        return out
+
+    def check_exclusive(self) -> None:
+        """E331 for a house rule that shares its `exclusive` name with one merged before it."""
+        first: dict[str, str] = {}
+        for node in self.house_rule_nodes:
+            rule_id = self.scalar(node, "id", "", str)
+            group = self.scalar(node, "exclusive", None, str)
+            if group is None:
+                continue
+            earlier = first.setdefault(group, rule_id)
+            if earlier != rule_id:
+                # The entry that brought the second one in is what the user has to change.
+                self.error(self.links.get(node.path) or self.get(node, "exclusive"), "E331",
+                           f"house rules '{earlier}' and '{rule_id}' are both 'exclusive: {group}': "
+                           f"include only one of them")
+
+
+def build_variant(root: Node, path: str, house_rules: list[Node] = (),
+                  links: dict[str, Node | None] | None = None) -> tuple[Variant | None, list[Diagnostic]]:
+    """Build the typed variant from a merged, schema-checked tree.
+
+    `links` maps each file of the composition to the checked file's entry that brought it
+    in (see `compose.Composition.links`), so problems of the combination point there.
+    """
+    builder = _Builder(root, path, list(house_rules), dict(links or {}))
     variant = builder.build()
     return variant, builder.diags

@@ -6,6 +6,7 @@ import json
 import os
 from dataclasses import dataclass
 
+from .compose import find_root, shown_path
 from .engine import Game, IllegalAction, State
 
 MAX_LOG_BYTES = 50_000_000
@@ -51,14 +52,23 @@ def _relative_to_log(variant_path: str, log_path: str) -> str:
     return os.path.relpath(variant, folder).replace(os.sep, "/")
 
 
-def variant_path_of(record: dict, log_path: str) -> str:
-    """The variant file a record names: relative to the log's folder, else to the working folder."""
+def variant_path_of(record: dict, log_path: str, root_dir: str | None = None) -> str:
+    """The variant file a record names: relative to the log's folder, else to the working folder.
+
+    The log is data, not a command: like a file named by `extends`, the variant must lie
+    under the root (`root_dir`, else the default root for the log); ReplayError otherwise.
+    """
     path = record["variant_path"]
-    if os.path.isabs(path):
-        return path
-    beside_log = os.path.normpath(os.path.join(os.path.dirname(log_path), path))
-    if os.path.exists(beside_log) or not os.path.exists(path):
-        return beside_log
+    if "\0" in path:
+        raise ReplayError(f"the log names the variant {shown_path(path)}: a path cannot contain a NUL character")
+    if not os.path.isabs(path):
+        beside_log = os.path.normpath(os.path.join(os.path.dirname(log_path), path))
+        if os.path.exists(beside_log) or not os.path.exists(path):
+            path = beside_log
+    root = find_root(log_path, root_dir)
+    if not root.contains(os.path.realpath(path)):
+        raise ReplayError(f"the log names the variant {shown_path(record['variant_path'])}, which is outside "
+                          f"the root folder {root.folder} ({root.why}); pass --root DIR to allow it")
     return path
 
 

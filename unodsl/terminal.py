@@ -264,7 +264,11 @@ class _Keyboard:
 def _resolve(state: State, entry: str, legal: list[str]) -> str:
     """The action an entry means: a choice number, an action string, or a bare card name."""
     if entry.isascii() and entry.isdigit():
-        number = int(entry)
+        # Leading zeros aside, a choice has no more digits than the number of choices; a
+        # longer entry is out of range without converting it (Python refuses int() of
+        # more than 4,300 digits).
+        digits = entry.lstrip("0") or "0"
+        number = int(digits) if len(digits) <= len(str(len(legal))) else 0
         if 1 <= number <= len(legal):
             return legal[number - 1]
         raise IllegalAction(entry, f"choose a number from 1 to {len(legal)}")
@@ -347,7 +351,8 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
             action = _resolve(state, entry, legal)
             state.apply(action)
         except IllegalAction as err:
-            screen.show(Text(f"'{entry}' is not possible: {err.reason}; try again", style="red"))
+            shown = entry if len(entry) <= 40 else entry[:36] + "..."
+            screen.show(Text(f"'{shown}' is not possible: {err.reason}; try again", style="red"))
             continue
         screen.show(Text("you: ") + styled(game, action))
         return
