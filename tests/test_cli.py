@@ -490,3 +490,9 @@ def test_a_huge_number_typed_in_play_is_answered_and_asked_again():
     assert result.stdout.count("is not possible: choose a number from 1 to") == 2
     assert "'999999999999999999999999999999999999...' is not possible" in result.stdout
     assert "wins" in result.stdout
+
+
+def test_test_runs_in_the_reference_mode_too():
+    result = run("test", "--reference", "variants/scenarios/teams.yaml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().endswith("passed, 0 failed")

@@ -308,3 +308,21 @@ def test_conservation_notices_a_duplicated_card(classic):
     state = build_state(classic, {"name": "x", "given": {"hands": [["red_1"], ["red_2"]], "top": "red_5"}})
     state.hands[0].append(classic.card_index["red_0"])
     assert check_conservation(state) == "cards are not conserved: duplicated red_0 (2 of 1)"
+
+
+def test_a_scenario_file_s_variant_outside_the_root_is_e320(tmp_path):
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "pyproject.toml").write_text("", encoding="utf-8")
+    (outside / "classic.yaml").write_text((REPO / "variants" / "classic.yaml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    scenarios = project / "s.yaml"
+    scenarios.write_text("variant: ../outside/classic.yaml\nscenarios:\n  - name: x\n"
+                         "    given: {hands: [[red_1], [red_2]], top: red_5, turn: 0}\n"
+                         "    expect: {turn: 0}\n", encoding="utf-8")
+    report = run_scenario_files([str(scenarios)])
+    assert [d.code for d in report.diagnostics] == ["E320"] and report.passed == 0
+    assert "pass --root" in report.diagnostics[0].message
+    allowed = run_scenario_files([str(scenarios)], root=str(tmp_path))
+    assert allowed.ok and allowed.passed == 1

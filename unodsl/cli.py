@@ -415,13 +415,13 @@ def rules(file: str, fmt: str, output: str | None, force: bool, root: str | None
 @main.command(name="test")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--verbose", "-v", is_flag=True, help="List every scenario, not only failures.")
+@click.option("--reference", is_flag=True,
+              help="Run in the engine's reference mode: every rule through its general body, no fast path.")
 @root_option
-def test_command(files: tuple[str, ...], verbose: bool, root: str | None) -> None:
+def test_command(files: tuple[str, ...], verbose: bool, reference: bool, root: str | None) -> None:
     """Run rule scenarios (given / actions / expect) and report failures."""
-    from .compose import default_root_given
     from .scenarios import run_scenario_files
-    with default_root_given(root):
-        report = run_scenario_files(list(files))
+    report = run_scenario_files(list(files), fast=not reference, root=root)
     for line in report.lines(verbose):
         click.echo(line)
     sys.exit(0 if report.ok else 1)

@@ -7,8 +7,6 @@ relative to the file that names them and may not leave the chosen root.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import os
 from dataclasses import dataclass, field, replace
 
@@ -36,21 +34,6 @@ class Composition:
     root_folder: Root | None = None
     # A file named by a link could not be loaded: later stages would only report what is missing.
     incomplete: bool = False
-
-
-# The --root of a command whose library code does not pass a root down (`unodsl test`
-# through scenarios.run_scenario_files); see `default_root_given`.
-_GIVEN_ROOT: contextvars.ContextVar[str | None] = contextvars.ContextVar("unodsl_given_root", default=None)
-
-
-@contextlib.contextmanager
-def default_root_given(root_dir: str | None):
-    """Within the block, a composition without a root of its own uses `root_dir` (when not None)."""
-    token = _GIVEN_ROOT.set(root_dir)
-    try:
-        yield
-    finally:
-        _GIVEN_ROOT.reset(token)
 
 
 # A folder holding one of these is a project: its variants may link to each other.
@@ -90,7 +73,6 @@ def find_root(path: str, root_dir: str | None = None) -> Root:
     file; without either, the folder above the file's folder, or the file's own folder
     when that one would be `/` or a top-level folder.
     """
-    root_dir = root_dir or _GIVEN_ROOT.get()
     if root_dir:
         return Root(os.path.realpath(root_dir), "given with --root")
     real = os.path.realpath(path)

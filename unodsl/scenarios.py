@@ -31,7 +31,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, suggestion_suffix
+from .compose import find_root
+from .diagnostics import Diagnostic, one_line, suggestion_suffix
 from .engine import Game, IllegalAction, State
 from .schema import validate_tree
 from .source import Node, load_file
@@ -502,18 +503,19 @@ class Report:
         entries = [(d.sort_key(), d.header()) for d in dict.fromkeys(self.diagnostics)]
         for r in self.results:
             at = (r.path, r.line, r.column, "")
-            head = f"{r.path}:{r.line}:{r.column}: {r.label()}"
+            shown = one_line(r.path)                    # a path holding a newline stays on one line
+            head = f"{shown}:{r.line}:{r.column}: {r.label()}"
             if r.expected_failure:
                 if verbose:
                     entries.append((at, f"{head}: known issue: {r.known_issue}"))
-                    entries.extend(((r.path, line, column, ""), f"{r.path}:{line}:{column}: {r.label()}: "
+                    entries.extend(((r.path, line, column, ""), f"{shown}:{line}:{column}: {r.label()}: "
                                     f"(known issue) {message}") for line, column, message in r.failures)
                 continue
             if r.known_issue and not r.errored:
                 entries.append((at, f"{head}: passes now; remove 'known_issue: {r.known_issue}'"))
                 continue
             for line, column, message in r.failures:
-                entries.append(((r.path, line, column, ""), f"{r.path}:{line}:{column}: {r.label()}: {message}"))
+                entries.append(((r.path, line, column, ""), f"{shown}:{line}:{column}: {r.label()}: {message}"))
             if verbose and r.ok:
                 entries.append((at, f"{head}: ok"))
         out = [text for _, text in sorted(entries, key=lambda e: e[0])]
@@ -529,28 +531,31 @@ class Report:
 class _GameCache:
     """Compiled variants by (file, ruling overrides): compiling is the slow part."""
 
-    def __init__(self, fast: bool = True):
+    def __init__(self, fast: bool = True, root: str | None = None):
         self.games: dict[tuple, object] = {}
         self.fast = fast
+        self.root = root
 
     def get(self, path: str, rulings: dict):
         from .check import check_file
         key = (os.path.realpath(path), tuple(sorted(rulings.items(), key=lambda kv: kv[0])))
         if key not in self.games:
             try:
-                self.games[key] = check_file(path, None, rulings or None, self.fast)
+                self.games[key] = check_file(path, self.root, rulings or None, self.fast)
             except Exception as err:                # never a traceback for a variant we cannot compile
                 self.games[key] = err
         return self.games[key]
 
 
-def run_scenario_files(paths: list[str], fast: bool = True) -> Report:
+def run_scenario_files(paths: list[str], fast: bool = True, root: str | None = None) -> Report:
     """Run every scenario of every file; problems and failures are collected, never raised.
 
-    `fast=False` runs them in the engine's reference mode (see Game).
+    `fast=False` runs them in the engine's reference mode (see Game); `root` is the folder
+    that a scenario file's variant, and what it extends or includes, may not leave
+    (default: as for `check`).
     """
     report = Report()
-    cache = _GameCache(fast)
+    cache = _GameCache(fast, root)
     for path in paths:
         report.files += 1
         try:
@@ -602,6 +607,12 @@ def _run_file(path: str, report: Report, cache: _GameCache) -> None:
                                              f"(looked for {os.path.normpath(variant_path)})"))
         return
     variant_path = os.path.normpath(variant_path)
+    allowed = find_root(path, cache.root)
+    if not allowed.contains(os.path.realpath(variant_path)):
+        report.diagnostics.append(Diagnostic(path, variant_node.line, variant_node.column, "E320",
+                                             f"variant '{variant_node.value}' is outside the root {allowed.folder} "
+                                             f"({allowed.why}); pass --root DIR with a folder that holds both files"))
+        return
     base = cache.get(variant_path, {})
     if isinstance(base, Exception) or base.errors or base.game is None:
         report.diagnostics.append(Diagnostic(path, variant_node.line, variant_node.column, "E601",
