@@ -15,6 +15,7 @@ from collections import Counter
 from functools import partial
 
 from . import decisions as D
+from .decisions import F_SELF
 from .diagnostics import Diagnostic
 from .effects import Context, EffectCompiler, guard_of
 from .model import Variant
@@ -944,7 +945,8 @@ class State:
 
     def op_choose_player(self, fr: list, slot: int, group: list[int]) -> int:
         eliminated = self.eliminated
-        if fr[D.F_SELF] >= 0 and eliminated[fr[D.F_SELF]]:
+        chooser = fr[F_SELF]
+        if chooser >= 0 and eliminated[chooser]:
             fr[slot] = -1                   # an eliminated player chooses nobody
             return 0
         if True in eliminated:
@@ -957,7 +959,7 @@ class State:
         if len(candidates) == 1:
             fr[slot] = candidates[0]
             return 0
-        self.pending = (D.TARGET, fr[D.F_SELF], slot, tuple(sorted(candidates)))
+        self.pending = (D.TARGET, chooser, slot, tuple(sorted(candidates)))
         return D.PAUSE
 
     def op_swap_hands(self, a: int, b: int) -> None:
@@ -1548,7 +1550,7 @@ class State:
 
     def _after_play(self) -> None:
         """A play's effects are done: settle, then end the turn."""
-        if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
+        if self.g.fast and all(self.hands):      # _settle's fast path, inline on the hottest path
             if True in self.out:
                 self.out = [False] * self.n
             self._end_turn()
@@ -1561,6 +1563,11 @@ class State:
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
         player put out of cards or eliminated by any of them is noticed the same way.
         """
+        if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, nobody eliminated
+            if True in self.out:
+                self.out = [False] * self.n
+            self._go_on(then)
+            return
         v = self.g.variant
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
@@ -1594,6 +1601,10 @@ class State:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
             return
+        self._go_on(then)
+
+    def _go_on(self, then: str) -> None:
+        """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows."""
         if then == END_TURN:
             self._end_turn()
         elif then == OFFER_DRAWN:
@@ -1616,11 +1627,6 @@ class State:
 
     def _after_draw_action(self) -> None:
         """A turn's draw and its events are done: settle, then offer the drawn card."""
-        if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, as _settle finds
-            if True in self.out:
-                self.out = [False] * self.n
-            self._offer_drawn()
-            return
         self._settle(OFFER_DRAWN)
 
     def _offer_drawn(self) -> None:
