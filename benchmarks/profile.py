@@ -8,7 +8,7 @@
 # while games were being played (loading and start-up are left out), its share of
 # the samples: "self" where it was the running function, "total" where it was
 # anywhere on the stack.  The totals of a few entry points give the phases:
-# `new_game` is dealing; with random bots `State.play_out` plays the whole game;
+# `new_game` is dealing; with random bots `FastState.play_out` plays the whole game;
 # with other bots `legal_action_ids` and `apply_id` are the engine's two calls per
 # decision, and `play_one` and the bots' `act` are the policy loop.
 #
@@ -165,8 +165,8 @@ def format_result(result: dict, top: int) -> str:
 
 
 PHASES = (("dealing", "engine.py: Game.new_game"),
-          ("random play-out", "engine.py: State.play_out"),
-          ("legal actions", "engine.py: State.legal_action_ids"),
+          ("random play-out", "engine.py: FastState.play_out"),
+          ("legal actions", "engine.py: FastState.legal_action_ids"),
           ("applying actions", "engine.py: State.apply_id"),
           ("effects run by _run", "engine.py: State._run"),
           ("statistics", "simulate.py: Stats.add"))

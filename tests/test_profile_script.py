@@ -49,5 +49,5 @@ def test_pyinstrument_profile_of_real_games():
     shares = _by_name(result)
     assert result["games"] >= 10 and result["samples"] > 0
     assert shares["simulate.py: run_range"][1] == pytest.approx(1.0)
-    assert shares["engine.py: State.play_out"][1] > 0.5           # random bots: the game is one play-out
+    assert shares["engine.py: FastState.play_out"][1] > 0.5           # random bots: the game is one play-out
     assert abs(sum(f["self"] for f in result["functions"]) - 1.0) < 1e-9

@@ -110,10 +110,10 @@ class Game:
     """A variant compiled once: card tables, action space and effect code.
 
     `fast=False` is the reference mode: every rule runs through its one general
-    implementation. The fast paths (a turn's inline legal actions and draw, plain cards,
-    straight effects run without a frame, guarded draw events, fused hand-size tests, the
-    rollout's counted decisions) are specialisations behind flags set here; the test suite
-    plays the same games both ways and requires them identical.
+    implementation, State's. The fast paths (a turn's inline legal actions and draw, plain
+    cards, straight effects run without a frame, guarded draw events, the rollout's counted
+    decisions) are FastState's methods, and the fused hand-size tests the effect compiler's;
+    the test suite plays the same games both ways and requires them identical.
     """
 
     # Slots for the same reason as State's: the engine reads these tables on every turn.
@@ -126,11 +126,12 @@ class Game:
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
-                 "straight", "stack_types", "rulings_used", "digest", "fast")
+                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool = True):
         self.variant = variant
         self.fast = fast
+        self.state_class = FastState if fast else State       # the reference mode plays plain States
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
@@ -233,12 +234,11 @@ class Game:
         self.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
         self.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
         self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
-        fast = self.fast
         # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
-        # the fast path makes the test before a frame is pushed (see _after_draw_event).
+        # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
         self.after_draw_guard = (guard_of(self.codes[self.after_draw][0])
-                                 if self.after_draw >= 0 and fast else None)
-        self.may_always_draw = fast and (v.may_draw_if is None or v.may_draw_if.source.strip() == "true")
+                                 if self.after_draw >= 0 and self.fast else None)
+        self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
         # A condition that does not compile (the file is refused, but check_file still builds the game for
         # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
         if v.may_draw_if is None:
@@ -254,9 +254,11 @@ class Game:
         self.deck_size = len(self.deck)
         self.max_turns = v.max_turns
         # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
-        self.plain_turns = -1 if v.jump_in or not fast else v.max_turns
+        self.plain_turns = -1 if v.jump_in else v.max_turns
         self.may_keep_drawn = v.drawn_card != "forced"
         self.uno_enabled = v.uno_enabled
+        # The fast paths that State takes where these tables say so: all off in the reference mode.
+        fast = self.fast
         self.simple_draw = (fast and v.no_playable == "draw_one" and v.drawn_card != "forbidden"
                             and self.after_draw < 0)
         # Kinds whose play needs no effect, no restriction: the fast path of a turn.
@@ -364,7 +366,7 @@ class Game:
         self.tables_for(players)
         if seed is None:
             seed = random.randrange(2**63)
-        state = State(self, players, seed, match, record)
+        state = self.state_class(self, players, seed, match, record)
         state._new_round(first=True)
         return state
 
@@ -410,7 +412,7 @@ class Game:
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
         if direction not in (1, -1):
             raise ValueError("direction must be 1 or -1")
-        state = State(self, n, seed, match, record)
+        state = self.state_class(self, n, seed, match, record)
         if rng is not None:
             state.rng = rng
         state.round = 1
@@ -536,26 +538,7 @@ class State:
         """The legal actions of the current player, as integer ids: sorted, but a final `pass` or `done` last."""
         if self.over:
             return []
-        kind, p = self.pending[0], self.pending[1]
-        g = self.g
-        if kind != D.TURN or not g.fast:
-            return _LEGAL[kind](self)
-        # Fast path: a turn (four decisions in five in classic) is answered here, as _legal_turn does,
-        # without the table and the calls.
-        hand = self.hands[p]
-        if self.lock_owner < 0 and not g.strict_kinds:
-            # The common case, kept tight: one table row says what matches the top card.
-            ok = g.playable_after[self.color + 1][self.discard[-1]]
-            plays = sorted(set(hand) if ok is None else ok.intersection(hand))
-        else:
-            plays = self._playable_kinds(p)
-        if len(hand) == 2 and g.uno_enabled:            # _uno_variants, inline on the hottest path
-            actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
-        else:
-            actions = plays
-        if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
-            actions.append(g.A_DRAW)
-        return actions
+        return _LEGAL[self.pending[0]](self)
 
     def apply_id(self, action: int) -> None:
         """Apply a legal action id without re-checking legality (the bot fast path)."""
@@ -578,88 +561,12 @@ class State:
     def play_out(self, rand=None) -> None:
         """Play uniformly random decisions until the game is over (a random rollout).
 
-        It plays exactly the game that `RandomBot`s drawing from `rand` would: at each
-        decision `legal_action_ids()[int(rand() * n)]`, n the number of legal actions.
-        Turns, drawn cards, targets, gifts and trades are answered here without the
-        list: their legal actions are counted and only the chosen one is made; colours,
-        challenges and UNO calls come from tables made once. `rand` defaults to the
-        game's own generator.
+        At each decision it plays `legal_action_ids()[int(rand() * n)]`, n the number of
+        legal actions: exactly the game that `RandomBot`s drawing from `rand` would play.
+        `rand` defaults to the game's own generator.
         """
         rand = rand or self.rng.random
-        g = self.g
-        if self.log is not None or not g.fast:     # a recorded game (apply_id logs each action), or reference mode
-            while not self.over:
-                actions = self.legal_action_ids()
-                self.apply_id(actions[int(rand() * len(actions))])
-            return
-        playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
-        may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
-        # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
-        next_answers = getattr(may_draw_if, "next_answers", None)
-        strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
-        history = self.history
-        fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
-        turn, drawn, trade, target, give = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
         while not self.over:
-            pending = self.pending
-            kind = pending[0]
-            if kind == turn and self.lock_owner < 0:
-                # A turn, as legal_action_ids lists it: the playable kinds (doubled with an UNO call
-                # when the card is the next-to-last), then the draw.
-                p = pending[1]
-                hand = self.hands[p]
-                ok = playable_after[self.color + 1][self.discard[-1]]
-                plays = set(hand) if ok is None else ok.intersection(hand)
-                if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
-                    m = len(plays)
-                    n = 2 * m if len(hand) == 2 and uno_enabled else m
-                    if not m or may_always_draw:
-                        i = int(rand() * (n + 1))
-                    else:
-                        seat = (p + self.direction) % self.n
-                        if next_answers is not None and self.hands[seat] and not self.eliminated[seat]:
-                            may_draw = next_answers[len(self.hands[seat])]     # the condition's test, in place
-                        else:
-                            may_draw = may_draw_if(self, seat_frames[p])
-                        i = int(rand() * (n + 1)) if may_draw else int(rand() * n)
-                    self.pending = None
-                    if i == n:
-                        history.append(draw)
-                        self._turn_draw(p)
-                        continue
-                    card = sorted(plays)[i % m]
-                    history.append(card if i < m else card + k)
-                    self._play(p, card, i >= m)
-                    continue
-            elif kind == drawn:
-                # The card just drawn: play it (with an UNO call if it is the next-to-last), or keep it.
-                _, p, card = pending
-                n = 2 if len(self.hands[p]) == 2 and uno_enabled else 1
-                i = int(rand() * (n + 1)) if may_keep else int(rand() * n)
-                self.pending = None
-                if i == n:
-                    history.append(keep)
-                    self._end_turn()
-                else:
-                    history.append(card + i * k)
-                    self._play(p, card, i == 1)
-                continue
-            elif kind != turn:
-                if kind == trade:                # pairs of cards: counted and picked, not listed
-                    action = self._pick_trade(rand)
-                elif kind == target:             # the candidates are in the decision (_legal_target)
-                    seats = pending[3]
-                    action = g.A_TARGET + seats[int(rand() * len(seats))]
-                elif kind == give:               # one of the giver's kinds (_legal_give)
-                    kinds = sorted(set(self.hands[pending[1]]))
-                    action = g.A_GIVE + kinds[int(rand() * len(kinds))]
-                else:
-                    actions = fixed.get(kind) or legal[kind](self)
-                    action = actions[int(rand() * len(actions))]
-                history.append(action)
-                apply[kind](self, action)
-                continue
-            # A turn under a color lock, or with a restricted card playable.
             actions = self.legal_action_ids()
             self.apply_id(actions[int(rand() * len(actions))])
 
@@ -712,7 +619,7 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy that continues identically."""
-        new = State.__new__(State)
+        new = type(self).__new__(type(self))
         for key in State.__slots__:
             if not hasattr(self, key):
                 continue
@@ -1128,12 +1035,13 @@ class State:
         return got
 
     def _after_draw_event(self, p: int) -> None:
-        """Push the after-draw event for p; on the fast path, not when its guard says it would do nothing.
+        """Push the after-draw event for p (the caller runs it).
 
-        Its frame would run right after the op that drew, before anything a condition can
-        read has changed (op_penalty adds a skip, _turn_draw notes the drawn card: neither
-        is readable), so the guard gives the same answer here as at the top of the frame.
-        A frame not pushed still counts the one step its test would have taken.
+        Fast path (Game.after_draw_guard, None in the reference mode): not pushed when the event's
+        guard says it would do nothing. Its frame would run right after the op that drew, before
+        anything a condition can read has changed (op_penalty adds a skip, _turn_draw notes the
+        drawn card: neither is readable), so the guard gives the same answer here as at the top
+        of the frame. A frame not pushed still counts the one step its test would have taken.
         """
         g = self.g
         code = g.after_draw
@@ -1155,11 +1063,7 @@ class State:
                 self.uno_askers.remove(p)
 
     def _is_playable(self, p: int, k: int) -> bool:
-        """Whether p may play k now: `k in _playable_kinds(p, [k])`, read from the table where it can be."""
-        g = self.g
-        if g.fast and self.lock_owner < 0 and k not in g.strict_kinds:
-            ok = g.playable_after[self.color + 1][self.discard[-1]]
-            return ok is None or k in ok
+        """Whether p may play k now."""
         return k in self._playable_kinds(p, [k])
 
     def _playable_kinds(self, p: int, among=None) -> list[int]:
@@ -1370,24 +1274,10 @@ class State:
 
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
-        if (self.g.fast and self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
-                and self.skip == self.g.no_skips[self.n]):
-            # Fast path: nothing to skip or hand over, so _advance would take the neighbour in play.
-            seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
-            if not self.hands[seat] or self.eliminated[seat]:
-                seat = self._advance()
-        else:
-            seat = self._advance()
-        if not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
-            # The common case, inline (what _begin_turn would do): the seat plays a plain turn.
-            self.next_player = self.current = seat
-            self.turns += 1
-            self.total_turns += 1
-            self.drawn_this_turn = -1
-            self.played_by = -1
-            self.steps = 0
-            self.pending = self.g.turn_of[seat]
-            return
+        self._next_turn(self._advance())
+
+    def _next_turn(self, seat: int) -> None:
+        """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
         if self.vulnerable:
             self.vulnerable = _one_card(self.vulnerable, self.hands)
@@ -1495,7 +1385,8 @@ class State:
         hand = self.hands[p]
         hand.remove(k)
         if g.plain[k] and len(hand) > 1:
-            # Fast path: a card without effects, not the last two: nobody can be out, nothing to resolve.
+            # Fast path (Game.plain, all false in the reference mode): a card without effects or
+            # restriction, not the last two: nobody can be out, nothing to resolve.
             self.discard.append(k)
             c = g.k_color[k]
             if c >= 0:
@@ -1510,9 +1401,9 @@ class State:
         self._after_play()
 
     def _discard_played(self, p: int, k: int, uno: bool, jumped: bool) -> bool:
-        """Put k (already out of p's hand) on the pile: honesty, color, UNO; then its effect, if any.
+        """Put k (already out of p's hand) on the pile: honesty, color, UNO; then start its effect, if any.
 
-        A straight effect runs here and now; any other is pushed, and True says so (the caller runs it).
+        True says an effect was pushed (the caller runs it).
         """
         g = self.g
         hand = self.hands[p]
@@ -1533,7 +1424,8 @@ class State:
         code = g.on_play[t]
         if code >= 0 and (hand or g.resolve_last[t]):
             if g.straight[code] and not self.frames:
-                # Nothing can interrupt it: run it here, as _run would, without pushing a frame.
+                # Fast path (Game.straight, all false in the reference mode): nothing in the effect can
+                # pause, push or end the round, so it runs here and now, as _run would, without a frame.
                 ops, nlocals = g.codes[code]
                 fr = [code, 0, p, k, honest, jumped]                  # as _push makes it
                 if nlocals:
@@ -1550,11 +1442,6 @@ class State:
 
     def _after_play(self) -> None:
         """A play's effects are done: settle, then end the turn."""
-        if self.g.fast and all(self.hands):      # _settle's fast path, inline on the hottest path
-            if True in self.out:
-                self.out = [False] * self.n
-            self._end_turn()
-            return
         self._settle(END_TURN)
 
     def _settle(self, then: str) -> None:
@@ -1563,11 +1450,6 @@ class State:
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
         player put out of cards or eliminated by any of them is noticed the same way.
         """
-        if self.g.fast and all(self.hands):      # fast path: nobody is out of cards, nobody eliminated
-            if True in self.out:
-                self.out = [False] * self.n
-            self._go_on(then)
-            return
         v = self.g.variant
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
@@ -1601,10 +1483,7 @@ class State:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
             return
-        self._go_on(then)
-
-    def _go_on(self, then: str) -> None:
-        """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows."""
+        # Play goes on: end the turn, offer the drawn card, or go on with the windows.
         if then == END_TURN:
             self._end_turn()
         elif then == OFFER_DRAWN:
@@ -1719,7 +1598,7 @@ class State:
         g = self.g
         plays = self._playable_kinds(p)
         actions = self._uno_variants(p, plays)
-        if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
+        if not plays or g.may_draw_if(self, g.seat_frames[p]):
             actions.append(g.A_DRAW)
         return actions
 
@@ -1843,11 +1722,12 @@ class State:
     # --- applying actions per decision ----------------------------------------
 
     def _turn_draw(self, p: int) -> None:
+        """A turn's draw: one card, or until playable (turn.no_playable); then settle and offer it."""
         g = self.g
         hand = self.hands[p]
         if g.simple_draw and self.lock_owner < 0:
-            # Fast path: one card, no draw event, no lock: nobody can go out, so decide about it right
-            # here, as _offer_drawn does (a strict card is judged by its restriction there).
+            # Fast path (Game.simple_draw, false in the reference mode): one card, no draw event, no
+            # lock: nobody can go out, so the drawn card is judged right here, as _offer_drawn does.
             k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
             if k < 0:
                 self._end_turn()
@@ -2035,6 +1915,182 @@ _APPLY = {
     D.TRADE: State._apply_trade, D.STACK: State._apply_stack, D.FORCED: State._apply_forced,
     D.JUMP: State._apply_jump, D.CATCH: State._apply_catch, D.UNO: State._apply_uno,
 }
+
+
+# ---------------------------------------------------------------------------
+# The fast paths
+
+
+class FastState(State):
+    """State with the fast paths: each method here specialises the rule of State's method of the
+    same name for its common case, and hands every other case to it.
+
+    A Game made with fast=True (the default) plays FastStates, one made with fast=False plain
+    States: the reference mode. State itself takes four fast paths where the Game's tables say
+    so, and those tables are all off in the reference mode: plain cards (Game.plain), straight
+    effects (Game.straight), a turn's simple draw (Game.simple_draw) and guarded draw events
+    (Game.after_draw_guard); the effect compiler's fused hand-size tests follow Game.fast too.
+    tests/test_modes.py plays every shipped variant and house rule both ways and requires the
+    same actions, states and results at every step.
+    """
+
+    __slots__ = ()
+
+    def legal_action_ids(self) -> list[int]:
+        """As State's; a turn (four decisions in five in classic) is answered inline, as _legal_turn does."""
+        if self.over:
+            return []
+        kind, p = self.pending[0], self.pending[1]
+        if kind != D.TURN:
+            return _LEGAL[kind](self)
+        g = self.g
+        hand = self.hands[p]
+        if self.lock_owner < 0 and not g.strict_kinds:
+            # The common case, kept tight: one table row says what matches the top card.
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            plays = sorted(set(hand) if ok is None else ok.intersection(hand))
+        else:
+            plays = self._playable_kinds(p)
+        if len(hand) == 2 and g.uno_enabled:            # _uno_variants, inline on the hottest path
+            actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
+        else:
+            actions = plays
+        if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
+            actions.append(g.A_DRAW)
+        return actions
+
+    def play_out(self, rand=None) -> None:
+        """As State's, the same game from the same draws: turns, drawn cards, targets, gifts and
+        trades are answered without the list (their legal actions are counted and only the chosen
+        one is made); colours, challenges and UNO calls come from tables made once."""
+        rand = rand or self.rng.random
+        g = self.g
+        if self.log is not None:                 # a recorded game: apply_id writes each action to the log
+            State.play_out(self, rand)
+            return
+        playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
+        may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
+        # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
+        next_answers = getattr(may_draw_if, "next_answers", None)
+        strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
+        history = self.history
+        fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
+        turn, drawn, trade, target, give = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
+        while not self.over:
+            pending = self.pending
+            kind = pending[0]
+            if kind == turn and self.lock_owner < 0:
+                # A turn, as legal_action_ids lists it: the playable kinds (doubled with an UNO call
+                # when the card is the next-to-last), then the draw.
+                p = pending[1]
+                hand = self.hands[p]
+                ok = playable_after[self.color + 1][self.discard[-1]]
+                plays = set(hand) if ok is None else ok.intersection(hand)
+                if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
+                    m = len(plays)
+                    n = 2 * m if len(hand) == 2 and uno_enabled else m
+                    if not m or may_always_draw:
+                        i = int(rand() * (n + 1))
+                    else:
+                        seat = (p + self.direction) % self.n
+                        if next_answers is not None and self.hands[seat] and not self.eliminated[seat]:
+                            may_draw = next_answers[len(self.hands[seat])]     # the condition's test, in place
+                        else:
+                            may_draw = may_draw_if(self, seat_frames[p])
+                        i = int(rand() * (n + 1)) if may_draw else int(rand() * n)
+                    self.pending = None
+                    if i == n:
+                        history.append(draw)
+                        self._turn_draw(p)
+                        continue
+                    card = sorted(plays)[i % m]
+                    history.append(card if i < m else card + k)
+                    self._play(p, card, i >= m)
+                    continue
+            elif kind == drawn:
+                # The card just drawn: play it (with an UNO call if it is the next-to-last), or keep it.
+                _, p, card = pending
+                n = 2 if len(self.hands[p]) == 2 and uno_enabled else 1
+                i = int(rand() * (n + 1)) if may_keep else int(rand() * n)
+                self.pending = None
+                if i == n:
+                    history.append(keep)
+                    self._end_turn()
+                else:
+                    history.append(card + i * k)
+                    self._play(p, card, i == 1)
+                continue
+            elif kind != turn:
+                if kind == trade:                # pairs of cards: counted and picked, not listed
+                    action = self._pick_trade(rand)
+                elif kind == target:             # the candidates are in the decision (_legal_target)
+                    seats = pending[3]
+                    action = g.A_TARGET + seats[int(rand() * len(seats))]
+                elif kind == give:               # one of the giver's kinds (_legal_give)
+                    kinds = sorted(set(self.hands[pending[1]]))
+                    action = g.A_GIVE + kinds[int(rand() * len(kinds))]
+                else:
+                    actions = fixed.get(kind) or legal[kind](self)
+                    action = actions[int(rand() * len(actions))]
+                history.append(action)
+                apply[kind](self, action)
+                continue
+            # A turn under a color lock, or with a restricted card playable.
+            actions = self.legal_action_ids()
+            self.apply_id(actions[int(rand() * len(actions))])
+
+    def _is_playable(self, p: int, k: int) -> bool:
+        """As State's, read from the table when no lock and no strict restriction is in the way."""
+        g = self.g
+        if self.lock_owner < 0 and k not in g.strict_kinds:
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            return ok is None or k in ok
+        return State._is_playable(self, p, k)
+
+    def _end_turn(self) -> None:
+        """As State's: with nothing to skip or hand over, the next seat is the neighbour in play, and with
+        no window to open and no jump-in, their turn begins inline (what _begin_turn would do)."""
+        if (self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
+                and self.skip == self.g.no_skips[self.n]):
+            seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
+            if not self.hands[seat] or self.eliminated[seat]:
+                seat = self._advance()
+        else:
+            seat = self._advance()
+        if not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
+            self.next_player = self.current = seat
+            self.turns += 1
+            self.total_turns += 1
+            self.drawn_this_turn = -1
+            self.played_by = -1
+            self.steps = 0
+            self.pending = self.g.turn_of[seat]
+            return
+        self._next_turn(seat)
+
+    def _after_play(self) -> None:
+        """As State's, with _settle's common case inline: the hottest path."""
+        if all(self.hands):
+            if True in self.out:
+                self.out = [False] * self.n
+            self._end_turn()
+            return
+        State._settle(self, END_TURN)
+
+    def _settle(self, then: str) -> None:
+        """As State's; when nobody is out of cards (so nobody is eliminated either), play just goes on
+        (as _after_outs does)."""
+        if all(self.hands):
+            if True in self.out:
+                self.out = [False] * self.n
+            if then == END_TURN:
+                self._end_turn()
+            elif then == OFFER_DRAWN:
+                self._offer_drawn()
+            else:
+                self._windows()
+            return
+        State._settle(self, then)
 
 
 def _deep_list(value: list) -> list:

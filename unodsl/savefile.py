@@ -80,7 +80,7 @@ def load_state(cls, game, text: str):
     _check_pending(data, game, n, hands)
     _check_frames(data["frames"], game, n)
     game.tables_for(n)
-    state = State.__new__(State)
+    state = game.state_class.__new__(game.state_class)
     state.g = game
     for name in State._FIELDS:
         setattr(state, name, data[name])
