@@ -236,3 +236,29 @@ def test_a_position_set_up_with_start_begins_the_round_as_a_dealt_game_does(path
             action = real.legal_action_ids()[seed % len(real.legal_action_ids())]
             real.apply_id(action)
             built.apply_id(action)
+
+
+@pytest.mark.parametrize("mode", ["fast", "reference"])
+def test_a_play_that_redeals_a_million_times_ends_as_a_stall_within_the_turn_s_work(tmp_path, mode):
+    # 17.8: the step budget counted one step per redeal, so one play could move billions of cards.
+    games = _variant(tmp_path, """
+deck: {total: 110}
+cards:
+  chaos:
+    name: Chaos
+    count: 2
+    wild: true
+    points: 50
+    on_play: |
+      repeat 1000:
+          repeat 1000:
+              gather and redeal
+""")
+    game = games[0] if mode == "fast" else games[1]
+    hands = [[f"{c}_{n}" for n in range(1, 10)] for c in ("red", "blue", "green")] + [["yellow_1", "yellow_2"]]
+    hands[0][0] = "chaos"
+    state = _position(game, hands, top="green_0")
+    state.apply("play chaos")
+    assert state.is_over and state.stalled
+    assert _conserved(state)
+    assert state.steps <= 100_000 + 30          # the budget, and at most one redeal's cards past it

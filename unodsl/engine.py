@@ -1146,6 +1146,8 @@ class State:
                 if nxt < 0:
                     self.steps += steps
                     return False
+                if nxt <= pc and self.steps + steps > MAX_STEPS_PER_TURN:
+                    break                   # a loop past the turn's budget: stalled below
                 pc = nxt
                 if frames[-1] is not fr:
                     fr[1] = pc
