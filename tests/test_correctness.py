@@ -262,3 +262,21 @@ cards:
     assert state.is_over and state.stalled
     assert _conserved(state)
     assert state.steps <= 100_000 + 30          # the budget, and at most one redeal's cards past it
+
+
+def test_checking_builds_no_table_per_player_count_and_a_game_builds_only_its_own(tmp_path):
+    # 17.4: seat orders for every table size up to the maximum were built before the E204 limit check
+    # (players up to 1000: 24 GB). Now a size's tables are built when a game at that size starts.
+    path = tmp_path / "v.yaml"
+    path.write_text((REPO / "variants" / "classic.yaml").read_text(encoding="utf-8")
+                    .replace("players: {min: 2, max: 10}", "players: {min: 2, max: 100}")
+                    .replace("hand_size: 7", "hand_size: 1"), encoding="utf-8")
+    game = unodsl.load(str(path))
+    assert game.variant.max_players == 100
+    assert all(order is None for order in game.orders)
+    game.new_game(7, seed=1)
+    assert [n for n, order in enumerate(game.orders) if order is not None] == [7]
+    too_many = tmp_path / "w.yaml"
+    too_many.write_text(path.read_text(encoding="utf-8").replace("max: 100}", "max: 1000}"), encoding="utf-8")
+    result = unodsl.check_file(str(too_many))
+    assert "E204" in [d.code for d in result.errors] and result.game is None
