@@ -114,7 +114,7 @@ def _check_pending(data, game, n, hands) -> None:
 
 def _check_frames(frames, game, n) -> None:
     from .engine import InvalidState
-    if not isinstance(frames, list) or len(frames) > 64:
+    if not isinstance(frames, list):
         raise InvalidState("effect frames are malformed")
     for fr in frames:
         if not isinstance(fr, list) or len(fr) < D.F_LOCALS:
