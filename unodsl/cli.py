@@ -15,7 +15,7 @@ import click
 
 from . import __version__
 from .diagnostics import format_full, format_json, format_text, one_line
-from .files import atomic_write, refuse_overwrite
+from .files import TargetExists, atomic_write, refuse_overwrite
 
 BOT_CHOICE = click.Choice(["random", "heuristic"])
 
@@ -341,7 +341,11 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
         from .replay import game_log
         record = game_log(game, file, state, log_path=log_path)
         try:
-            atomic_write(log_path, json.dumps(record) + "\n")
+            atomic_write(log_path, json.dumps(record) + "\n", force=force)
+        except TargetExists as err:
+            click.echo(f"unodsl: '{log_path}' was created while this game was played; it was left as it was, "
+                       f"and this game's log is in '{err.kept}'", err=True)
+            sys.exit(1)
         except OSError as err:
             click.echo(f"unodsl: cannot write the log '{log_path}': {err.strerror or err}", err=True)
             sys.exit(1)
@@ -407,7 +411,11 @@ def rules(file: str, fmt: str, output: str | None, force: bool, root: str | None
     text = render_rulebook(game, fmt)
     if output:
         refuse_overwrite(output, force)
-        atomic_write(output, text)
+        try:
+            atomic_write(output, text, force=force)
+        except TargetExists as err:
+            click.echo(f"unodsl: {err.strerror}", err=True)
+            sys.exit(1)
     else:
         click.echo(text, nl=False)
 

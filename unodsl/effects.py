@@ -26,6 +26,7 @@ from .model import Text
 MAX_REPEAT = 1000
 MAX_NUMBER = 1_000_000
 MAX_NESTING = 40            # statements and expressions nested deeper than this are refused (E513)
+MAX_EFFECT_LENGTH = 10_000  # characters in one effect or condition (E404): Lark takes ~25 us a token
 
 # ---------------------------------------------------------------------------
 # Parsing
@@ -100,6 +101,11 @@ def _token_text(token) -> str:
 
 def parse(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnostic]]:
     """Parse an effect (or, with start='condition', a condition) into a Lark tree."""
+    if len(text.source) > MAX_EFFECT_LENGTH:
+        # Refused before Lark sees it: a 1 MB effect would take it ~20 s and, if deeply nested, ~700 MB.
+        what = "condition" if start == "condition" else "effect"
+        return None, [_diag_at(text, 1, 1, "E404", f"{what} is {len(text.source):,} characters long, "
+                                                   f"over the limit of {MAX_EFFECT_LENGTH:,}")]
     original = text.source if text.source.endswith("\n") else text.source + "\n"
     # A condition is one expression: line breaks inside it are plain spaces. Positions are
     # mapped back through `_unflatten` so diagnostics still point into the original lines.

@@ -1551,7 +1551,8 @@ class State:
             self._finish(winner)
             return
         scores = self.scores            # not self in the comprehensions: it would make self a cell in the whole method
-        if max(scores) >= v.target:
+        last = self.round >= v.max_rounds           # no round may follow this one (scoring.max_rounds)
+        if last or max(scores) >= v.target:
             if v.scoring == "lowest_held":
                 self._finish(scores.index(min(scores)))      # the first seat with the lowest score
             else:
@@ -1560,6 +1561,8 @@ class State:
                 team = g.team_tables[self.n][0]
                 if len({team[q] for q in leaders}) == 1 or g.ruling_value("target_tie_plays_another_round") is False:
                     self._finish(leaders[0])            # without the ruling, the first seat among the leaders
+                elif last:
+                    self._finish(None)                  # a tie at the top with no round left: no winner
                 else:
                     self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
             return

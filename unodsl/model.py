@@ -118,6 +118,7 @@ class Variant:
     scoring: str                      # winner_collects | lowest_held | none
     target: int
     score_by: str                     # player | team
+    max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
     root: Node | None = field(default=None, compare=False, repr=False)
 
@@ -295,6 +296,7 @@ class _Builder:
             stall=self.scalar(rnd, "stall", "fewest_points", str),
             scoring=self.scalar(scoring, "mode", "winner_collects", str),
             target=self.scalar(scoring, "target", 500, int),
+            max_rounds=self.scalar(scoring, "max_rounds", 1000, int),
             score_by=score_by,
             rulings=rulings,
             root=root,

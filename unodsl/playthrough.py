@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             os.makedirs(PLAYTHROUGH_DIR, exist_ok=True)
             from .files import atomic_write
-            atomic_write(trace_path(path), text)
+            atomic_write(trace_path(path), text, force=True)       # --write regenerates the traces
             print(f"wrote {trace_path(path)}")
         else:
             sys.stdout.write(text)

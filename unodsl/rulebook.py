@@ -1084,6 +1084,13 @@ class _Rulebook:
                      + (", for their whole team." if who == "team" else "."),
                      f"The first {who} to reach {v.target} points wins the game. If several are tied at the top, "
                      f"another round is played."]
+        if v.scoring == "lowest_held":
+            limit = f"the {who} with the lowest total wins."
+        elif self.g.ruling_value("target_tie_plays_another_round") is False:
+            limit = f"the {who} with the highest total wins (of several tied, the first seat)."
+        else:
+            limit = f"the {who} with the highest total wins; if several are tied there, nobody does."
+        items.append(f"A game that has not ended after {v.max_rounds:,} rounds ends then: {limit}")
         items.append("A single round can also be played on its own: its winner wins.")
         self.ul(items)
 

@@ -1,145 +1,511 @@
-"""Loading saved states: every field is checked, and a tampered save is refused by name.
+"""Loading saved states: every field is checked against a schema of the state, and refused by name.
 
-A save is the JSON of `State.to_json()`. Cards are stored by id; loading checks
-that every id exists, that all zones together hold exactly the deck, that the
-pending decision and effect frames are well formed and belong to this variant.
+A save is the JSON of `State.to_json()`. `FIELDS` says, for each saved field, what a
+valid value is: its type, its range (seat indexes of this table, colors and cards of
+this variant), its length (one entry per seat). A field checker also checks what
+its value must agree with in the fields checked before it (the table's order): the
+pending decision with the effect frames, windows and hands it refers to. Then the
+cards of every zone together must be exactly the deck.
+
+A field added to `State._FIELDS` needs an entry here (a test says so): one line that
+combines the checkers below, or a small function of its own.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 
 from . import decisions as D
+from .engine import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS,
+                     InvalidState, State)
 
-_INT_FIELDS = ("n", "seed", "round", "dealer", "total_turns", "reshuffles", "color", "direction", "current",
-               "stack", "stack_victim", "lock_color", "lock_owner", "next_exact", "turn_from", "turns",
-               "next_player", "played_by", "flips", "drawn_this_turn")
+FORMAT = "unodsl-state/1"
+
+
+class _Bad(Exception):
+    """A value that does not fit its schema; `path` locates it inside the field ([2][1])."""
+
+    def __init__(self, message: str, path: tuple = ()):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+class _Loading:
+    """What the checkers read: the game, the table size, and the fields checked so far (loaded values)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.n = 0
+        self.actor = -1             # the player to act of the pending decision, once checked
+        self.got: dict = {}
+
+
+def _at(index, check, value, ld):
+    """Check one item of a list (or dict), locating any problem at its index."""
+    try:
+        return check(value, ld)
+    except _Bad as bad:
+        raise _Bad(bad.message, (index,) + bad.path) from None
+
+
+# --- checkers: each takes (value, loading) and returns the value to load --------------------------
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def integer(low: int | None = None, high=None):
+    """An integer, at least `low`; `high(ld)` gives the largest allowed, if any."""
+    def check(value, ld):
+        if not _is_int(value):
+            raise _Bad(f"must be an integer, not {_show(value)}")
+        top = high(ld) if high is not None else None
+        if (low is not None and value < low) or (top is not None and value > top):
+            raise _Bad(f"is {value}, out of range ({low} to {top})" if top is not None
+                       else f"is {value}, less than {low}")
+        return value
+    return check
+
+
+def boolean(value, ld):
+    if not isinstance(value, bool):
+        raise _Bad(f"must be true or false, not {_show(value)}")
+    return value
+
+
+def one_of(*allowed):
+    def check(value, ld):
+        if not any(value == a and type(value) is type(a) for a in allowed):
+            raise _Bad(f"is {_show(value)}, not one of {', '.join(_show(a) for a in allowed)}")
+        return value
+    return check
+
+
+def seat(value, ld):
+    """A seat of this table: 0 to n - 1."""
+    if not _is_int(value) or not 0 <= value < ld.n:
+        raise _Bad(f"is {_show(value)}, not a seat of this {ld.n}-player game (0 to {ld.n - 1})")
+    return value
+
+
+def seat_or_none(value, ld):
+    """A seat, or -1 for none."""
+    return value if value == -1 and _is_int(value) else seat(value, ld)
+
+
+def optional(check):
+    """null, or a value that fits `check`."""
+    def check_optional(value, ld):
+        return None if value is None else check(value, ld)
+    return check_optional
+
+
+def color_or_none(value, ld):
+    """A color index of this variant, or -1 for none."""
+    colors = ld.game.variant.colors
+    if not _is_int(value) or not -1 <= value < len(colors):
+        raise _Bad(f"is {_show(value)}, not a color of this variant (0 to {len(colors) - 1}) or -1")
+    return value
+
+
+def color(value, ld):
+    if value == -1:
+        raise _Bad("is -1, not a color")
+    return color_or_none(value, ld)
+
+
+def card_kind_or_none(value, ld):
+    """A card kind of this variant (an index into its card ids), or -1 for none."""
+    if not _is_int(value) or not -1 <= value < ld.game.num_kinds:
+        raise _Bad(f"is {_show(value)}, not a card kind of this variant (0 to {ld.game.num_kinds - 1}) or -1")
+    return value
+
+
+def action(value, ld):
+    if not _is_int(value) or not 0 <= value < ld.game.num_actions:
+        raise _Bad(f"is {_show(value)}, not an action of this variant (0 to {ld.game.num_actions - 1})")
+    return value
+
+
+def card_id(value, ld):
+    """A card id (as saved: 'red_7'), loaded as its kind."""
+    if not isinstance(value, str):
+        raise _Bad(f"must be a card id, not {_show(value)}")
+    kind = ld.game.card_index.get(value)
+    if kind is None:
+        raise _Bad(f"holds unknown card '{value[:40]}'")
+    return kind
+
+
+def list_of(check, length=None, distinct: bool = False, nonempty: bool = False):
+    """A list whose every item fits `check`; `length(ld)` gives its required length, if fixed."""
+    fast = _FAST.get(check)
+
+    def check_list(value, ld):
+        if not isinstance(value, list):
+            raise _Bad(f"must be a list, not {_show(value)}")
+        if length is not None and len(value) != length(ld):
+            raise _Bad(f"must have {length(ld)} entries, not {len(value)}")
+        if nonempty and not value:
+            raise _Bad("must not be empty")
+        out = fast(value, ld) if fast is not None else None
+        if out is None:                 # no fast path, or it failed: check item by item, to say which
+            out = [_at(i, check, item, ld) for i, item in enumerate(value)]
+        if distinct and len(set(out)) != len(out):
+            raise _Bad("names a seat twice")
+        return out
+    return check_list
+
+
+def _ints_between(low, high):
+    """A fast check of a whole list of integers from low to high(ld): the list, or None if any item is not."""
+    def fast(value, ld):
+        if not value or (set(map(type, value)) == {int} and min(value) >= low and max(value) <= high(ld)):
+            return list(value)
+        return None
+    return fast
+
+
+def _card_ids(value, ld):
+    index = ld.game.card_index
+    try:
+        return [index[c] for c in value] if not value or set(map(type, value)) == {str} else None
+    except KeyError:
+        return None
+
+
+def per_seat(check):
+    """One entry per seat of the table."""
+    return list_of(check, length=lambda ld: ld.n)
+
+
+# Long lists (the history, the draw pile) are checked whole first; item by item only to locate a problem.
+_FAST = {action: _ints_between(0, lambda ld: ld.game.num_actions - 1), seat: _ints_between(0, lambda ld: ld.n - 1),
+         card_id: _card_ids}
+
+cards = list_of(card_id)
+
+
+def players(value, ld):
+    integer(2)(value, ld)
+    try:
+        ld.game.check_players(value)
+    except ValueError as err:
+        raise _Bad(str(err)) from None
+    ld.n = value
+    return value
+
+
+def revealed(value, ld):
+    """What each seat has seen of other hands: {viewer: {seen: [card ids]}}, seats as decimal strings."""
+    if not isinstance(value, dict):
+        raise _Bad(f"must be an object, not {_show(value)}")
+    return {_at(viewer, _seat_key, viewer, ld): _at(viewer, _seen, seen, ld) for viewer, seen in value.items()}
+
+
+def _seen(value, ld):
+    if not isinstance(value, dict):
+        raise _Bad(f"must be an object, not {_show(value)}")
+    return {_at(q, _seat_key, q, ld): _at(q, cards, hand, ld) for q, hand in value.items()}
+
+
+def _seat_key(key, ld):
+    if not (key.isdigit() and key.isascii()) or len(key) > 3:
+        raise _Bad(f"key {_show(key)} is not a seat")
+    return seat(int(key), ld)
+
+
+def rng(value, ld):
+    """The random generator's state, as random.Random.getstate() gives it (a list for a tuple)."""
+    if not isinstance(value, list) or len(value) != 3:
+        raise _Bad("is not a random generator state [version, internal state, gauss]")
+    version, internal, gauss = value
+    if version != 3 or not _is_int(version):
+        raise _Bad(f"has version {_show(version)}, not 3")
+    if not (gauss is None or (isinstance(gauss, float) and math.isfinite(gauss))):
+        raise _Bad(f"has gauss {_show(gauss)}, not null or a number")
+    if (not isinstance(internal, list) or len(internal) != 625
+            or set(map(type, internal)) != {int} or min(internal) < 0 or max(internal) >= 2**32
+            or internal[-1] > 624):
+        raise _Bad("has an internal state that is not 625 words of 32 bits")
+    generator = random.Random()
+    generator.setstate((version, tuple(internal), gauss))
+    return generator
+
+
+def frame(value, ld):
+    """An effect in progress: [code id, pc, self seat, card kind, honest, jumped, locals...] (decisions.py)."""
+    if not isinstance(value, list) or len(value) < D.F_LOCALS:
+        raise _Bad(f"must be a list of at least {D.F_LOCALS} entries, not {_show(value)}")
+    codes = ld.game.codes
+    code = _at(D.F_CODE, integer(0, lambda ld: len(codes) - 1), value[D.F_CODE], ld)
+    ops, nlocals = codes[code]
+    _at(D.F_PC, integer(0, lambda ld: len(ops)), value[D.F_PC], ld)
+    _at(D.F_SELF, seat, value[D.F_SELF], ld)
+    _at(D.F_CARD, card_kind_or_none, value[D.F_CARD], ld)
+    _at(D.F_HONEST, boolean, value[D.F_HONEST], ld)
+    _at(D.F_JUMPED, boolean, value[D.F_JUMPED], ld)
+    if len(value) != D.F_LOCALS + nlocals:
+        raise _Bad(f"has {len(value) - D.F_LOCALS} locals; code {code} has {nlocals}")
+    for slot in range(D.F_LOCALS, len(value)):
+        _at(slot, _local, value[slot], ld)
+    return value
+
+
+def _local(value, ld):
+    """A local of an effect: unset, a flag, a number (player, color, count) or a list of seats (a `for`).
+
+    The compiled code keeps only the number of its locals, not their types: a number is not
+    range-checked, and an unset local is not told from one the code has yet to assign.
+    """
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, list):
+        return list_of(seat)(value, ld)
+    raise _Bad(f"is {_show(value)}, not a value an effect can hold")
+
+
+def frames(value, ld):
+    """The open effect frames, innermost last; any number of them (every frame a player's answer opened)."""
+    return list_of(frame)(value, ld)
+
+
+# --- the pending decision: one shape per kind ----------------------------------------------------
+
+def _top(ld):
+    """The innermost effect frame (checked already) of a decision made inside an effect."""
+    return ld.got["frames"][-1]
+
+
+def _slot_of_top(value, ld):
+    fr = _top(ld)
+    return integer(D.F_LOCALS, lambda ld: len(fr) - 1)(value, ld)
+
+
+def _pc_of_top(value, ld):
+    ops = ld.game.codes[_top(ld)[D.F_CODE]][0]
+    return integer(0, lambda ld: len(ops))(value, ld)
+
+
+def _candidates(value, ld):
+    out = list_of(seat, distinct=True, nonempty=True)(value, ld)
+    if out != sorted(out):
+        raise _Bad("must list the seats in order")
+    return tuple(out)
+
+
+def _give_destination(value, ld):
+    """A seat that receives the cards, or -1 - i for the blind pick into an exchange's limbo i."""
+    if _is_int(value) and value in (-1, -2):
+        return value
+    return seat(value, ld)
+
+
+def _drawn_card(value, ld):
+    kind = card_kind_or_none(value, ld)
+    if kind not in ld.got["hands"][ld.actor]:
+        raise _Bad(f"names card kind {kind}, which the drawing player's entry in 'hands' does not hold")
+    return kind
+
+
+def _forced_color(value, ld):
+    c = color(value, ld)
+    hand = ld.got["hands"][ld.actor]
+    if not any(ld.game.k_color[k] == c for k in hand):
+        raise _Bad(f"is color {c}, of which the forced player's entry in 'hands' holds no card")
+    return c
+
+
+def _other_seat(value, ld):
+    if seat(value, ld) == ld.actor:
+        raise _Bad("is the player to act; they trade with someone else")
+    return value
+
+
+# A decision is [kind, player to act, ...]: what follows the player, and whether an effect is paused
+# under it (an effect frame is open exactly when the decision was asked for inside an effect).
+PENDING = {
+    D.TURN: ((), False),
+    D.DRAWN: ((_drawn_card,), False),
+    D.COLOR: ((), True),
+    D.TARGET: ((_slot_of_top, _candidates), True),
+    D.CHALLENGE: ((_pc_of_top, _pc_of_top, _pc_of_top), True),
+    D.GIVE: ((integer(1), _give_destination), True),
+    D.TRADE: ((_other_seat, integer(1)), True),
+    D.STACK: ((), False),
+    D.FORCED: ((_forced_color,), True),
+    D.JUMP: ((), False),
+    D.CATCH: ((), False),
+    D.UNO: ((), False),
+}
+
+
+def pending(value, ld):
+    """The decision waiting for the player to act; null once the game is over."""
+    if ld.got["over"]:
+        if value is not None:
+            raise _Bad("must be null: field 'over' says the game is over")
+        if ld.got["frames"]:
+            raise _Bad("is null (field 'over' is true), but field 'frames' is not empty")
+        return None
+    if not isinstance(value, list) or not value:
+        raise _Bad(f"must be a decision [kind, player, ...] while the game is not over (field 'over'), "
+                   f"not {_show(value)}")
+    kind = value[0]
+    if not isinstance(kind, str) or kind not in PENDING:
+        raise _Bad(f"is {_show(kind)}, not a kind of decision", (0,))
+    rest, in_effect = PENDING[kind]
+    if len(value) != 2 + len(rest):
+        raise _Bad(f"a '{kind}' decision has {2 + len(rest)} entries, not {len(value)}")
+    p = ld.actor = _at(1, seat, value[1], ld)
+    if in_effect != bool(ld.got["frames"]):
+        raise _Bad(f"is a '{kind}' decision, made " + ("inside an effect, but field 'frames' is empty" if in_effect
+                                                        else "outside effects, but field 'frames' is not empty"))
+    loaded = (kind, p) + tuple(_at(i, check, item, ld) for i, (check, item) in enumerate(zip(rest, value[2:]), 2))
+    _agrees(kind, p, ld)
+    return loaded
+
+
+def _agrees(kind: str, p: int, ld) -> None:
+    """What the engine reads beside the decision when it is answered (apply_id) must be there."""
+    got = ld.got
+    if kind == D.COLOR and not ld.game.variant.colors:
+        raise _Bad("asks for a color, but this variant has no colors")
+    if kind == D.STACK and not (got["stack"] > 0 and got["stack_victim"] == p):
+        raise _Bad(f"asks player {p} to answer a stack, but fields 'stack' and 'stack_victim' say none is open "
+                   "against them")
+    if kind in (D.JUMP, D.CATCH) and not (got["window_kind"] == kind and got["window"] and got["window"][0] == p):
+        raise _Bad(f"asks player {p} in a '{kind}' window, but fields 'window' and 'window_kind' say it is not "
+                   "open at their seat")
+    if kind in (D.UNO, D.CATCH) and got["next_player"] < 0:
+        raise _Bad(f"opens a '{kind}' window between turns, but field 'next_player' names no next player")
+    if kind == D.UNO and not (got["uno_askers"] and got["uno_askers"][0] == p):
+        raise _Bad(f"asks player {p} to call UNO, but they are not first in field 'uno_askers'")
+    if kind in (D.GIVE, D.TRADE) and not got["hands"][p]:
+        raise _Bad(f"asks player {p} to pick from their entry in 'hands', which is empty")
+
+
+def _next_player(value, ld):
+    """The seat whose turn comes after the windows between turns; -1 until the round's first turn."""
+    p = seat_or_none(value, ld)
+    if p < 0 and ld.got["after"] != AFTER_SETUP:
+        raise _Bad(f"is -1 (no turn yet), but field 'after' is {_show(ld.got['after'])}: a turn was played")
+    return p
+
+
+def _lock_owner(value, ld):
+    owner = seat_or_none(value, ld)
+    if owner >= 0 and ld.got["lock_color"] < 0:
+        raise _Bad("names a seat, but field 'lock_color' locks no color")
+    return owner
+
+
+# --- the schema: one entry per saved field, checked in this order --------------------------------
+
+FIELDS = {
+    "n": players,
+    "seed": integer(),
+    "match": boolean,
+    "scores": per_seat(integer()),
+    "round": integer(1),
+    "dealer": seat,
+    "over": boolean,
+    "winner": optional(seat),
+    "round_winner": optional(seat),
+    "stalled": boolean,
+    "total_turns": integer(0),
+    "reshuffles": integer(0),
+    "history": list_of(action),
+    "hands": per_seat(cards),
+    "draw_pile": cards,
+    "discard": list_of(card_id, nonempty=True),
+    "limbo": list_of(cards, length=lambda ld: 2),
+    "color": color_or_none,
+    "direction": one_of(1, -1),
+    "current": seat,
+    "skip": per_seat(integer(0)),
+    "stack": integer(0),
+    "stack_victim": seat_or_none,
+    "lock_color": color_or_none,
+    "lock_owner": _lock_owner,
+    "next_exact": seat_or_none,
+    "turn_from": seat_or_none,
+    "turns": integer(0),
+    "after": one_of(AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW),
+    "then": one_of(END_TURN, OFFER_DRAWN, WINDOWS),
+    "steps": integer(0),
+    "next_player": _next_player,
+    "played_by": seat_or_none,
+    "flips": integer(0),
+    "drawn_this_turn": card_kind_or_none,
+    "vulnerable": list_of(seat, distinct=True),
+    "uno_called": per_seat(boolean),
+    "uno_askers": list_of(seat, distinct=True),
+    "eliminated": per_seat(boolean),
+    "out": per_seat(boolean),
+    "window": list_of(seat),
+    "window_kind": one_of("", D.JUMP, D.CATCH),
+    "revealed": revealed,
+    "rng": rng,
+    "frames": frames,
+    "pending": pending,             # last: it is checked against the frames, windows and hands it refers to
+}
 
 
 def load_state(cls, game, text: str):
-    """Build a State from JSON text, raising InvalidState with a precise reason."""
-    from .engine import InvalidState, State
+    """Build a State from JSON text, raising InvalidState that names the first field that is wrong."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as err:
         raise InvalidState(f"not a saved state: {err}") from None
-    if not isinstance(data, dict) or data.get("format") != "unodsl-state/1":
-        raise InvalidState("not a saved state (missing format 'unodsl-state/1')")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidState(f"not a saved state (missing format '{FORMAT}')")
     if data.get("variant") != game.digest:
-        raise InvalidState(f"saved for another variant (digest {data.get('variant')!r}, this one is {game.digest})")
-    missing = [f for f in State._FIELDS + ("rng", "revealed") if f not in data]
+        raise InvalidState(f"saved for another variant (digest {_show(data.get('variant'))}, "
+                           f"this one is {game.digest})")
+    missing = [f for f in FIELDS if f not in data]
     if missing:
         raise InvalidState(f"missing fields: {', '.join(missing)}")
-    for name in _INT_FIELDS:
-        if not isinstance(data[name], int) or isinstance(data[name], bool):
-            raise InvalidState(f"field '{name}' must be an integer")
-    n = data["n"]
-    v = game.variant
-    try:
-        game.check_players(n)
-    except ValueError as err:
-        raise InvalidState(str(err)) from None
-    index = game.card_index
-
-    def cards(value, where):
-        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-            raise InvalidState(f"{where} must be a list of card ids")
-        unknown = [c for c in value if c not in index]
-        if unknown:
-            raise InvalidState(f"unknown card '{unknown[0]}' in {where}")
-        return [index[c] for c in value]
-
-    if not isinstance(data["hands"], list) or len(data["hands"]) != n:
-        raise InvalidState(f"hands must list {n} hands")
-    hands = [cards(h, f"hand {i}") for i, h in enumerate(data["hands"])]
-    draw_pile = cards(data["draw_pile"], "the draw pile")
-    discard = cards(data["discard"], "the discard pile")
-    if not isinstance(data["limbo"], list) or len(data["limbo"]) != 2:
-        raise InvalidState("limbo must hold two lists")
-    limbo = [cards(h, "limbo") for h in data["limbo"]]
-    held = Counter(k for zone in hands + [draw_pile, discard] + limbo for k in zone)
-    expected = Counter(game.deck)
-    if held != expected:
-        extra = held - expected
-        short = expected - held
-        if extra:
-            raise InvalidState(f"card '{game.card_names[next(iter(extra))]}' appears more often than the deck holds")
-        raise InvalidState(f"card '{game.card_names[next(iter(short))]}' is missing from every zone")
-    for name in ("current", "dealer"):
-        if not 0 <= data[name] < n:
-            raise InvalidState(f"{name} seat {data[name]} is out of range")
-    if data["direction"] not in (1, -1):
-        raise InvalidState("direction must be 1 or -1")
-    if not -1 <= data["color"] < len(v.colors):
-        raise InvalidState(f"color {data['color']} is out of range")
-    for name in ("skip", "uno_called", "eliminated", "out", "scores"):
-        if not isinstance(data[name], list) or len(data[name]) != n:
-            raise InvalidState(f"field '{name}' must have one entry per player")
-    _check_pending(data, game, n, hands)
-    _check_frames(data["frames"], game, n)
-    game.tables_for(n)
+    unknown = [f for f in data if f not in FIELDS and f not in ("format", "variant")]
+    if unknown:
+        raise InvalidState(f"unknown field '{unknown[0][:40]}'")
+    ld = _Loading(game)
+    for name, check in FIELDS.items():
+        try:
+            ld.got[name] = check(data[name], ld)
+        except _Bad as bad:
+            where = name + "".join(f"[{i}]" for i in bad.path)
+            raise InvalidState(f"field '{where}' {bad.message}") from None
+    _check_cards(game, ld.got)
+    game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)
     state.g = game
     for name in State._FIELDS:
-        setattr(state, name, data[name])
-    state.hands, state.draw_pile, state.discard, state.limbo = hands, draw_pile, discard, limbo
-    state.pending = tuple(data["pending"]) if data["pending"] is not None else None
-    state.rng = _rng_from_json(data["rng"])
+        setattr(state, name, ld.got[name])
+    state.rng = ld.got["rng"]
+    state.revealed = ld.got["revealed"]
     state.log = None
-    try:
-        state.revealed = {int(p): {int(q): [index[c] for c in seen] for q, seen in by.items()}
-                          for p, by in data["revealed"].items()}
-    except (AttributeError, KeyError, ValueError, TypeError):
-        raise InvalidState("field 'revealed' is malformed") from None
-    if not state.over and state.pending is None:
-        raise InvalidState("the game is not over but no decision is pending")
     return state
 
 
-def _check_pending(data, game, n, hands) -> None:
-    from .engine import InvalidState
-    pending = data["pending"]
-    if pending is None:
-        return
-    if not isinstance(pending, list) or not pending or pending[0] not in D.KINDS:
-        raise InvalidState("the pending decision is malformed")
-    if not all(isinstance(x, int) for x in pending[1:]) and pending[0] not in (D.TARGET,):
-        raise InvalidState("the pending decision is malformed")
-    if not isinstance(pending[1], int) or not 0 <= pending[1] < n:
-        raise InvalidState(f"the player to act ({pending[1]!r}) is out of range")
-    if pending[0] == D.DRAWN and (len(pending) != 3 or pending[2] not in hands[pending[1]]):
-        raise InvalidState("the drawn card is not in the drawing player's hand")
+def _check_cards(game, got: dict) -> None:
+    """All zones together hold exactly the deck: no card made up, none lost."""
+    held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"]) for k in zone)
+    expected = Counter(game.deck)
+    if held != expected:
+        extra = held - expected
+        if extra:
+            problem = f"card '{game.card_names[next(iter(extra))]}' appears more often than the deck holds"
+        else:
+            problem = f"card '{game.card_names[next(iter(expected - held))]}' is missing from every zone"
+        raise InvalidState(f"fields 'hands', 'draw_pile', 'discard' and 'limbo' do not hold the deck: {problem}")
 
 
-def _check_frames(frames, game, n) -> None:
-    from .engine import InvalidState
-    if not isinstance(frames, list) or len(frames) > 64:
-        raise InvalidState("effect frames are malformed")
-    for fr in frames:
-        if not isinstance(fr, list) or len(fr) < D.F_LOCALS:
-            raise InvalidState("an effect frame is malformed")
-        code, pc, seat, card = fr[D.F_CODE], fr[D.F_PC], fr[D.F_SELF], fr[D.F_CARD]
-        if not isinstance(code, int) or not 0 <= code < len(game.codes):
-            raise InvalidState(f"effect frame names unknown code {code!r}")
-        ops, nlocals = game.codes[code]
-        if not isinstance(pc, int) or not 0 <= pc <= len(ops):
-            raise InvalidState("effect frame position is out of range")
-        if len(fr) != D.F_LOCALS + nlocals:
-            raise InvalidState("effect frame has the wrong number of locals")
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            raise InvalidState("effect frame seat is out of range")
-        if not isinstance(card, int) or not -1 <= card < game.num_kinds:
-            raise InvalidState("effect frame card is out of range")
-
-
-def _rng_from_json(value) -> random.Random:
-    from .engine import InvalidState
-    try:
-        version, internal, gauss = value
-        rng = random.Random()
-        rng.setstate((version, tuple(internal), gauss))
-        return rng
-    except (TypeError, ValueError, OverflowError):
-        raise InvalidState("the random generator state is malformed") from None
+def _show(value) -> str:
+    """A short rendering of a saved value for a message."""
+    text = json.dumps(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
