@@ -79,3 +79,17 @@ def test_a_huge_valid_effect_gets_the_limit_diagnostic_too(tmp_path):
     assert path.stat().st_size < 1_000_000
     codes = _codes(path)
     assert len(codes) == 1 and f"{path}:13:7: E404 effect is " in codes[0]
+
+
+def test_effects_that_add_up_past_the_variant_s_budget_are_e405_once(tmp_path):
+    # 99 effects just under the limit each took check 8 s; past the total, nothing more is parsed.
+    line = "next draws 1\n"
+    body = (line * ((effects.MAX_EFFECT_LENGTH - 100) // len(line))).rstrip("\n")
+    cards = "".join(f"  c{i}:\n    name: C{i}\n    count: 1\n    wild: true\n    points: 50\n    on_play: |\n"
+                    + "".join("      " + part + "\n" for part in body.split("\n")) for i in range(12))
+    path = tmp_path / "many.yaml"
+    path.write_text(f"unodsl: 1\nextends: {REPO / 'variants' / 'classic.yaml'}\nname: Many\ndeck:\n  total: 120\n"
+                    f"cards:\n{cards}", encoding="utf-8")
+    found = [d for d in check_file(str(path), "/").diagnostics if d.code.startswith("E4")]
+    assert [d.code for d in found] == ["E405"]
+    assert f"more than {effects.MAX_EFFECTS_LENGTH:,} characters" in found[0].message

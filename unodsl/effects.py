@@ -27,6 +27,7 @@ MAX_REPEAT = 1000
 MAX_NUMBER = 1_000_000
 MAX_NESTING = 40            # statements and expressions nested deeper than this are refused (E513)
 MAX_EFFECT_LENGTH = 10_000  # characters in one effect or condition (E404): Lark takes ~25 us a token
+MAX_EFFECTS_LENGTH = 100_000    # characters of all a variant's effects and conditions together (E405)
 
 # ---------------------------------------------------------------------------
 # Parsing
@@ -238,12 +239,34 @@ class EffectCompiler:
         self.current_card = None                  # the CardType whose effects are being compiled
         # Fused forms (hand sizes read in place, `hand(x) OP c` from a table): the Game's fast mode only.
         self.fused = getattr(game, "fast", True)
+        self.length = 0                             # characters of effect text given so far (E405)
+
+    def _within_budget(self, text: Text) -> bool:
+        """Count `text` against the variant's budget of effect text; past it, say so once and parse no more.
+
+        One effect is held to MAX_EFFECT_LENGTH; many of them together could still take
+        `check` a long time (99 effects of 9,900 characters: 8 s), so all of them are held
+        to MAX_EFFECTS_LENGTH.
+        """
+        if len(text.source) > MAX_EFFECT_LENGTH:
+            return True                             # parse refuses it alone, unparsed (E404)
+        before = self.length
+        self.length += len(text.source)
+        if self.length <= MAX_EFFECTS_LENGTH:
+            return True
+        if before <= MAX_EFFECTS_LENGTH:
+            self.diags.append(_diag_at(text, 1, 1, "E405", f"the variant's effects and conditions add up to more "
+                                       f"than {MAX_EFFECTS_LENGTH:,} characters; this one and those after it "
+                                       f"are not checked"))
+        return False
 
     # --- entry points
 
     def compile_effect(self, text: Text | None, ctx: Context) -> int:
         """Compile an effect and register it in the game; return its code id or -1."""
         if text is None or not text.source.strip():
+            return -1
+        if not self._within_budget(text):
             return -1
         tree, diags = parse(text, "effect")
         self.diags.extend(diags)
@@ -264,6 +287,8 @@ class EffectCompiler:
     def compile_condition(self, text: Text | None, ctx: Context):
         """Compile a condition to a closure, or None if absent or broken."""
         if text is None:
+            return None
+        if not self._within_budget(text):
             return None
         tree, diags = parse(text, "condition")
         self.diags.extend(diags)
