@@ -56,3 +56,13 @@ def test_every_export_loads_in_a_fresh_interpreter(code):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "unodsl." in result.stdout
+
+
+@pytest.mark.skipif(not (REPO / ".venv" / ".unodsl-installed").exists(), reason="needs the venv that setup.sh made")
+def test_setup_runs_again_with_the_package_index_unreachable():
+    """setup.sh installs once: run again, it asks no package index (here: none reachable) and succeeds."""
+    env = dict(os.environ, PIP_NO_INDEX="1", PIP_INDEX_URL="http://127.0.0.1:9/simple", PIP_FIND_LINKS="")
+    result = subprocess.run(["bash", str(REPO / "scripts" / "setup.sh")], env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "pip" not in result.stdout + result.stderr
