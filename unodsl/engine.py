@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import random
 from collections import Counter
 from functools import partial
@@ -54,6 +55,23 @@ def _one_card(seats, hands) -> list[int]:
 def _with_cards(seats, hands) -> list[int]:
     """The seats of `seats` that hold cards."""
     return [p for p in seats if hands[p]]
+
+
+def _teams_in_play(team, hands, eliminated) -> int:
+    """How many teams (by the team table `team`) have a player in the round: cards and not eliminated."""
+    return len({t for t, hand, out in zip(team, hands, eliminated) if hand and not out})
+
+
+def _finished_team(team, hands, eliminated, count: int) -> int:
+    """The first team (0 to count - 1) whose players still in the game all hold no cards, or -1.
+
+    Team t's lowest seat is t. A team whose players are all eliminated is not finished.
+    """
+    for t in range(count):
+        members = [q for q, tq in enumerate(team) if tq == t and not eliminated[q]]
+        if members and not any(hands[q] for q in members):
+            return t
+    return -1
 
 
 def _not_eliminated(seats, eliminated) -> tuple[int, ...]:
@@ -1479,8 +1497,7 @@ class State:
         """The player-out events are done: end the round if it is decided, else go on with `then`."""
         if self._team_finished():
             return
-        for q in range(self.n):
-            self.out[q] = not self.hands[q]
+        self.out = list(map(operator.not_, self.hands))
         if self.active_count() <= 1 or self._teams_alive() <= 1:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
@@ -1494,17 +1511,19 @@ class State:
             self._windows()
 
     def _team_finished(self) -> bool:
+        """With round_ends team_out: end the round if a whole team is out of cards (its lowest seat wins)."""
         if self.g.variant.round_ends != "team_out":
             return False
-        for lead in self.team_leads():
-            members = self.team_members(lead) or [lead]
-            if all(not self.hands[q] and not self.eliminated[q] for q in members):
-                self._end_round(lead)
-                return True
-        return False
+        size = self.g.variant.team_size
+        lead = _finished_team(self.g.team_tables[self.n][0], self.hands, self.eliminated,
+                              self.n // size if size > 1 else self.n)
+        if lead < 0:
+            return False
+        self._end_round(lead)
+        return True
 
     def _teams_alive(self) -> int:
-        return len({self.team_index(q) for q in range(self.n) if self.in_play(q)})
+        return _teams_in_play(self.g.team_tables[self.n][0], self.hands, self.eliminated)
 
     def _after_draw_action(self) -> None:
         """A turn's draw and its events are done: settle, then offer the drawn card."""
