@@ -1289,8 +1289,9 @@ class State:
         return contenders[0]
 
     def _after_setup(self) -> None:
+        """The round's set-up effects are done: settle like any resolution, then the first turn begins."""
         self.turn_from = self.dealer if self.turn_from < 0 else self.turn_from
-        self._end_turn()
+        self._settle(END_TURN)
 
     def _end_turn(self) -> None:
         """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
