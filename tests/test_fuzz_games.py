@@ -79,6 +79,17 @@ def _empty_hand_in_play(s: State) -> bool:
     return s.g.variant.round_ends == "first_out" and any(not h and not e for h, e in zip(s.hands, s.eliminated))
 
 
+class _At:
+    """Where a check failed: the game, the step and the actions so far, spelled out only on failure."""
+
+    def __init__(self, where: str, step: int, state: State):
+        self.where, self.step, self.state, self.length = where, step, state, len(state.history)
+
+    def __format__(self, spec: str) -> str:
+        actions = [self.state.g.action_to_string(a) for a in self.state.history[:self.length]]
+        return f"{self.where}, step {self.step} (actions so far: {actions})"
+
+
 class GameChecker:
     """Plays one game in lockstep with the reference mode and checks the engine's invariants.
 
@@ -100,7 +111,8 @@ class GameChecker:
         self.deck = Counter(game.deck)
         self.actions = 0
 
-    def play(self, players: int, seed: int, match: bool = False, heuristic: bool = True) -> State:
+    def play(self, players: int, seed: int, match: bool = False, heuristic: bool = True) -> State | None:
+        """Play one game, checking it throughout; its final state, or None if it met a known bug."""
         rng = random.Random(seed)
         a = self.game.new_game(players, seed=seed, match=match)
         b = self.reference.new_game(players, seed=seed, match=match)
@@ -109,7 +121,7 @@ class GameChecker:
                 for s in range(players)]
         where = f"{self.label}, {players} players, seed {seed}, match {match}"
         for step in range(MAX_DECISIONS + 1):
-            at = f"{where}, step {step} (actions so far: {a.history})"
+            at = _At(where, step, a)
             if self._unsettled_setup(a):
                 COUNTS["known_unsettled_setup"] += 1
                 return None
@@ -142,10 +154,10 @@ class GameChecker:
             return False                # not the first turn of a round
         return _sides_in_play(s) <= 1 or _empty_hand_in_play(s)
 
-    def _check_state(self, s: State, at: str) -> list[int]:
+    def _check_state(self, s: State, at: _At) -> list[int]:
         assert _zones(s) == self.deck, f"{at}: cards not conserved: {(_zones(s) - self.deck) or -(self.deck - _zones(s))}"
         if s.over:
-            assert s.legal_action_ids() == [] and s.current_player == -1, at
+            assert s.legal_action_ids() == [] and s.current_player == -1, f"{at}"
             return []
         for q in range(s.n):
             if s.eliminated[q]:
@@ -166,7 +178,7 @@ class GameChecker:
         self._check_decision(s, p, legal, at)
         return legal
 
-    def _check_decision(self, s: State, p: int, legal: list[int], at: str) -> None:
+    def _check_decision(self, s: State, p: int, legal: list[int], at: _At) -> None:
         """What each decision promises about its player (decisions.py): they can actually take it."""
         g, kind, hand = s.g, s.pending[0], s.hands[p]
         k = g.num_kinds
@@ -182,7 +194,7 @@ class GameChecker:
             assert len(seats) >= 2 and not any(s.eliminated[q] for q in seats), f"{at}: targets {seats}"
         elif kind == D.GIVE:
             dest = s.pending[3]
-            assert s.pending[2] >= 1, at
+            assert s.pending[2] >= 1, f"{at}"
             assert (dest >= 0 and dest != p and not s.eliminated[dest]) or dest in (-1, -2), f"{at}: gift to {dest}"
         elif kind == D.TRADE:
             other = s.pending[2]
@@ -198,9 +210,9 @@ class GameChecker:
         elif kind == D.COLOR:
             assert g.variant.colors, f"{at}: a color chosen without colors"
         elif kind == D.CHALLENGE:
-            assert not s.eliminated[s.pending[1]], at
+            assert not s.eliminated[s.pending[1]], f"{at}"
 
-    def _check_deep(self, s: State, legal: list[int], at: str) -> None:
+    def _check_deep(self, s: State, legal: list[int], at: _At) -> None:
         saved = s.to_json()
         for copy, how in ((State.from_json(self.game, saved), "reloaded"), (s.clone(), "cloned")):
             assert copy.to_json() == saved, f"{at}: the {how} state differs"
