@@ -29,6 +29,16 @@ def _variant(tmp_path, body: str, name: str = "v.yaml"):
     return game, Game(game.variant, fast=False)
 
 
+def _cards(*cards: tuple[str, str]) -> str:
+    """Variant text adding one wild card type (two copies) per (id, on_play effect) to classic's 108 cards."""
+    text = f"deck: {{total: {108 + 2 * len(cards)}}}\ncards:\n"
+    for card_id, effect in cards:
+        body = "".join(f"      {line}\n" for line in effect.strip("\n").split("\n"))
+        text += (f"  {card_id}:\n    name: {card_id.title()}\n    count: 2\n    wild: true\n    points: 50\n"
+                 f"    on_play: |\n{body}")
+    return text
+
+
 def _position(game, hands, top, turn=0, draw_pile=(), **extra):
     """A position through the public set-up API: named hands, top card, the draw pile top first,
     and every card not named under the draw pile."""
@@ -83,26 +93,7 @@ def test_with_three_players_an_eliminated_drawer_never_plays_again(tmp_path, mod
     assert not state.is_over and state.current_player == 1
 
 
-KAMIKAZE = """
-deck: {total: 112}
-cards:
-  kamikaze:
-    name: Kamikaze
-    count: 2
-    wild: true
-    points: 50
-    on_play: |
-      eliminate self
-      extra turn
-  hand_off:
-    name: Hand Off
-    count: 2
-    wild: true
-    points: 50
-    on_play: |
-      eliminate next
-      turn to next of self
-"""
+KAMIKAZE = _cards(("kamikaze", "eliminate self\nextra turn"), ("hand_off", "eliminate next\nturn to next of self"))
 
 
 @pytest.mark.parametrize("mode", ["fast", "reference"])
@@ -120,19 +111,7 @@ def test_an_extra_turn_never_goes_to_an_eliminated_player(tmp_path, mode):
 
 @pytest.mark.parametrize("mode", ["fast", "reference"])
 def test_turn_to_an_eliminated_player_goes_to_the_next_in_play(tmp_path, mode):
-    games = _variant(tmp_path, """
-deck: {total: 110}
-cards:
-  banish:
-    name: Banish
-    count: 2
-    wild: true
-    points: 50
-    on_play: |
-      let p = next
-      eliminate p
-      turn to p
-""")
+    games = _variant(tmp_path, _cards(("banish", "let p = next\neliminate p\nturn to p")))
     game = games[0] if mode == "fast" else games[1]
     state = _position(game, [["banish", "red_1", "red_2"], ["blue_1", "blue_2"], ["green_1", "green_2"],
                              ["yellow_1", "yellow_2"]], top="green_9")
@@ -143,18 +122,7 @@ cards:
 
 @pytest.mark.parametrize("mode", ["fast", "reference"])
 def test_an_eliminated_player_is_not_asked_for_a_color(tmp_path, mode):
-    games = _variant(tmp_path, """
-deck: {total: 110}
-cards:
-  farewell:
-    name: Farewell
-    count: 2
-    wild: true
-    points: 50
-    on_play: |
-      eliminate self
-      choose color
-""")
+    games = _variant(tmp_path, _cards(("farewell", "eliminate self\nchoose color")))
     game = games[0] if mode == "fast" else games[1]
     state = _position(game, [["farewell", "red_1", "red_2"], ["blue_1", "blue_2"], ["green_1", "green_2"]],
                       top="green_9")
@@ -166,17 +134,7 @@ cards:
 @pytest.mark.parametrize("mode", ["fast", "reference"])
 def test_an_exchange_that_empties_a_hand_loses_no_card(tmp_path, mode):
     # 17.1: the other player was looked up again after the first hand was emptied.
-    games = _variant(tmp_path, """
-players: {min: 2, max: 3}
-deck: {total: 110}
-cards:
-  swapper:
-    name: Swapper
-    count: 2
-    wild: true
-    points: 50
-    on_play: self exchanges 7 with next
-""")
+    games = _variant(tmp_path, "players: {min: 2, max: 3}\n" + _cards(("swapper", "self exchanges 7 with next")))
     game = games[0] if mode == "fast" else games[1]
     state = _position(game, [["swapper", "red_1", "red_2"], ["blue_1", "blue_2", "blue_3"], ["green_1"]],
                       top="green_9")
@@ -241,19 +199,7 @@ def test_a_position_set_up_with_start_begins_the_round_as_a_dealt_game_does(path
 @pytest.mark.parametrize("mode", ["fast", "reference"])
 def test_a_play_that_redeals_a_million_times_ends_as_a_stall_within_the_turn_s_work(tmp_path, mode):
     # 17.8: the step budget counted one step per redeal, so one play could move billions of cards.
-    games = _variant(tmp_path, """
-deck: {total: 110}
-cards:
-  chaos:
-    name: Chaos
-    count: 2
-    wild: true
-    points: 50
-    on_play: |
-      repeat 1000:
-          repeat 1000:
-              gather and redeal
-""")
+    games = _variant(tmp_path, _cards(("chaos", "repeat 1000:\n    repeat 1000:\n        gather and redeal")))
     game = games[0] if mode == "fast" else games[1]
     hands = [[f"{c}_{n}" for n in range(1, 10)] for c in ("red", "blue", "green")] + [["yellow_1", "yellow_2"]]
     hands[0][0] = "chaos"

@@ -1503,7 +1503,10 @@ class State:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
             return
-        # Play goes on: end the turn, offer the drawn card, or go on with the windows.
+        self._go_on(then)
+
+    def _go_on(self, then: str) -> None:
+        """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows."""
         if then == END_TURN:
             self._end_turn()
         elif then == OFFER_DRAWN:
@@ -2108,12 +2111,7 @@ class FastState(State):
         if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n
-            if then == END_TURN:
-                self._end_turn()
-            elif then == OFFER_DRAWN:
-                self._offer_drawn()
-            else:
-                self._windows()
+            self._go_on(then)
             return
         State._settle(self, then)
 
