@@ -368,3 +368,14 @@ def test_a_variant_without_scenarios_says_where_it_looked(tmp_path):
         f"(looked in {tmp_path}, {tmp_path / 'scenarios'} and {tmp_path.parent / 'scenarios'}); "
         "'unodsl test' runs scenario files "
         "(a 'variant:' and a list of 'scenarios:')")
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "2"], ["play"], ["rules"], ["check"]])
+def test_a_scenario_file_given_to_a_variant_command_says_use_unodsl_test(command):
+    path = "variants/scenarios/classic.yaml"
+    result = subprocess.run([sys.executable, "-m", "unodsl.cli", *command, path], capture_output=True, text=True,
+                            cwd=REPO, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)), input="")
+    assert result.returncode == 1
+    shown = result.stdout + result.stderr
+    assert f"{path}:6:1: E208 this is a scenario file: use 'unodsl test {path}'" in shown
+    assert "E201" not in shown and "E205" not in shown and "E306" not in shown
