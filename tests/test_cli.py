@@ -157,21 +157,37 @@ def test_play_is_deterministic_for_a_seed():
     assert first.stdout == second.stdout
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_ctrl_c_during_play_exits_130():
+    """Ctrl-C at the prompt, as a player at a terminal gives it: sent once the prompt is on screen."""
+    import pty
+    master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "unodsl.cli", "play", CLASSIC, "--seed", "7"], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=slave, stdout=slave, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, NO_COLOR="1", TERM="dumb"))
+    os.close(slave)
+    screen = b""
     try:
-        for line in proc.stdout:                 # wait until the game asks for a choice
-            if re.match(r"^\s+1\) ", line):
+        # The event to wait for: the prompt is shown, so the game is waiting for the player.
+        while b"type an action: " not in screen:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:                     # the terminal closed: the process ended early
                 break
+            if not chunk:
+                break
+            screen += chunk
+        assert b"type an action: " in screen, screen[-500:]
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)          # before communicate(), which closes stdin: EOF could beat the signal
-        out, err = proc.communicate(timeout=30)
+        err = proc.stderr.read()                # until the process closes it by exiting
+        proc.wait()
     finally:
         proc.kill()
-    assert proc.returncode == 130, (out[-500:], err)
+        proc.stderr.close()
+        os.close(master)
+    assert proc.returncode == 130, err
     assert err.strip() == "unodsl: interrupted"
-    assert "Traceback" not in out + err
+    assert "Traceback" not in err
 
 
 # --- hidden information ------------------------------------------------------------------

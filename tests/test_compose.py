@@ -153,3 +153,27 @@ def test_the_default_root_is_the_files_project(tmp_path, monkeypatch):
     assert f"root folder {os.path.realpath(project)} (the project folder: it holds pyproject.toml)" in message
     monkeypatch.chdir(tmp_path)                         # a working folder that holds the project widens it
     assert check_file(str(variant)).diagnostics == []
+
+
+def test_an_inherited_deck_total_is_reported_in_the_users_file_at_the_cards_that_changed_it(tmp_path):
+    """E307 for a total the user did not write: at the user's `cards` key, saying what to add there."""
+    from unodsl.check import check_file
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("unodsl: 1\nname: Mine\nextends: classic\ncards:\n"
+                    "  extra_wild: {name: Extra Wild, count: 2, wild: true, points: 50, on_play: choose color}\n")
+    result = check_file(str(mine))
+    assert [d.header() for d in result.diagnostics] == [
+        f"{mine}:4:1: E307 the card types add up to 110 cards, but deck.total, inherited from "
+        "the shipped variant 'classic' (line 17), says 108: add 'deck: {total: 110}' to this file"]
+
+
+def test_a_deck_total_changed_by_an_include_is_reported_at_the_include(tmp_path):
+    from unodsl.check import check_file
+    (tmp_path / "more.yaml").write_text("unodsl: 1\nname: More\ncards:\n"
+                                        "  extra_wild: {name: Extra Wild, count: 2, wild: true, points: 50, on_play: choose color}\n")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("unodsl: 1\nname: Mine\nextends: classic\ninclude: [more.yaml]\n")
+    result = check_file(str(mine))
+    assert [d.header() for d in result.diagnostics] == [
+        f"{mine}:4:11: E307 the card types add up to 110 cards, but deck.total, inherited from "
+        "the shipped variant 'classic' (line 17), says 108: add 'deck: {total: 110}' to this file"]

@@ -1,4 +1,4 @@
-"""The wheel carries the grammar and the schemas: install it in a fresh venv and check a variant there."""
+"""The wheel carries the grammar, the schemas and the shipped variants: install it in a fresh venv and use it there."""
 
 from __future__ import annotations
 
@@ -19,30 +19,47 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(REPO)],
                    check=True, cwd=tmp_path)
     wheel = next(wheels.glob("unodsl-*.whl"))
+    # Only the installed wheel may answer: no PYTHONPATH pointing at a source tree (pip would
+    # take that tree's unodsl.egg-info for an installed unodsl and install no script).
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, cwd=tmp_path)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, cwd=tmp_path, env=clean)
     # Run from an empty folder with the variant given by absolute path: the grammar and
     # schemas can only come from the installed package, not from the source tree.
     work = tmp_path / "elsewhere"
     work.mkdir()
     variant = REPO / "variants" / "classic.yaml"
     result = subprocess.run([str(env_dir / "bin" / "unodsl"), "check", "--root", str(REPO), str(variant)],
-                            capture_output=True, text=True, cwd=work)
+                            capture_output=True, text=True, cwd=work, env=clean)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no problems" in result.stderr
     where = subprocess.run([str(python), "-c", "import unodsl.effects as e, unodsl.schema as s; "
                             "print(e.grammar_path()); print(s.load_schema()['$id'])"],
-                           capture_output=True, text=True, cwd=work, check=True)
+                           capture_output=True, text=True, cwd=work, check=True, env=clean)
     grammar_line = where.stdout.splitlines()[0]
     assert str(env_dir) in grammar_line and grammar_line.endswith("effect.lark")
     broken = work / "broken.yaml"
     broken.write_text("unodsl: 1\nname: x\ncards:\n  wild:\n    count: 4\n    on_play: next draws red\n")
     result = subprocess.run([str(env_dir / "bin" / "unodsl"), "check", str(broken)],
-                            capture_output=True, text=True, cwd=work)
+                            capture_output=True, text=True, cwd=work, env=clean)
     assert result.returncode == 1
     assert "broken.yaml:6:25: E502 unknown name 'red'" in result.stdout
+    # The shipped variants come with the wheel: by name, from an empty folder.
+    unodsl = str(env_dir / "bin" / "unodsl")
+    played = subprocess.run([unodsl, "play", "classic", "--seed", "5"], input="draw\n?\n1\nquit\n",
+                            capture_output=True, text=True, cwd=work, env=clean)
+    assert played.returncode == 1 and played.stderr.endswith("unodsl: game abandoned\n"), played.stderr
+    assert "your hand (7)" in played.stdout and "you: draw" in played.stdout, played.stdout[-2000:]
+    mine = work / "mine.yaml"
+    mine.write_text("unodsl: 1\nname: Mine\nextends: classic\ninclude: [uno-penalty-4]\ndeal: {hand_size: 8}\n")
+    result = subprocess.run([unodsl, "check", "mine.yaml"], capture_output=True, text=True, cwd=work, env=clean)
+    assert (result.returncode, result.stdout) == (0, ""), result.stdout + result.stderr
+    listed = subprocess.run([unodsl, "list"], capture_output=True, text=True, cwd=work, env=clean)
+    assert listed.returncode == 0 and "stacking-mattel" in listed.stdout
+    tested = subprocess.run([unodsl, "test", "classic"], capture_output=True, text=True, cwd=work, env=clean)
+    assert tested.returncode == 0 and " passed, 0 failed" in tested.stdout, tested.stdout + tested.stderr
 
 
 @pytest.mark.parametrize("code", [

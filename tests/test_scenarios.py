@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -326,3 +329,53 @@ def test_a_scenario_file_s_variant_outside_the_root_is_e320(tmp_path):
     assert "pass --root" in report.diagnostics[0].message
     allowed = run_scenario_files([str(scenarios)], root=str(tmp_path))
     assert allowed.ok and allowed.passed == 1
+
+
+# ---------------------------------------------------------------------------
+# `unodsl test VARIANT` runs the scenario files that name the variant
+
+
+def test_testing_a_variant_runs_the_scenario_files_that_name_it(tmp_path):
+    write(tmp_path, PASSING, "skip.yaml")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "more.yaml").write_text(textwrap.dedent(PASSING).replace("classic.yaml", "../classic.yaml")
+                                                      .replace("skip skips", "skip skips again"))
+    (tmp_path / "scenarios" / "other.yaml").write_text("variant: ../elsewhere.yaml\nscenarios: []\n")
+    report = run_scenario_files([str(tmp_path / "classic.yaml")])
+    assert report.ok, report.lines()
+    assert sorted(r.name for r in report.results) == ["skip skips", "skip skips again"]
+    assert report.lines()[-1] == "2 passed, 0 failed"
+
+
+def test_the_shipped_variants_scenarios_run_by_variant_and_by_name():
+    by_path = run_scenario_files([str(REPO / "variants" / "house-rules" / "seven-o.yaml")])
+    assert by_path.ok and by_path.results, by_path.lines()
+    assert {r.path for r in by_path.results} == {str(REPO / "variants" / "scenarios" / "house-rules-seven-o.yaml")}
+    result = subprocess.run([sys.executable, "-m", "unodsl.cli", "test", "seven-o"], capture_output=True,
+                            text=True, cwd=REPO / "docs", timeout=300,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == f"{len(by_path.results)} passed, 0 failed"
+
+
+def test_a_variant_without_scenarios_says_where_it_looked(tmp_path):
+    variant = tmp_path / "lonely.yaml"
+    shutil.copy(CLASSIC, variant)
+    report = run_scenario_files([str(variant)])
+    assert not report.ok
+    assert report.lines()[0] == (
+        f"{variant}:4:1: E600 this is a variant file, and no scenario file names it "
+        f"(looked in {tmp_path}, {tmp_path / 'scenarios'} and {tmp_path.parent / 'scenarios'}); "
+        "'unodsl test' runs scenario files "
+        "(a 'variant:' and a list of 'scenarios:')")
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "2"], ["play"], ["rules"], ["check"]])
+def test_a_scenario_file_given_to_a_variant_command_says_use_unodsl_test(command):
+    path = "variants/scenarios/classic.yaml"
+    result = subprocess.run([sys.executable, "-m", "unodsl.cli", *command, path], capture_output=True, text=True,
+                            cwd=REPO, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)), input="")
+    assert result.returncode == 1
+    shown = result.stdout + result.stderr
+    assert f"{path}:6:1: E208 this is a scenario file: use 'unodsl test {path}'" in shown
+    assert "E201" not in shown and "E205" not in shown and "E306" not in shown

@@ -1,7 +1,6 @@
 """Tests for unodsl.source: loading YAML into located nodes, and every E1xx diagnostic."""
 
 import os
-import time
 
 import pytest
 import yaml
@@ -172,9 +171,17 @@ def test_e103_unreadable(tmp_path, monkeypatch):
 def test_e103_fifo_does_not_block(tmp_path):
     path = str(tmp_path / "pipe.yaml")
     os.mkfifo(path)
-    started = time.monotonic()
-    assert codes(load_file(path)[1]) == ["E103"]
-    assert time.monotonic() - started < 2
+    import threading
+    found = []
+    reader = threading.Thread(target=lambda: found.append(codes(load_file(path)[1])), daemon=True)
+    reader.start()
+    reader.join(60)                 # not a speed limit: only so a regression fails instead of hanging
+    if reader.is_alive():           # blocked opening the FIFO: give it a writer so the thread ends
+        with open(path, "w"):
+            pass
+        reader.join()
+        pytest.fail("load_file blocked on a FIFO, waiting for a writer")
+    assert found == [["E103"]]
 
 
 def test_e104_nul_byte_position(tmp_path):
@@ -302,13 +309,13 @@ def test_e112_keys_compare_as_text(parser):
     assert where(diags) == [("E112", 2, 1)]
 
 
-def test_e113_alias_bomb_is_refused_fast(parser):
+def test_e113_alias_bomb_is_refused_without_expanding(parser):
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for previous, name in zip("abcdefgh", "bcdefghi"):
         lines.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
-    started = time.monotonic()
+    # Refused by counting, not by expanding 9**9 nodes (which would not end): the node budget
+    # and the alias limit are pinned in the tests below; speed is for benchmarks.
     root, diags = load_text("\n".join(lines) + "\n", "bomb.yaml")
-    assert time.monotonic() - started < 1
     assert root is None
     assert codes(diags) == ["E113"]
     assert "alias bomb" in diags[0].message
@@ -346,9 +353,7 @@ def test_e113_recursive_alias(parser):
     "- " * 1000 + "x\n",
 ])
 def test_e114_deep_nesting(tmp_path, parser, text):
-    started = time.monotonic()
     root, diags, _ = load_file(write(tmp_path, text))
-    assert time.monotonic() - started < 2
     assert root is None
     assert codes(diags) == ["E114"]
     assert diags[0].message == "nesting is deeper than the limit of 64 levels"

@@ -44,6 +44,14 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None, 
     """Run every stage on `path` and collect all diagnostics, sorted by position (`fast`: see Game)."""
     comp = compose_file(path, root)
     result = CheckResult(path, list(comp.diagnostics), comp.texts)
+    scenario_file = _scenario_file_mark(comp.root)
+    if scenario_file is not None:
+        # Every schema error would only say that a scenario file is not a variant.
+        result.diagnostics = [d for d in result.diagnostics if not d.code.startswith("E2")]
+        result.diagnostics.append(Diagnostic(scenario_file.path, scenario_file.key_line or scenario_file.line,
+                                             scenario_file.key_column or scenario_file.column, "E208",
+                                             f"this is a scenario file: use 'unodsl test {path}'"))
+        return result
     if comp.root is not None and not any(d.code.startswith("E1") for d in comp.diagnostics):
         variant, diags = build_variant(comp.root, path, comp.house_rules, comp.links)
         result.diagnostics.extend(diags)
@@ -64,6 +72,16 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None, 
         result.diagnostics = [d for d in result.diagnostics if d.code.startswith(_ONE_FILE_STAGES)]
     result.diagnostics = sorted(set(result.diagnostics), key=lambda d: (d.sort_key(), d.message))
     return result
+
+
+def _scenario_file_mark(root) -> object | None:
+    """The `variant:` node of a scenario file (a `variant:` and `scenarios:`, no variant keys), else None."""
+    if root is None or root.kind != "map":
+        return None
+    keys = root.value
+    if "variant" in keys and "scenarios" in keys and not {"unodsl", "cards", "house_rule"} & set(keys):
+        return keys["variant"]
+    return None
 
 
 def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:

@@ -26,6 +26,23 @@ root_option = click.option(
          "and the working folder; never / or a top-level folder).")
 
 
+class _UnknownVariant(click.ClickException):
+    """A bare name that is neither a file nor a shipped variant: a usage error."""
+
+    exit_code = 2
+
+
+def _variant_path(value: str) -> str:
+    """The file a variant argument means: an existing path as given, else a shipped name (`classic`)."""
+    from . import catalog
+    if os.path.lexists(value) or not catalog.is_name(value):
+        return value
+    found = catalog.path_of(value)
+    if found is None:
+        raise _UnknownVariant(catalog.unknown_message(value))
+    return found
+
+
 class _PipeClosed(Exception):
     """stdout was closed by the reader (`| head`)."""
 
@@ -114,6 +131,8 @@ def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
     a problem in a file shared by several (a base or an include) is reported once.
     """
     from .checkcache import is_known_clean, remember_clean
+    files = tuple(_variant_path(path) for path in files)
+    colour = _isatty(sys.stdout) and not os.environ.get("NO_COLOR")
     diagnostics, seen, blocks = [], set(), []
     for path in files:
         if is_known_clean(path, root):
@@ -126,11 +145,12 @@ def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
         seen.update(fresh)
         diagnostics.extend(fresh)
         if fresh:
-            blocks.append(format_full(fresh, result.texts) if fmt == "full" else format_text(fresh))
+            block = format_full(fresh, result.texts) if fmt == "full" else format_text(fresh)
+            blocks.append(_coloured(block, fresh) if colour else block)
     if fmt == "json":
         click.echo(format_json(diagnostics))
     elif blocks:
-        click.echo("\n".join(blocks))
+        click.echo("\n".join(blocks), color=colour or None)
     errors = sum(d.severity == "error" for d in diagnostics)
     warnings = len(diagnostics) - errors
     if fmt != "json":
@@ -141,9 +161,50 @@ def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
     sys.exit(1 if errors else 0)
 
 
+# --- list -----------------------------------------------------------------------
+
+
+@main.command(name="list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: one line per file; json: for tools.")
+def list_command(fmt: str) -> None:
+    """List the shipped variants and house rules, by the names that commands and links take."""
+    from .catalog import shipped
+    entries = shipped()
+    if fmt == "json":
+        click.echo(json.dumps([{"name": e.name, "house_rule": e.house_rule, "title": e.title,
+                                "summary": e.summary, "path": e.path} for e in entries], indent=2))
+        return
+    width = max(len(e.name) for e in entries)
+    for heading, house in (("Variants (unodsl play NAME, extends: NAME)", False),
+                           ("House rules (include: [NAME])", True)):
+        click.echo(heading)
+        for e in entries:
+            if e.house_rule is house:
+                click.echo(f"  {e.name:<{width}}  {e.title} - {e.summary}")
+        if not house:
+            click.echo("")
+
+
+def _coloured(block: str, diagnostics: list) -> str:
+    """`block` with each diagnostic's header line in colour: the place bold, the code red (error) or yellow."""
+    headers = {d.header(): d for d in diagnostics}
+    lines = []
+    for line in block.split("\n"):
+        d = headers.get(line)
+        if d is None:                       # a source line or a caret of --format full
+            lines.append(line)
+            continue
+        place = f"{one_line(d.path)}:{d.line}:{d.column}:"
+        code = click.style(d.code, fg="red" if d.severity == "error" else "yellow", bold=True)
+        lines.append(f"{click.style(place, bold=True)} {code} {one_line(d.message)}")
+    return "\n".join(lines)
+
+
 def _load_game(path: str, root: str | None = None):
-    """Load a variant for playing; on problems print them and exit 1."""
+    """Load a variant (a path or a shipped name) for playing; on problems print them and exit 1."""
     from .check import check_file
+    path = _variant_path(path)
     result = check_file(path, root)
     if result.errors or result.game is None:
         click.echo(format_text(result.errors) or f"{path}:1:1: E306 the variant defines no cards", err=True)
@@ -165,7 +226,9 @@ def _simulate_options(fn):
         click.option("--workers", "-w", type=click.IntRange(1, 64), default=1, show_default=True,
                      help="Processes to spread games over; results are identical for a seed."),
         click.option("--match", is_flag=True, help="Each game is a match to the target score."),
-        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON."),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+                     help="text: a readable summary; json: the summary for tools."),
+        click.option("--json", "as_json", is_flag=True, hidden=True, help="The same as --format json."),
         root_option,
     ]):
         fn = option(fn)
@@ -177,13 +240,13 @@ def _simulate_options(fn):
 @click.option("-n", "--games", type=click.IntRange(1, 10**9), default=1000, show_default=True,
               help="Number of games (or matches) to play.")
 @_simulate_options
-def simulate(file, games, players, bots, seed, workers, match, as_json, root) -> None:
+def simulate(file, games, players, bots, seed, workers, match, fmt, as_json, root) -> None:
     """Bots play N games (or matches); print turns, win rates with 95% intervals, points.
 
     Ctrl-C stops the run and prints the statistics of the games finished so far.
     """
     _run_simulation(file, games, players, bots or "random", 1 if seed is None else seed,
-                    workers, match, as_json, root)
+                    workers, match, as_json or fmt == "json", root)
 
 
 def _run_simulation(file, games, players, bots, seed, workers, match, as_json, root) -> None:
@@ -192,6 +255,7 @@ def _run_simulation(file, games, players, bots, seed, workers, match, as_json, r
     stop: list = []
     previous = _set_sigint(lambda signum, frame: stop.append(signum))
     try:
+        file = _variant_path(file)
         game = _load_game(file, root)
         _check_players(game, players)
         started = time.perf_counter()
@@ -286,7 +350,7 @@ def _format_summary(s: dict, elapsed: float) -> str:
 # --- play -----------------------------------------------------------------------
 
 _PLAY_ONLY = ("seat", "log_path", "force")
-_SIMULATE_ONLY = ("workers", "as_json")
+_SIMULATE_ONLY = ("workers", "fmt", "as_json")
 
 
 @main.command()
@@ -299,7 +363,8 @@ _SIMULATE_ONLY = ("workers", "as_json")
 @click.option("--force", is_flag=True, help="Overwrite an existing --log file.")
 @_simulate_options
 @click.pass_context
-def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, workers, match, as_json, root) -> None:
+def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, workers, match, fmt, as_json,
+         root) -> None:
     """Play a game in the terminal against bots (or --simulate N games).
 
     Type a choice number or an action ('play red_7', 'draw', 'color blue'); '?' shows
@@ -311,13 +376,13 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
     wrong = _PLAY_ONLY if sim_games is not None else _SIMULATE_ONLY
     for name in wrong:
         if name in given:
-            option = "--" + {"log_path": "log", "as_json": "json"}.get(name, name)
+            option = "--" + {"log_path": "log", "as_json": "json", "fmt": "format"}.get(name, name)
             if sim_games is None:
                 raise click.UsageError(f"{option} only applies with --simulate")
             raise click.UsageError(f"{option} does not apply with --simulate")
     if sim_games is not None:
         _run_simulation(file, sim_games, players, bots or "random", 1 if seed is None else seed,
-                        workers, match, as_json, root)
+                        workers, match, as_json or fmt == "json", root)
         return
     game = _load_game(file, root)
     _check_players(game, players)
@@ -339,7 +404,10 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
         sys.exit(1)
     if log_path:
         from .replay import game_log
-        record = game_log(game, file, state, log_path=log_path)
+        if _variant_path(file) != file:           # a shipped name: the log keeps the name
+            record = game_log(game, file, state)
+        else:
+            record = game_log(game, file, state, log_path=log_path)
         try:
             atomic_write(log_path, json.dumps(record) + "\n", force=force)
         except TargetExists as err:
@@ -366,6 +434,7 @@ def replay(log: str, variant_path: str | None, root: str | None) -> None:
     The variant a log names must lie under the root found for the log, like a file
     named by `extends`; a variant given with --variant is the user's own choice.
     """
+    from . import catalog
     from .replay import ReplayError, read_log, replay_game, variant_path_of
     try:
         records = read_log(log)
@@ -377,7 +446,13 @@ def replay(log: str, variant_path: str | None, root: str | None) -> None:
     for number, record in enumerate(records, start=1):
         prefix = f"{one_line(log)}: game {number}"
         try:
-            path = variant_path or variant_path_of(record, log, root)
+            named = record.get("variant_path") if isinstance(record.get("variant_path"), str) else ""
+            if variant_path:
+                path = _variant_path(variant_path)
+            elif catalog.is_name(named) and not os.path.lexists(os.path.join(os.path.dirname(log), named)):
+                path = _variant_path(named)            # played by name: a shipped variant
+            else:
+                path = variant_path_of(record, log, root)
         except ReplayError as err:
             click.echo(f"unodsl: {prefix}: {err}", err=True)
             sys.exit(1)
@@ -425,13 +500,41 @@ def rules(file: str, fmt: str, output: str | None, force: bool, root: str | None
 @click.option("--verbose", "-v", is_flag=True, help="List every scenario, not only failures.")
 @click.option("--reference", is_flag=True,
               help="Run in the engine's reference mode: every rule through its general body, no fast path.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: failures and a summary; json: one object per scenario and the summary, for tools.")
+@click.option("--junit", "junit_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the results as JUnit XML to this file, for CI systems.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --junit file.")
 @root_option
-def test_command(files: tuple[str, ...], verbose: bool, reference: bool, root: str | None) -> None:
-    """Run rule scenarios (given / actions / expect) and report failures."""
+def test_command(files: tuple[str, ...], verbose: bool, reference: bool, fmt: str, junit_path: str | None,
+                 force: bool, root: str | None) -> None:
+    """Run rule scenarios (given / actions / expect) and report failures.
+
+    A variant file (or a shipped name such as `classic`) runs the scenario files that name
+    it, found beside it, in scenarios/ beside it and in scenarios/ beside its folder.
+    """
     from .scenarios import run_scenario_files
+    if force and not junit_path:
+        raise click.UsageError("--force only applies with --junit")
+    if junit_path:
+        refuse_overwrite(junit_path, force)
+    files = tuple(_variant_path(path) for path in files)
     report = run_scenario_files(list(files), fast=not reference, root=root)
-    for line in report.lines(verbose):
-        click.echo(line)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        for line in report.lines(verbose):
+            click.echo(line)
+    if junit_path:
+        try:
+            atomic_write(junit_path, report.to_junit(), force=force)
+        except TargetExists as err:
+            click.echo(f"unodsl: '{junit_path}' was created while the scenarios ran; it was left as it was, "
+                       f"and this report is in '{err.kept}'", err=True)
+            sys.exit(1)
+        except OSError as err:
+            click.echo(f"unodsl: cannot write the JUnit report '{junit_path}': {err.strerror or err}", err=True)
+            sys.exit(1)
     sys.exit(0 if report.ok else 1)
 
 

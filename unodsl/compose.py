@@ -2,7 +2,8 @@
 
 A file is applied on top of the file it extends, then its includes in order,
 then its own keys, so the most specific file always wins. Paths resolve
-relative to the file that names them and may not leave the chosen root.
+relative to the file that names them and may not leave the chosen root; a value
+without `/` and without `.yaml` (`extends: classic`) names a shipped file (see catalog).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 
+from . import catalog
 from .diagnostics import Diagnostic
 from .schema import validate_tree
 from .source import Node, load_file
@@ -158,6 +160,8 @@ def _load_link(ref: Node, including: str, root: Root, comp: Composition, stack: 
 def _follow(ref: Node, including: str, root: Root, comp: Composition, stack: tuple[str, ...],
             via: Node) -> tuple[Node | None, tuple[str, str] | None]:
     """(the linked file's tree or None, the (code, message) to report at the link or None)."""
+    if catalog.is_name(ref.value):
+        return _follow_shipped(ref, root, comp, stack, via)
     try:
         target = os.path.normpath(os.path.join(os.path.dirname(including), ref.value))
         real = os.path.realpath(target)
@@ -173,6 +177,32 @@ def _follow(ref: Node, including: str, root: Root, comp: Composition, stack: tup
     display = os.path.relpath(target) if not os.path.isabs(ref.path) else target
     before = len(comp.diagnostics)
     loaded = _load(target, root, comp, stack, display, via)
+    if loaded is None and any(d.code in ("E101", "E102", "E103") for d in comp.diagnostics[before:]):
+        return None, ("E323", f"cannot load {shown_path(ref.value)}")
+    return loaded, None
+
+
+def _follow_shipped(ref: Node, root: Root, comp: Composition, stack: tuple[str, ...],
+                    via: Node) -> tuple[Node | None, tuple[str, str] | None]:
+    """Follow a link that names a shipped file (`extends: classic`).
+
+    The shipped files may lie outside the user's root (an installed package): they are
+    ours, so the root is not asked; their own links may not leave the shipped folder.
+    """
+    target = catalog.path_of(ref.value)
+    if target is None:
+        return None, ("E324", catalog.unknown_message(ref.value))
+    real = os.path.realpath(target)
+    if real in stack:
+        return None, ("E321", f"{shown_path(ref.value)} includes itself (cycle through {os.path.basename(real)})")
+    if len(comp.files) >= MAX_FILES:
+        return None, ("E322", f"more than {MAX_FILES} files extended or included")
+    shipped_root = root if root.contains(real) else Root(str(catalog.folder().resolve()), "the shipped variants")
+    display = os.path.relpath(target)
+    if display.startswith(".."):
+        display = target                        # an installed package: its full path reads better
+    before = len(comp.diagnostics)
+    loaded = _load(target, shipped_root, comp, stack, display, via)
     if loaded is None and any(d.code in ("E101", "E102", "E103") for d in comp.diagnostics[before:]):
         return None, ("E323", f"cannot load {shown_path(ref.value)}")
     return loaded, None

@@ -132,6 +132,20 @@ class Variant:
 # Building
 
 
+def _origin(node: Node) -> str:
+    """Where an inherited value was written: a shipped variant by its name, else path:line:col."""
+    import os
+    from . import catalog
+    try:
+        shipped = os.path.realpath(catalog.folder())
+    except FileNotFoundError:
+        shipped = None
+    real = os.path.realpath(node.path)
+    if shipped and os.path.dirname(real) in (shipped, os.path.join(shipped, catalog.HOUSE_RULES)):
+        return f"the shipped variant '{os.path.splitext(os.path.basename(real))[0]}' (line {node.line})"
+    return f"{node.path}:{node.line}:{node.column}"
+
+
 class _Builder:
     """Turns a merged YAML tree into a Variant, collecting diagnostics."""
 
@@ -151,6 +165,25 @@ class _Builder:
             self.diags.append(Diagnostic(node.path, node.key_line, node.key_column, code, message, severity))
         else:
             self.diags.append(Diagnostic(node.path, node.line, node.column, code, message, severity))
+
+    def deck_total_error(self, total: Node, declared: int, deck_size: int) -> None:
+        """E307; a total inherited from a file the user does not edit is reported in the checked file.
+
+        There it is put at what changed the deck: the file's own `cards` key, else the
+        `extends`/`include` entry that brought the cards in.
+        """
+        if total.path == self.path:
+            self.error(total, "E307", f"deck.total says {declared} cards but the card types add up to {deck_size}")
+            return
+        cards = self.get(self.root, "cards")
+        at = cards if cards is not None and cards.path == self.path else None
+        if at is None and cards is not None:
+            at = self.links.get(cards.path)
+        if at is None:
+            at = self.links.get(total.path)
+        self.error(at, "E307", f"the card types add up to {deck_size} cards, but deck.total, inherited from "
+                               f"{_origin(total)}, says {declared}: "
+                               f"add 'deck: {{total: {deck_size}}}' to this file")
 
     # --- typed accessors; the schema has already reported type errors, so these stay quiet.
 
@@ -224,8 +257,7 @@ class _Builder:
         variant_cards = {k: v for k, v in cards.items()}
         deck_size = sum(n for ct in variant_cards.values() for by in ct.copies.values() for n in by.values())
         if declared is not None and declared != deck_size:
-            self.error(self.get(deck_node, "total"), "E307",
-                       f"deck.total says {declared} cards but the card types add up to {deck_size}")
+            self.deck_total_error(self.get(deck_node, "total"), declared, deck_size)
         if deck_size > MAX_CARDS:
             self.error(self.get(root, "cards"), "E308", f"the deck has {deck_size} cards, over the limit of {MAX_CARDS}")
         elif cards and deck_size < max_p * hand_size + 1:

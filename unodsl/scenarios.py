@@ -528,6 +528,89 @@ class Report:
         return out
 
 
+    def status(self, r: ScenarioResult) -> str:
+        """passed, failed, error (could not run), known_issue (fails as expected) or fixed (a known issue that passes)."""
+        if r.errored:
+            return "error"
+        if r.expected_failure:
+            return "known_issue"
+        if r.known_issue:
+            return "fixed"
+        return "failed" if r.failures else "passed"
+
+    def to_dict(self) -> dict:
+        """The report for tools: one object per scenario, the file problems and the summary."""
+        return {
+            "scenarios": [{"path": r.path, "line": r.line, "column": r.column, "name": r.name, "rule": r.rule,
+                           "status": self.status(r),
+                           "failures": [{"line": line, "column": column, "message": message}
+                                        for line, column, message in r.failures]}
+                          for r in self.results],
+            "diagnostics": [d.to_dict() for d in dict.fromkeys(self.diagnostics)],
+            "summary": {"files": self.files, "scenarios": len(self.results), "passed": self.passed,
+                        "failed": self.failed, "known_issues": self.known_issues, "errors": len(self.errors),
+                        "ok": self.ok},
+        }
+
+    def to_junit(self) -> str:
+        """The report as JUnit XML: a testsuite per scenario file, a testcase per scenario.
+
+        A failed scenario has a <failure>, one that could not run an <error>, a known
+        issue is <skipped>; a file problem outside any scenario is an <error> testcase
+        named after the file, so CI systems show it too.
+        """
+        import xml.etree.ElementTree as ET
+        suites = ET.Element("testsuites", name="unodsl test")
+        problems = [d for d in dict.fromkeys(self.diagnostics) if d.severity == "error"]
+        paths = list(dict.fromkeys([r.path for r in self.results] + [d.path for d in problems]))
+        totals = dict(tests=0, failures=0, errors=0, skipped=0)
+        for path in paths:
+            suite = ET.SubElement(suites, "testsuite", name=path)
+            counts = dict(tests=0, failures=0, errors=0, skipped=0)
+            results = [r for r in self.results if r.path == path]
+            at_scenario = set()
+            for r in results:
+                case = ET.SubElement(suite, "testcase", name=r.name, classname=_junit_class(path),
+                                     file=path, line=str(r.line))
+                counts["tests"] += 1
+                status = self.status(r)
+                mine = [d for d in problems if d.path == path and d.message.endswith(f" in scenario '{r.name}'")]
+                at_scenario.update(mine)
+                if status == "error":
+                    counts["errors"] += 1
+                    text = "\n".join(d.header() for d in mine) or f"{path}:{r.line}:{r.column}: could not run"
+                    ET.SubElement(case, "error", message=mine[0].message if mine else "could not run").text = text
+                elif status in ("failed", "fixed"):
+                    counts["failures"] += 1
+                    lines = [f"{path}:{line}:{column}: {message}" for line, column, message in r.failures]
+                    message = (r.failures[0][2] if r.failures
+                               else f"passes now; remove 'known_issue: {r.known_issue}'")
+                    ET.SubElement(case, "failure", message=message).text = "\n".join(lines) or message
+                elif status == "known_issue":
+                    counts["skipped"] += 1
+                    ET.SubElement(case, "skipped", message=f"known issue: {r.known_issue}")
+            for d in problems:
+                if d.path == path and d not in at_scenario:
+                    case = ET.SubElement(suite, "testcase", name=f"{path} ({d.code})",
+                                         classname=_junit_class(path), file=path, line=str(d.line))
+                    counts["tests"] += 1
+                    counts["errors"] += 1
+                    ET.SubElement(case, "error", message=f"{d.code} {d.message}").text = d.header()
+            for key, value in counts.items():
+                suite.set(key, str(value))
+                totals[key] += value
+        for key, value in totals.items():
+            suites.set(key, str(value))
+        ET.indent(suites)
+        return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def _junit_class(path: str) -> str:
+    """A JUnit class name for a scenario file: its path without the extension, dotted."""
+    stem = os.path.splitext(os.path.normpath(path))[0].lstrip(os.sep)
+    return stem.replace(os.sep, ".")
+
+
 class _GameCache:
     """Compiled variants by (file, ruling overrides): compiling is the slow part."""
 
@@ -585,14 +668,63 @@ def _locate(node: Node, where: tuple) -> tuple[int, int]:
     return line, column
 
 
+def scenario_files_of(variant_path: str) -> tuple[list[str], list[str]]:
+    """(the scenario files whose `variant:` is `variant_path`, the folders looked in).
+
+    They are looked for beside the variant, in a `scenarios/` folder beside it and in a
+    `scenarios/` folder beside its folder (`variants/house-rules/x.yaml` ->
+    `variants/scenarios/`), as the shipped variants keep them.
+    """
+    folder = os.path.dirname(os.path.abspath(variant_path))
+    candidates = [folder, os.path.join(folder, "scenarios"), os.path.join(os.path.dirname(folder), "scenarios")]
+    looked = list(dict.fromkeys(candidates))
+    target = os.path.realpath(variant_path)
+    found = []
+    for where in looked:
+        try:
+            names = sorted(os.listdir(where))
+        except OSError:
+            continue
+        for name in names:
+            candidate = os.path.join(where, name)
+            if not name.endswith((".yaml", ".yml")) or not os.path.isfile(candidate):
+                continue
+            named = _variant_named_by(candidate)
+            if named is not None and os.path.realpath(os.path.join(where, named)) == target:
+                found.append(os.path.relpath(candidate) if not os.path.isabs(variant_path) else candidate)
+    return found, looked
+
+
+def _variant_named_by(path: str) -> str | None:
+    """The `variant:` value of a scenario file, read from its top-level lines only (no full parse)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("variant:"):
+                    value = line.split(":", 1)[1].split(" #", 1)[0].strip().strip("'\"")
+                    return value or None
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
 def _run_file(path: str, report: Report, cache: _GameCache) -> None:
     root, diags, _text = load_file(path)
     report.diagnostics.extend(diags)
     if root is None or any(d.severity == "error" for d in diags):
         return
-    if root.get("variant") is None and (root.get("unodsl") is not None or root.get("cards") is not None):
+    if root.get("variant") is None and (root.get("unodsl") is not None or root.get("cards") is not None
+                                        or root.get("house_rule") is not None):
+        found, looked = scenario_files_of(path)
+        if found:                               # `unodsl test variants/classic.yaml`: its scenarios
+            report.files += len(found) - 1
+            for scenario_path in found:
+                _run_file(scenario_path, report, cache)
+            return
+        where = ", ".join(looked[:-1]) + " and " + looked[-1] if len(looked) > 1 else looked[0]
         report.diagnostics.append(Diagnostic(path, root.line, root.column, "E600",
-                                             "this is a variant file; 'unodsl test' runs scenario files "
+                                             f"this is a variant file, and no scenario file names it (looked in "
+                                             f"{where}); 'unodsl test' runs scenario files "
                                              "(a 'variant:' and a list of 'scenarios:')"))
         return
     schema_diags = validate_tree(root, "scenarios")
