@@ -348,3 +348,46 @@ def test_gym_seat_raises_on_an_illegal_action_unless_told_to_lose():
     env.reset(seed=1)
     _, reward, term, _, info = env.step(illegal)
     assert (reward, term, info["illegal_action"]) == (-1.0, True, env.actions.label(illegal))
+
+
+# --- rl-spec and the docs
+
+SPECS = REPO / "tests" / "rl_spec"
+
+
+@pytest.mark.parametrize("path", sorted(REPO.glob("variants/*.yaml")), ids=lambda p: p.stem)
+def test_rl_spec_golden(path):
+    """The printed action table and observation layout; regenerate with `unodsl rl-spec FILE -p 4`."""
+    from click.testing import CliRunner
+    from unodsl.cli import main
+    result = CliRunner().invoke(main, ["rl-spec", str(path), "--players", "4"])
+    assert result.exit_code == 0, result.output
+    assert result.output == (SPECS / f"{path.stem}.txt").read_text(encoding="utf-8")
+
+
+def test_rl_spec_golden_two_players():
+    from unodsl.rl.spec import render_spec
+    assert render_spec(game("variants/classic.yaml"), 2) == (SPECS / "classic-2.txt").read_text(encoding="utf-8")
+
+
+def test_rl_spec_refuses_a_table_size_without_a_traceback():
+    from click.testing import CliRunner
+    from unodsl.cli import main
+    result = CliRunner().invoke(main, ["rl-spec", str(REPO / "variants/teams.yaml"), "--players", "2"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "is played by 4, 6 or 8 players, not 2" in result.output
+    result = CliRunner().invoke(main, ["rl-spec", str(REPO / "no-such.yaml")])
+    assert result.exit_code == 1 and "E101 file not found" in result.output
+
+
+def doc_examples():
+    text = (REPO / "docs" / "rl.md").read_text(encoding="utf-8")
+    return text.split("```python\n")[1:]
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_docs_rl_examples_run(index, monkeypatch, capsys):
+    blocks = [b.split("```", 1)[0] for b in doc_examples()]
+    assert len(blocks) == 3
+    monkeypatch.chdir(REPO)
+    exec(compile(blocks[index], f"docs/rl.md example {index + 1}", "exec"), {})
