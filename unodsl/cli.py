@@ -540,3 +540,27 @@ def test_command(files: tuple[str, ...], verbose: bool, reference: bool, fmt: st
 
 if __name__ == "__main__":            # pragma: no cover
     main(prog_name="unodsl")
+
+
+# --- rl-spec ---------------------------------------------------------------------
+
+
+@main.command(name="rl-spec")
+@click.argument("file")
+@click.option("--players", "-p", type=click.IntRange(2, 100), default=4, show_default=True,
+              help="Number of players (seat offsets and hand-size fields depend on it).")
+@root_option
+def rl_spec_command(file: str, players: int, root: str | None) -> None:
+    """Print a variant's RL action table and observation layout (needs the rl extra)."""
+    try:
+        from .rl.spec import render_spec
+    except ImportError as err:
+        click.echo(f"unodsl: rl-spec needs the rl extra (pip install 'unodsl[rl]'): {err}", err=True)
+        sys.exit(2)
+    game = _load_game(file, root)
+    try:
+        game.check_players(players)
+    except ValueError as err:
+        click.echo(f"unodsl: {err}", err=True)
+        sys.exit(2)
+    click.echo(render_spec(game, players), nl=False)

@@ -1,0 +1,158 @@
+"""The frozen action space of an RL environment: the engine's actions a variant can actually produce.
+
+The engine numbers every action any variant could need (classic: 3,109 ids, 2,916 of them trade
+pairs it never uses). An `ActionTable` keeps only the kinds of action the variant's rules can
+produce, read from the variant (its rulings and the statements of its effects), and names the
+choice of a player (`target`, `catch`) by its seat offset from the player deciding, so one policy
+serves every seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..effects import parse
+
+# Statements of the effect language that open a decision, by the grammar's rule name.
+_TRADE, _GIVE = "trade", {"give", "exchange"}
+_COLOR = {"choose_color_self", "choose_color_by"}
+_CHALLENGE = "challenge"
+_CHOOSE_PLAYER = "choose_player"
+_OTHERS_ONLY = {"others", "opponents"}      # groups of `choose player` that never hold the chooser
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a variant's rules can ask of a player, beyond playing a card and drawing."""
+
+    play_uno: bool      # 'play X uno' (UNO enabled)
+    keep: bool          # keep a drawn card (a drawn card is offered and need not be played)
+    pass_: bool         # decline a jump-in, a catch or an UNO call
+    challenge: bool     # challenge / accept (a `may challenge` statement)
+    uno: bool           # call UNO outside one's own play (UNO enabled)
+    colors: bool        # name a color (a `choose color` statement)
+    targets: bool       # choose a player (`choose player GROUP`)
+    target_self: bool   # ... in a group that may hold the chooser
+    catch: bool         # catch a player who did not call UNO (UNO enabled)
+    give: bool          # pick a card to give (`gives`, `exchanges`)
+    trade: bool         # trade pairs and `done` (`trade with`)
+
+
+def _effect_texts(variant):
+    for ct in variant.cards.values():
+        yield ct.on_play
+        yield ct.on_start
+    yield variant.on_deal
+    yield variant.start_default
+    yield variant.on_player_out
+    yield variant.after_draw
+
+
+def capabilities(game) -> Capabilities:
+    """Read from a compiled game's variant which meta-actions its rules can produce."""
+    v = game.variant
+    rules: set[str] = set()
+    groups: set[str] = set()
+    for text in _effect_texts(v):
+        if text is None:
+            continue
+        tree, _ = parse(text)
+        if tree is None:        # a compiled game's effects parse; kept for safety
+            continue
+        for node in tree.iter_subtrees():
+            rules.add(node.data)
+            if node.data == _CHOOSE_PLAYER:
+                groups.update(getattr(child, "data", "?") for child in node.children)
+    uno = bool(v.uno_enabled)
+    return Capabilities(
+        play_uno=uno,
+        keep=v.drawn_card not in ("forced", "forbidden"),
+        pass_=bool(v.jump_in) or uno,
+        challenge=_CHALLENGE in rules,
+        uno=uno,
+        colors=bool(rules & _COLOR) and len(v.colors) > 0,
+        targets=_CHOOSE_PLAYER in rules,
+        target_self=bool(groups - _OTHERS_ONLY),
+        catch=uno,
+        give=bool(rules & _GIVE),
+        trade=_TRADE in rules,
+    )
+
+
+class ActionTable:
+    """The RL action ids of a variant at a table of `num_players`, and their engine ids per seat.
+
+    Layout, in order: `play K` per card kind, `play K uno` per kind, `draw`, `keep`, `pass`,
+    `challenge`, `accept`, `uno`, `done`, `color C` per color, `target +i` per seat offset,
+    `catch +i` per offset, `give K` per kind, `trade A B` per ordered pair of distinct kinds;
+    each group only where the variant can produce it.
+    """
+
+    def __init__(self, game, num_players: int):
+        self.game = game
+        self.num_players = n = num_players
+        self.caps = caps = capabilities(game)
+        k = game.num_kinds
+        names = game.card_names
+        # (label, engine id or None, seat offset or None): a relative entry's engine id is
+        # base + (seat + offset) % n.
+        rows: list[tuple[str, int | None, int | None, int]] = []
+
+        def fixed(text: str) -> None:
+            rows.append((text, game.action_from_string(text), None, 0))
+
+        for i in range(k):
+            rows.append((f"play {names[i]}", i, None, 0))
+        if caps.play_uno:
+            for i in range(k):
+                rows.append((f"play {names[i]} uno", k + i, None, 0))
+        fixed("draw")
+        for flag, text in ((caps.keep, "keep"), (caps.pass_, "pass"), (caps.challenge, "challenge"),
+                           (caps.challenge, "accept"), (caps.uno, "uno"), (caps.trade, "done")):
+            if flag:
+                fixed(text)
+        if caps.colors:
+            for c in game.variant.colors:
+                fixed(f"color {c}")
+        # A choice of one candidate is made by the engine itself: `others` at two seats asks nobody.
+        if caps.targets and (caps.target_self or n > 2):
+            base = game.action_from_string("target 0")
+            for off in range(0 if caps.target_self else 1, n):
+                rows.append((f"target +{off}", None, off, base))
+        if caps.catch:
+            base = game.action_from_string("catch 0")
+            table = game.new_game(players=n, seed=0)        # only to ask who is whose partner
+            for off in range(1, n):
+                # A partner is never caught; the offset is kept if it is an opponent of some seat.
+                if not all(table.same_team(seat, (seat + off) % n) for seat in range(n)):
+                    rows.append((f"catch +{off}", None, off, base))
+        if caps.give:
+            for i in range(k):
+                fixed(f"give {names[i]}")
+        if caps.trade:
+            for a in range(k):
+                for b in range(k):
+                    if a != b:
+                        fixed(f"trade {names[a]} {names[b]}")
+        self.labels = [r[0] for r in rows]
+        self.size = len(rows)
+        # engine_of[seat][rl id] and rl_of[seat][engine id], built once per seat.
+        self.engine_of: list[list[int]] = []
+        self.rl_of: list[dict[int, int]] = []
+        for seat in range(n):
+            row = [eid if off is None else base + (seat + off) % n for _, eid, off, base in rows]
+            self.engine_of.append(row)
+            self.rl_of.append({e: i for i, e in enumerate(row)})
+        self.index = {label: i for i, label in enumerate(self.labels)}
+
+    def to_engine(self, action: int, seat: int) -> int:
+        """Return the engine id of RL action `action` taken by `seat`."""
+        return self.engine_of[seat][action]
+
+    def from_engine(self, engine_id: int, seat: int) -> int:
+        """Return the RL id of engine action `engine_id` taken by `seat`; KeyError if it has none."""
+        return self.rl_of[seat][engine_id]
+
+    def label(self, action: int) -> str:
+        """Return the seat-relative label of an RL action (`play red_7`, `target +1`)."""
+        return self.labels[action]

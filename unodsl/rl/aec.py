@@ -1,0 +1,180 @@
+"""The PettingZoo AEC environment: one agent per seat, every decision an ordinary step of its agent."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .actions import ActionTable
+from .observation import ObservationEncoder, PublicDiscard
+
+REWARDS = ("win", "points")
+
+
+def load_game(variant):
+    """A compiled Game from a path, or the Game itself."""
+    if isinstance(variant, (str, Path)):
+        from .. import load
+        return load(variant)
+    return variant
+
+
+class IllegalActionError(ValueError):
+    """An agent chose an action that is not legal for it now."""
+
+
+class UnoEnv(AECEnv):
+    """A variant of UNO as a PettingZoo AEC environment (see docs/rl.md for the encoding)."""
+
+    metadata = {"name": "unodsl/uno-v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, variant="variants/classic.yaml", num_players: int = 4, max_turns: int | None = None,
+                 reward: str = "win", render_mode: str | None = None, full_state: bool = False):
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.game = game = load_game(variant)
+        game.check_players(num_players)
+        self.num_players = n = num_players
+        self.max_turns = max_turns
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.actions = ActionTable(game, n)
+        self.encoder = ObservationEncoder(game, n, full_state=full_state)
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.actions.size,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
+        self.state = None
+        self.discard = PublicDiscard(game)
+        self._seeds = random.Random()
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # --- episode
+
+    def reset(self, seed=None, options=None):
+        """Deal a new round; `seed` fixes the deal and every shuffle after it."""
+        if seed is not None:
+            self._seeds.seed(seed)
+        self.state = self.game.new_game(players=self.num_players, seed=self._seeds.getrandbits(63))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.discard.reset(self.state.observation(0))
+        self._select()
+
+    def _select(self) -> None:
+        """Point agent_selection at the seat that decides, and say what it decides in the infos."""
+        st = self.state
+        self.infos = {a: {"legal_actions": [], "decision": None} for a in self.agents}
+        cur = st.current_player
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+            self.infos[self.agent_selection] = {"legal_actions": st.legal_actions(), "decision": st.decision}
+        elif self.agents:
+            self.agent_selection = self.agents[0]
+
+    def legal_actions(self, agent) -> list[int]:
+        """The RL ids legal for `agent` now (empty when it is not to act)."""
+        seat = self.seat_of[agent]
+        if self.state.current_player != seat or agent not in self.agents:
+            return []
+        rl_of = self.actions.rl_of[seat]
+        return [rl_of[e] for e in self.state.legal_action_ids()]
+
+    def action_mask(self, agent) -> np.ndarray:
+        """1 at each legal RL id of `agent`, all zeros when it is not to act."""
+        mask = np.zeros(self.actions.size, np.int8)
+        mask[self.legal_actions(agent)] = 1
+        return mask
+
+    def observe(self, agent):
+        seat = self.seat_of[agent]
+        return {"observation": self.encoder.encode(self.state, seat, self.discard),
+                "action_mask": self.action_mask(agent)}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.seat_of[agent]
+        st = self.state
+        if action is None or not 0 <= int(action) < self.actions.size:
+            raise IllegalActionError(f"{agent}: action {action!r} is not in Discrete({self.actions.size})")
+        engine_id = self.actions.to_engine(int(action), seat)
+        legal = st.legal_action_ids()
+        if engine_id not in legal:
+            raise IllegalActionError(f"{agent}: '{self.actions.label(int(action))}' is not legal now "
+                                     f"(legal: {', '.join(st.legal_actions())})")
+        self._cumulative_rewards[agent] = 0.0
+        st.apply_id(engine_id)
+        obs = st.observation(seat)
+        self.discard.update(obs)
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if st.is_over:
+            self._finish()
+        elif self.max_turns is not None and obs["turn"] > self.max_turns:
+            for a in self.agents:
+                self.truncations[a] = True
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self) -> None:
+        """Hand out the round's rewards and end every agent's episode."""
+        st = self.state
+        n = self.num_players
+        if self.reward_kind == "points" and self.game.variant.scoring != "none":
+            sign = -1.0 if self.game.variant.scoring == "lowest_held" else 1.0
+            values = [sign * st.scores[p] for p in range(n)]
+        else:
+            values = win_rewards(st, n)
+        for a in self.agents:
+            self.rewards[a] = float(values[self.seat_of[a]])
+            self.terminations[a] = True
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        st = self.state
+        lines = [f"top {st.top_card} color {st.current_color} | seat {st.current_player} decides {st.decision}"]
+        lines += [f"  player_{p}: {len(st.hand(p))} cards" for p in range(self.num_players)]
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def win_rewards(state, n: int) -> list[float]:
+    """Zero-sum win rewards: +1 to each winning seat (a team wins together), the losers share -1 each winner."""
+    if state.winner is None:
+        return [0.0] * n
+    winners = [p for p in range(n) if state.same_team(p, state.winner)]
+    losers = n - len(winners)
+    if not losers:
+        return [0.0] * n
+    return [1.0 if p in winners else -len(winners) / losers for p in range(n)]
