@@ -397,8 +397,6 @@ def test_a_forced_play_of_a_color_the_player_does_not_hold_is_refused(saved):
         State.from_json(game, json.dumps(data))
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
-                   reason="needs the type of each local slot from the effect compiler (effects.py)")
 def test_a_tampered_local_of_an_effect_frame_is_refused(saved):
     # Seven-O's `let p = choose player others`: a player local set to a seat that does not exist.
     game, data = _state_where(saved, lambda d: d["frames"] and len(d["frames"][-1]) > D.F_LOCALS + 1)

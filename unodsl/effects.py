@@ -214,6 +214,7 @@ def _diag_at(text: Text, line: int, column: int, code: str, message: str, severi
 # Types of expressions
 
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
+SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
 
 
 class CompileError(Exception):
@@ -282,6 +283,7 @@ class EffectCompiler:
             return -1
         code_id = len(self.game.codes)
         self.game.codes.append((tuple(ops), unit.nlocals))
+        self.game.code_locals.append(tuple(unit.slot_kinds))
         return code_id
 
     def compile_condition(self, text: Text | None, ctx: Context):
@@ -320,6 +322,7 @@ class _Unit:
         self.ctx = ctx
         self.scopes: list[dict[str, tuple[int, str]]] = [{}]
         self.nlocals = 0
+        self.slot_kinds: list[str] = []         # what each local holds: Game.code_locals (checked on load)
         self.failed = False
 
     # --- diagnostics
@@ -345,13 +348,15 @@ class _Unit:
 
     # --- variables
 
-    def new_slot(self) -> int:
+    def new_slot(self, kind: str) -> int:
+        """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""
         slot = F_LOCALS + self.nlocals
         self.nlocals += 1
+        self.slot_kinds.append(kind)
         return slot
 
     def bind(self, name: str, typ: str) -> int:
-        slot = self.new_slot()
+        slot = self.new_slot(typ)
         self.scopes[-1][name] = (slot, typ)
         return slot
 
@@ -482,7 +487,7 @@ class _Unit:
                    self.expect(t.children[2], PLAYER))
         # Both seats and the count are read once, before anyone picks: a pick that empties a hand
         # must not change who `next` is for the rest of the exchange.
-        sa, sn, sb = self.new_slot(), self.new_slot(), self.new_slot()
+        sa, sn, sb = self.new_slot(PLAYER), self.new_slot(INT), self.new_slot(PLAYER)
 
         def read(st, fr, pc):
             fr[sa], fr[sn], fr[sb] = a(st, fr), n(st, fr), b(st, fr)
@@ -587,7 +592,7 @@ class _Unit:
     def s_for_stmt(self, t, ops):
         name, group_tree, suite = str(t.children[0]), t.children[1], t.children[2]
         group = self.expect(group_tree, GROUP)
-        list_slot, idx_slot = self.new_slot(), self.new_slot()
+        list_slot, idx_slot = self.new_slot(SEATS), self.new_slot(INT)
         self.scopes.append({})
         var_slot = self.bind(name, PLAYER)
         body = self.block(suite.children if suite.data == "suite" else [suite])
@@ -615,7 +620,7 @@ class _Unit:
         const = _constant(t.children[0])
         if const is not None and const > MAX_REPEAT:
             self.fail(t.children[0], "E506", f"repeat {const} is over the limit of {MAX_REPEAT}")
-        counter = self.new_slot()
+        counter = self.new_slot(INT)
         body: list = []
         self.suite(t.children[1], body)
         size = len(body)

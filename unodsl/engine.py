@@ -144,7 +144,7 @@ class Game:
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
-                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class")
+                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool = True):
         self.variant = variant
@@ -153,6 +153,7 @@ class Game:
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
+        self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
         self._build_cards()
         self._build_actions()
         self._compile()

@@ -19,6 +19,7 @@ import random
 from collections import Counter
 
 from . import decisions as D
+from . import effects as E
 from .engine import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS,
                      InvalidState, State)
 
@@ -251,22 +252,21 @@ def frame(value, ld):
     _at(D.F_JUMPED, boolean, value[D.F_JUMPED], ld)
     if len(value) != D.F_LOCALS + nlocals:
         raise _Bad(f"has {len(value) - D.F_LOCALS} locals; code {code} has {nlocals}")
-    for slot in range(D.F_LOCALS, len(value)):
-        _at(slot, _local, value[slot], ld)
+    for slot, kind in enumerate(ld.game.code_locals[code], start=D.F_LOCALS):
+        _at(slot, _LOCALS[kind], value[slot], ld)
     return value
 
 
-def _local(value, ld):
-    """A local of an effect: unset, a flag, a number (player, color, count) or a list of seats (a `for`).
+def _text(value, ld):
+    if not isinstance(value, str):
+        raise _Bad(f"must be a string, not {_show(value)}")
+    return value
 
-    The compiled code keeps only the number of its locals, not their types: a number is not
-    range-checked, and an unset local is not told from one the code has yet to assign.
-    """
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, list):
-        return list_of(seat)(value, ld)
-    raise _Bad(f"is {_show(value)}, not a value an effect can hold")
+
+# What a local of each kind (Game.code_locals, from the effect compiler) may hold; unset is null.
+_LOCALS = {kind: optional(check) for kind, check in (
+    (E.PLAYER, seat_or_none), (E.INT, integer()), (E.BOOL, boolean), (E.COLOR, color_or_none),
+    (E.STRING, _text), (E.GROUP, list_of(seat, distinct=True)), (E.SEATS, list_of(seat, distinct=True)))}
 
 
 def frames(value, ld):
