@@ -531,3 +531,14 @@ def test_shuffle_is_the_sort_by_one_random_key_per_card_that_saved_games_were_de
         expected.sort(key=lambda _: theirs.random())
         assert cards == expected and ours.getstate() == theirs.getstate(), seed
     assert cards != deck and Counter(cards) == Counter(deck)
+
+
+def test_observation_shows_the_whole_discard_pile_to_everyone(classic):
+    state = classic.new_game(4, seed=8)
+    rng = random.Random(8)
+    for _ in range(60):
+        legal = state.legal_action_ids()
+        state.apply_id(legal[rng.randrange(len(legal))])
+    expected = sorted(classic.card_names[k] for k in state.discard)
+    assert len(expected) == len(state.discard) > 1
+    assert all(state.observation(p)["discard"] == expected for p in range(4))

@@ -615,6 +615,7 @@ class State:
             "direction": self.direction,
             "draw_pile": len(self.draw_pile),
             "discard_pile": len(self.discard),
+            "discard": sorted(names[k] for k in self.discard),      # face up: every card on it is public
             "current_player": self.current_player,
             "decision": self.decision,
             "dealer": self.dealer,
