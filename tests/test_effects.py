@@ -533,10 +533,10 @@ def test_lexers_agree_on_mangled_shipped_texts(monkeypatch):
 
 
 @functools.lru_cache(maxsize=None)
-def classic_game(two_player_reverse_is_skip: bool):
+def classic_game(two_player_reverse_is_skip: bool, fast: bool | None = None):
     from unodsl.check import load
     return load(str(REPO / "variants" / "classic.yaml"), str(REPO),
-                {"two_player_reverse_is_skip": two_player_reverse_is_skip})
+                {"two_player_reverse_is_skip": two_player_reverse_is_skip}, fast=fast)
 
 
 def evaluate(condition: str, ruling: bool, hand_size: int) -> tuple[bool, bool]:
@@ -666,7 +666,7 @@ def test_a_hand_size_compared_with_a_constant_agrees_with_the_plain_comparison(o
     from unodsl.effects import EffectCompiler
     compare = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
                ">": operator.gt, ">=": operator.ge}[op]
-    game = classic_game(True)
+    game = classic_game(True, fast=True)                 # the fused form is the fast mode's
     compiler = EffectCompiler(game)
     state = game.new_game(3, seed=1)
     state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]

@@ -180,7 +180,7 @@ def test_wild_draw_four_challenge_reveals_hand_only_to_challenger(classic):
 @pytest.mark.parametrize("path", VARIANTS)
 def test_straight_effects_end_where_the_effect_frame_would(path, monkeypatch):
     """An effect run without a frame (it cannot pause or push) leaves the very state the VM would."""
-    game = unodsl.load(path)
+    game = unodsl.load(path, fast=True)
     straight_kinds = [k for k in range(game.num_kinds)
                       if game.on_play[game.k_type[k]] >= 0 and game.straight[game.on_play[game.k_type[k]]]]
     assert straight_kinds                                # every shipped variant has some
@@ -207,8 +207,8 @@ def test_straight_effects_end_where_the_effect_frame_would(path, monkeypatch):
 
 
 def test_only_effects_that_cannot_be_interrupted_are_straight():
-    teams = unodsl.load("variants/teams.yaml")          # it has an after-draw event
-    classic = unodsl.load("variants/classic.yaml")
+    teams = unodsl.load("variants/teams.yaml", fast=True)          # it has an after-draw event
+    classic = unodsl.load("variants/classic.yaml", fast=True)
 
     def straight(game, card_type):
         return game.straight[game.on_play[game.type_ids.index(card_type)]]
@@ -473,7 +473,7 @@ def test_a_lowest_held_match_is_won_by_the_first_seat_with_the_fewest_points(tmp
 
 def test_an_after_draw_event_whose_guard_fails_is_not_pushed_and_games_are_unchanged(monkeypatch):
     """Teams' tag-back runs on every draw under `if partner is out`: tested before a frame is pushed, same games."""
-    game = unodsl.load("variants/teams.yaml")
+    game = unodsl.load("variants/teams.yaml", fast=True)
     guard = game.after_draw_guard
     assert guard is not None
     answers = Counter()
@@ -495,7 +495,7 @@ def test_an_after_draw_event_whose_guard_fails_is_not_pushed_and_games_are_uncha
 
 def test_play_out_reads_all_wilds_may_draw_rule_past_an_empty_neighbour():
     """play_out answers `hand(next) == 1` in place; past a neighbour with no cards it asks the condition itself."""
-    game = unodsl.load("variants/all-wild.yaml")
+    game = unodsl.load("variants/all-wild.yaml", fast=True)
     assert getattr(game.may_draw_if, "next_answers", None) is not None
     compared = drew_first = 0
     for seed in range(40):

@@ -40,7 +40,8 @@ class CheckResult:
         return [d for d in self.diagnostics if d.severity == "error"]
 
 
-def check_file(path: str, root: str | None = None, rulings: dict | None = None, fast: bool = True) -> CheckResult:
+def check_file(path: str, root: str | None = None, rulings: dict | None = None,
+               fast: bool | None = None) -> CheckResult:
     """Run every stage on `path` and collect all diagnostics, sorted by position (`fast`: see Game)."""
     comp = compose_file(path, root)
     result = CheckResult(path, list(comp.diagnostics), comp.texts)
@@ -130,10 +131,11 @@ def _conflict_position(variant: Variant, rule_id: str, conflict) -> tuple[str, i
     return (node.path, node.line, node.column) if node is not None else (variant.path, 1, 1)
 
 
-def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool = True) -> Game:
+def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool | None = None) -> Game:
     """Load and compile a variant file; raises DiagnosticError listing every problem.
 
-    `fast=False` compiles the reference mode, every rule through its one general implementation.
+    `fast=False` compiles the reference mode, every rule through its one general implementation
+    (the default: the fast mode, unless the environment sets UNODSL_FAST=0).
     """
     result = check_file(path, root, rulings, fast)
     if result.errors or result.game is None:

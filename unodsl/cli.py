@@ -519,7 +519,7 @@ def test_command(files: tuple[str, ...], verbose: bool, reference: bool, fmt: st
     if junit_path:
         refuse_overwrite(junit_path, force)
     files = tuple(_variant_path(path) for path in files)
-    report = run_scenario_files(list(files), fast=not reference, root=root)
+    report = run_scenario_files(list(files), fast=False if reference else None, root=root)
     if fmt == "json":
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
+import os
 import random
 from collections import Counter
 from functools import partial
@@ -27,6 +28,10 @@ ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
 # a draw), over all the decisions taken inside the turn. A turn past it ends the round as a stall.
 MAX_STEPS_PER_TURN = 100_000
 MAX_FRAMES = 64                # effect frames open at once; an effect nested deeper ends the round as a stall
+
+# The mode a Game gets when none is asked for: the fast one, unless UNODSL_FAST=0 (the whole test
+# suite can then run in the reference mode).
+FAST_BY_DEFAULT = os.environ.get("UNODSL_FAST", "1") != "0"
 
 # What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
 END_TURN, OFFER_DRAWN, WINDOWS = "end_turn", "offer_drawn", "windows"
@@ -146,9 +151,9 @@ class Game:
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals")
 
-    def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool = True):
+    def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
-        self.fast = fast
+        self.fast = fast = FAST_BY_DEFAULT if fast is None else fast
         self.state_class = FastState if fast else State       # the reference mode plays plain States
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []

@@ -22,7 +22,7 @@ MAX_STEPS = 400
 
 
 def render_playthrough(path: str, players: int | None = None, seed: int = SEED, max_steps: int = MAX_STEPS,
-                       fast: bool = True) -> str:
+                       fast: bool | None = None) -> str:
     """Play a seeded game with a seeded uniform policy and return its trace (`fast`: see Game)."""
     game = load(path, fast=fast)
     v = game.variant

@@ -614,7 +614,7 @@ def _junit_class(path: str) -> str:
 class _GameCache:
     """Compiled variants by (file, ruling overrides): compiling is the slow part."""
 
-    def __init__(self, fast: bool = True, root: str | None = None):
+    def __init__(self, fast: bool | None = None, root: str | None = None):
         self.games: dict[tuple, object] = {}
         self.fast = fast
         self.root = root
@@ -630,7 +630,7 @@ class _GameCache:
         return self.games[key]
 
 
-def run_scenario_files(paths: list[str], fast: bool = True, root: str | None = None) -> Report:
+def run_scenario_files(paths: list[str], fast: bool | None = None, root: str | None = None) -> Report:
     """Run every scenario of every file; problems and failures are collected, never raised.
 
     `fast=False` runs them in the engine's reference mode (see Game); `root` is the folder
