@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import ActionTable, capabilities
 from .aec import IllegalActionError, UnoEnv, win_rewards
-from .observation import ObservationEncoder, PublicDiscard
+from .observation import ObservationEncoder
 
 ENV_ID = "unodsl/uno-v0"
 
@@ -33,7 +33,7 @@ def register() -> None:
 
 register()
 
-__all__ = ["ENV_ID", "ActionTable", "GymSeat", "IllegalActionError", "ObservationEncoder", "PublicDiscard", "UnoEnv",
+__all__ = ["ENV_ID", "ActionTable", "GymSeat", "IllegalActionError", "ObservationEncoder", "UnoEnv",
            "capabilities", "env", "raw_env", "register", "win_rewards"]
 
 

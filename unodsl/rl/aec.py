@@ -10,7 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .actions import ActionTable
-from .observation import ObservationEncoder, PublicDiscard
+from .observation import ObservationEncoder
 
 REWARDS = ("win", "points")
 
@@ -56,7 +56,6 @@ class UnoEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
         self.state = None
-        self.discard = PublicDiscard(game)
         self._seeds = random.Random()
 
     def observation_space(self, agent):
@@ -77,7 +76,6 @@ class UnoEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.discard.reset(self.state.observation(0))
         self._select()
 
     def _select(self) -> None:
@@ -107,7 +105,7 @@ class UnoEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.seat_of[agent]
-        return {"observation": self.encoder.encode(self.state, seat, self.discard),
+        return {"observation": self.encoder.encode(self.state, seat),
                 "action_mask": self.action_mask(agent)}
 
     def step(self, action):
@@ -127,7 +125,6 @@ class UnoEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         st.apply_id(engine_id)
         obs = st.observation(seat)
-        self.discard.update(obs)
         for a in self.agents:
             self.rewards[a] = 0.0
         if st.is_over:

@@ -2,9 +2,7 @@
 
 Every field is read from `State.observation(seat)` (what that seat may know, decided by the
 engine), with seats relative to the observer: offset 0 is the observer, offset i the seat i
-places after it in seat order. The one field the engine's observation does not hold, the cards
-on the discard pile, is kept by `PublicDiscard` from the public part of the observations
-(the top card and the pile's size after every action), so every seat has the same one.
+places after it in seat order.
 """
 
 from __future__ import annotations
@@ -26,50 +24,6 @@ class Field:
     low: float
     high: float
     meaning: str
-
-
-class PublicDiscard:
-    """The discard pile as every seat saw it form: counts per kind of the cards seen arriving on top.
-
-    A card that left no trace on the top (several cards discarded by one action) is counted
-    in `unseen`; a reshuffle that leaves the pile at one card starts the counts again.
-    """
-
-    def __init__(self, game):
-        self.index = game.card_index
-        self.counts = [0] * game.num_kinds
-        self.size = 0
-        self.top = -1
-
-    def reset(self, obs: dict) -> None:
-        """Start from a round's first observation."""
-        self.counts = [0] * len(self.counts)
-        self.size = 0
-        self.top = -1
-        self.update(obs)
-
-    def update(self, obs: dict) -> None:
-        """Follow the pile from the previous observation to `obs` (any seat's: these fields are public)."""
-        size, top = obs["discard_pile"], self.index.get(obs["top"], -1) if obs["top"] else -1
-        counts = self.counts
-        if size <= 1 and (size < self.size or self.size == 0 or top != self.top):
-            counts[:] = [0] * len(counts)               # dealt, or reshuffled under its top card
-            if top >= 0 and size == 1:
-                counts[top] = 1
-        elif size == self.size + 1 or (size > self.size and top != self.top):
-            counts[top] += 1                           # one card (at least) arrived on top
-        elif size == self.size - 1 and self.top >= 0 and counts[self.top] > 0:
-            counts[self.top] -= 1                      # the top card left the pile
-        elif size == self.size and top != self.top and self.top >= 0:
-            if counts[self.top] > 0:                   # the top card was replaced
-                counts[self.top] -= 1
-            counts[top] += 1
-        self.size, self.top = size, top
-
-    @property
-    def unseen(self) -> int:
-        """Cards on the pile that are not in the counts."""
-        return max(0, self.size - sum(self.counts))
 
 
 class ObservationEncoder:
@@ -100,8 +54,7 @@ class ObservationEncoder:
             ("decision", len(D.KINDS), 0, 1, "decision kind: one-hot in " + ", ".join(D.KINDS)),
             ("draw_pile", 1, 0, deck, "draw pile size"),
             ("discard_pile", 1, 0, deck, "discard pile size"),
-            ("discard_seen", k, 0, per_kind, "discard pile: count per card kind of the cards seen arriving"),
-            ("discard_unseen", 1, 0, deck, "discard pile cards not in discard_seen"),
+            ("discard", k, 0, per_kind, "discard pile (face up, public): count per card kind"),
             ("drawn", k, 0, 1, "the card just drawn, when deciding about it: one-hot per card kind"),
             ("revealed", (n - 1) * k, 0, per_kind,
              "cards shown to the observer, per seat offset 1..n-1 then per card kind (counts)"),
@@ -120,7 +73,7 @@ class ObservationEncoder:
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
         self.offset = {f.name: f.start for f in self.fields}
 
-    def encode(self, state, seat: int, discard: PublicDiscard, obs: dict | None = None) -> np.ndarray:
+    def encode(self, state, seat: int, obs: dict | None = None) -> np.ndarray:
         """Return the vector of what `seat` may know of `state` (obs: its observation, if at hand)."""
         if obs is None:
             obs = state.observation(seat)
@@ -150,8 +103,8 @@ class ObservationEncoder:
             v[o["decision"] + self.decision_index[obs["decision"]]] = 1
         v[o["draw_pile"]] = obs["draw_pile"]
         v[o["discard_pile"]] = obs["discard_pile"]
-        v[o["discard_seen"]:o["discard_seen"] + k] = discard.counts
-        v[o["discard_unseen"]] = discard.unseen
+        for name in obs["discard"]:
+            v[o["discard"] + ki[name]] += 1
         if "drawn" in obs:
             v[o["drawn"] + ki[obs["drawn"]]] = 1
         for q, cards in obs["revealed"].items():
