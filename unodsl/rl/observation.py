@@ -71,55 +71,66 @@ class ObservationEncoder:
         self.size = start
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
-        self.offset = {f.name: f.start for f in self.fields}
+        self.offset = o = {f.name: f.start for f in self.fields}
+        # Index maps built once: the vector position of each card id (or colour, or decision) in
+        # each field, so that encoding is a list of positions counted by one bincount.
+        names = game.card_names
+
+        def at(field: str, base: int = 0) -> dict:
+            return {name: o[field] + base + i for i, name in enumerate(names)}
+
+        self._hand, self._top, self._discard, self._drawn = at("hand"), at("top"), at("discard"), at("drawn")
+        self._revealed = [None] + [at("revealed", (rel - 1) * k) for rel in range(1, n)]
+        self._hidden = [None] + [at("hidden_hands", (rel - 1) * k) for rel in range(1, n)] if full_state else None
+        none = len(colors)
+        self._color = {c: o["color"] + i for i, c in enumerate(colors)}
+        self._color_none = o["color"] + none
+        self._lock = {c: o["lock"] + i for i, c in enumerate(colors)}
+        self._lock_none = o["lock"] + none
+        self._decision = {kind: o["decision"] + i for i, kind in enumerate(D.KINDS)}
+        self._turn_cap = float(self.high[o["turn"]])
+        # The positions of the scalar fields, in the order encode() lists their values.
+        self._scalars = np.array([o["stack"], o["direction"], o["draw_pile"], o["discard_pile"], o["turn"],
+                                  *range(o["hand_sizes"], o["hand_sizes"] + n - 1),
+                                  *range(o["uno_called"], o["uno_called"] + n),
+                                  *range(o["eliminated"], o["eliminated"] + n)], np.intp)
 
     def encode(self, state, seat: int, obs: dict | None = None) -> np.ndarray:
         """Return the vector of what `seat` may know of `state` (obs: its observation, if at hand)."""
         if obs is None:
             obs = state.observation(seat)
-        n, k = self.n, self.game.num_kinds
-        o = self.offset
-        ci, ki = self.color_index, self.card_index
-        v = np.zeros(self.size, np.float32)
-        for name in obs["hand"]:
-            v[o["hand"] + ki[name]] += 1
+        n, o = self.n, self.offset
+        hand, discard = self._hand, self._discard
+        # Every count and one-hot is a +1 at a position: collect them all, count them at once.
+        pos = [hand[c] for c in obs["hand"]]
+        pos += [discard[c] for c in obs["discard"]]
         if obs["top"]:
-            v[o["top"] + ki[obs["top"]]] = 1
-        v[o["color"] + ci.get(obs["color"], len(ci))] = 1
-        v[o["lock"] + ci.get(obs["lock"], len(ci))] = 1
-        v[o["stack"]] = obs["stack"]
-        v[o["direction"]] = obs["direction"]
-        sizes, called, out = obs["hand_sizes"], obs["uno_called"], obs["eliminated"]
-        for i in range(n):
-            q = (seat + i) % n
-            if i:
-                v[o["hand_sizes"] + i - 1] = sizes[q]
-            v[o["uno_called"] + i] = called[q]
-            v[o["eliminated"] + i] = out[q]
+            pos.append(self._top[obs["top"]])
+        pos.append(self._color.get(obs["color"], self._color_none))
+        pos.append(self._lock.get(obs["lock"], self._lock_none))
         cur = obs["current_player"]
         if cur >= 0:
-            v[o["acting"] + (cur - seat) % n] = 1
-        if obs["decision"] in self.decision_index:
-            v[o["decision"] + self.decision_index[obs["decision"]]] = 1
-        v[o["draw_pile"]] = obs["draw_pile"]
-        v[o["discard_pile"]] = obs["discard_pile"]
-        for name in obs["discard"]:
-            v[o["discard"] + ki[name]] += 1
+            pos.append(o["acting"] + (cur - seat) % n)
+        decision = self._decision.get(obs["decision"])
+        if decision is not None:
+            pos.append(decision)
         if "drawn" in obs:
-            v[o["drawn"] + ki[obs["drawn"]]] = 1
+            pos.append(self._drawn[obs["drawn"]])
         for q, cards in obs["revealed"].items():
             rel = (int(q) - seat) % n
-            if rel == 0:                # one's own hand is in `hand` already
-                continue
-            base = o["revealed"] + (rel - 1) * k
-            for name in cards:
-                v[base + ki[name]] += 1
-        v[o["turn"]] = min(obs["turn"], self.high[o["turn"]])
-        if self.full_state:
-            for i in range(1, n):
-                base = o["hidden_hands"] + (i - 1) * k
-                for name in state.hand((seat + i) % n):
-                    v[base + ki[name]] += 1
+            if rel:                     # one's own hand is in `hand` already
+                at = self._revealed[rel]
+                pos += [at[c] for c in cards]
+        if self._hidden is not None:
+            for rel in range(1, n):
+                at = self._hidden[rel]
+                pos += [at[c] for c in state.hand((seat + rel) % n)]
+        v = np.bincount(pos, minlength=self.size).astype(np.float32)
+        # The scalar fields, and the per-seat ones rotated so that the observer is offset 0.
+        sizes, called, out = obs["hand_sizes"], obs["uno_called"], obs["eliminated"]
+        v[self._scalars] = [obs["stack"], obs["direction"], obs["draw_pile"], obs["discard_pile"],
+                            min(obs["turn"], self._turn_cap), *sizes[seat + 1:], *sizes[:seat],
+                            *called[seat:], *called[:seat], *out[seat:], *out[:seat]]
         return v
 
     def describe(self) -> list[str]:
