@@ -18,7 +18,6 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import unodsl  # noqa: E402
 import unodsl.rl as rl  # noqa: E402
-from unodsl.engine import State  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = sorted(str(p.relative_to(REPO)) for p in [*REPO.glob("variants/*.yaml"),
@@ -237,35 +236,6 @@ def test_turn_cap_truncates():
 # --- information-set invariance
 
 
-def resample(game, state, seat, rng):
-    """A state that `seat` cannot tell from `state`: the cards it cannot see dealt again at random.
-
-    The other hands keep their sizes, the draw pile its size; everything public stays.
-    """
-    data = json.loads(state.to_json())
-    others = [q for q in range(data["n"]) if q != seat]
-    # A card another seat just drew and is deciding about stays with it (the save names it).
-    kept = {q: [] for q in others}
-    pending = data["pending"]
-    if pending and pending[0] == "drawn" and pending[1] != seat:
-        drawn = game.card_names[pending[2]]
-        data["hands"][pending[1]].remove(drawn)
-        kept[pending[1]].append(drawn)
-    # A seat asked to play a color (Wild Team Play) is known to hold one: it keeps one.
-    if pending and pending[0] == "forced" and pending[1] != seat:
-        hand = data["hands"][pending[1]]
-        card = next(c for c in hand if game.k_color[game.card_index[c]] == pending[2])
-        hand.remove(card)
-        kept[pending[1]].append(card)
-    pool = [c for q in others for c in data["hands"][q]] + list(data["draw_pile"])
-    rng.shuffle(pool)
-    for q in others:
-        size = len(data["hands"][q])
-        data["hands"][q], pool = pool[:size] + kept[q], pool[size:]
-    data["draw_pile"] = pool
-    return State.from_json(game, json.dumps(data))
-
-
 def invariance_positions(path, n, full_state=False, games=3, every=9, steps=150):
     """Yield (env, agent, vector seen, vector seen after a resample) along random episodes' first steps."""
     env = rl.env(REPO / path, num_players=n, full_state=full_state)
@@ -285,7 +255,7 @@ def invariance_positions(path, n, full_state=False, games=3, every=9, steps=150)
                     if real.observation(seat).get("revealed"):
                         continue        # a shown hand is known: resampling it would not be consistent
                     seen = env.observe(observer)
-                    env.state = resample(env.game, real, seat, rng)
+                    env.state = rl.resample_hidden(env.game, real, seat, rng)
                     again = env.observe(observer)
                     env.state = real
                     yield env, observer, seen, again

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .actions import ActionTable, capabilities
 from .aec import IllegalActionError, UnoEnv, win_rewards
 from .observation import ObservationEncoder
+from .resample import resample_hidden
 
 ENV_ID = "unodsl/uno-v0"
 
@@ -34,7 +35,7 @@ def register() -> None:
 register()
 
 __all__ = ["ENV_ID", "ActionTable", "GymSeat", "IllegalActionError", "ObservationEncoder", "UnoEnv",
-           "capabilities", "env", "raw_env", "register", "win_rewards"]
+           "capabilities", "env", "raw_env", "register", "resample_hidden", "win_rewards"]
 
 
 def __getattr__(name):
