@@ -1,12 +1,17 @@
-"""Steps per second: random legal actions through the raw API, the PettingZoo AEC env and GymSeat.
+"""Steps per second: random legal actions through the raw API, the PettingZoo AEC env and GymSeat,
+and RLCard's UNO environment loop (`env.run`, random agents; 2 players, its only table) beside them.
 
-Prints figures; asserts nothing. `python benchmarks/bench_rl.py [--variant FILE] [--players N] [--games G]`.
+RLCard runs in its own venv (`benchmarks/.rlcard-venv`, built by rlcard_bench.py on first use);
+`--no-rlcard` leaves it out. Prints figures; asserts nothing. `python benchmarks/bench_rl.py [--variant FILE] [--players N] [--games G]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -62,21 +67,47 @@ def gym_seat(game, players: int, games: int) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
+def rlcard_env(games: int) -> tuple[int, float] | None:
+    """RLCard's env.run loop in its venv, or None (the reason on stderr)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from rlcard_bench import ensure_venv
+    python = ensure_venv()
+    if python is None:
+        return None
+    result = subprocess.run([str(python), str(REPO / "benchmarks" / "rlcard_env_loop.py"), str(games), "0"],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"bench_rl: RLCard's loop failed:\n{result.stderr}", file=sys.stderr)
+        return None
+    record = json.loads(result.stdout)
+    return record["steps"], record["seconds"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default=str(REPO / "variants" / "classic.yaml"))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--no-rlcard", action="store_true", help="leave RLCard's env loop out")
     args = parser.parse_args()
     game = unodsl.load(args.variant)
     rows = [("raw API (legal_action_ids + apply_id)", raw(game, args.players, args.games))]
     rows.append(("PettingZoo AEC (last + mask + step)", aec(game, args.players, args.games)))
     rows.append(("GymSeat (agent steps only; bots inside)", gym_seat(game, args.players, args.games)))
+    if not args.no_rlcard and args.players == 2:
+        measured = rlcard_env(args.games)
+        if measured is not None:
+            rows.append(("RLCard env.run (uno, random agents)", measured))
     base = rows[0][1][0] / rows[0][1][1]
     print(f"{Path(args.variant).name}, {args.players} players, {args.games} games")
     for name, (steps, seconds) in rows:
         rate = steps / seconds
         print(f"  {name:<42} {steps:8d} steps {seconds:6.2f} s {rate:10.0f} steps/s  {rate / base:5.2f}x raw")
+    by_name = {name: steps / seconds for name, (steps, seconds) in rows}
+    if "RLCard env.run (uno, random agents)" in by_name:
+        ratio = by_name["PettingZoo AEC (last + mask + step)"] / by_name["RLCard env.run (uno, random agents)"]
+        print(f"  PettingZoo AEC / RLCard env.run: {ratio:.2f}x (RLCard's rules give shorter games; "
+              f"steps/s is per action either way)")
 
 
 if __name__ == "__main__":

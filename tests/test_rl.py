@@ -18,7 +18,6 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import unodsl  # noqa: E402
 import unodsl.rl as rl  # noqa: E402
-from unodsl.engine import State  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = sorted(str(p.relative_to(REPO)) for p in [*REPO.glob("variants/*.yaml"),
@@ -237,35 +236,6 @@ def test_turn_cap_truncates():
 # --- information-set invariance
 
 
-def resample(game, state, seat, rng):
-    """A state that `seat` cannot tell from `state`: the cards it cannot see dealt again at random.
-
-    The other hands keep their sizes, the draw pile its size; everything public stays.
-    """
-    data = json.loads(state.to_json())
-    others = [q for q in range(data["n"]) if q != seat]
-    # A card another seat just drew and is deciding about stays with it (the save names it).
-    kept = {q: [] for q in others}
-    pending = data["pending"]
-    if pending and pending[0] == "drawn" and pending[1] != seat:
-        drawn = game.card_names[pending[2]]
-        data["hands"][pending[1]].remove(drawn)
-        kept[pending[1]].append(drawn)
-    # A seat asked to play a color (Wild Team Play) is known to hold one: it keeps one.
-    if pending and pending[0] == "forced" and pending[1] != seat:
-        hand = data["hands"][pending[1]]
-        card = next(c for c in hand if game.k_color[game.card_index[c]] == pending[2])
-        hand.remove(card)
-        kept[pending[1]].append(card)
-    pool = [c for q in others for c in data["hands"][q]] + list(data["draw_pile"])
-    rng.shuffle(pool)
-    for q in others:
-        size = len(data["hands"][q])
-        data["hands"][q], pool = pool[:size] + kept[q], pool[size:]
-    data["draw_pile"] = pool
-    return State.from_json(game, json.dumps(data))
-
-
 def invariance_positions(path, n, full_state=False, games=3, every=9, steps=150):
     """Yield (env, agent, vector seen, vector seen after a resample) along random episodes' first steps."""
     env = rl.env(REPO / path, num_players=n, full_state=full_state)
@@ -285,7 +255,7 @@ def invariance_positions(path, n, full_state=False, games=3, every=9, steps=150)
                     if real.observation(seat).get("revealed"):
                         continue        # a shown hand is known: resampling it would not be consistent
                     seen = env.observe(observer)
-                    env.state = resample(env.game, real, seat, rng)
+                    env.state = rl.resample_hidden(env.game, real, seat, rng)
                     again = env.observe(observer)
                     env.state = real
                     yield env, observer, seen, again
@@ -311,6 +281,77 @@ def test_the_invariance_test_catches_a_leak():
                   for _, _, seen, again in invariance_positions("variants/classic.yaml", 2, full_state=True,
                                                                 games=2))
     assert changed > 5
+
+
+# --- the encoder's fast path
+
+
+def reference_encode(encoder, state, seat):
+    """The observation vector built field by field from `state.observation(seat)`, plainly."""
+    obs = state.observation(seat)
+    n, k = encoder.n, encoder.game.num_kinds
+    o = encoder.offset
+    ci, ki = encoder.color_index, encoder.card_index
+    v = np.zeros(encoder.size, np.float32)
+    for name in obs["hand"]:
+        v[o["hand"] + ki[name]] += 1
+    if obs["top"]:
+        v[o["top"] + ki[obs["top"]]] = 1
+    v[o["color"] + ci.get(obs["color"], len(ci))] = 1
+    v[o["lock"] + ci.get(obs["lock"], len(ci))] = 1
+    v[o["stack"]] = obs["stack"]
+    v[o["direction"]] = obs["direction"]
+    sizes, called, out = obs["hand_sizes"], obs["uno_called"], obs["eliminated"]
+    for i in range(n):
+        q = (seat + i) % n
+        if i:
+            v[o["hand_sizes"] + i - 1] = sizes[q]
+        v[o["uno_called"] + i] = called[q]
+        v[o["eliminated"] + i] = out[q]
+    cur = obs["current_player"]
+    if cur >= 0:
+        v[o["acting"] + (cur - seat) % n] = 1
+    if obs["decision"] in encoder.decision_index:
+        v[o["decision"] + encoder.decision_index[obs["decision"]]] = 1
+    v[o["draw_pile"]] = obs["draw_pile"]
+    v[o["discard_pile"]] = obs["discard_pile"]
+    for name in obs["discard"]:
+        v[o["discard"] + ki[name]] += 1
+    if "drawn" in obs:
+        v[o["drawn"] + ki[obs["drawn"]]] = 1
+    for q, cards in obs["revealed"].items():
+        rel = (int(q) - seat) % n
+        if rel == 0:                # one's own hand is in `hand` already
+            continue
+        base = o["revealed"] + (rel - 1) * k
+        for name in cards:
+            v[base + ki[name]] += 1
+    v[o["turn"]] = min(obs["turn"], encoder.high[o["turn"]])
+    if encoder.full_state:
+        for i in range(1, n):
+            base = o["hidden_hands"] + (i - 1) * k
+            for name in state.hand((seat + i) % n):
+                v[base + ki[name]] += 1
+    return v
+
+
+@pytest.mark.parametrize("path, n", tables())
+def test_the_encoder_equals_the_plain_field_by_field_encoding(path, n):
+    """ObservationEncoder.encode is a fast path: along random episodes it must equal the plain reading."""
+    g = game(path)
+    rng = random.Random(3)
+    for full_state in (False, True):
+        encoder = rl.ObservationEncoder(g, n, full_state=full_state)
+        for seed in range(3):
+            state = g.new_game(players=n, seed=seed)
+            for _ in range(400):
+                for seat in range(n):
+                    fast = encoder.encode(state, seat)
+                    assert fast.dtype == np.float32 and fast.shape == (encoder.size,)
+                    assert np.array_equal(fast, reference_encode(encoder, state, seat)), (seed, seat)
+                if state.is_over:
+                    break
+                state.apply_id(rng.choice(state.legal_action_ids()))
 
 
 # --- Gymnasium
@@ -385,9 +426,11 @@ def doc_examples():
     return text.split("```python\n")[1:]
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_docs_rl_examples_run(index, monkeypatch, capsys):
     blocks = [b.split("```", 1)[0] for b in doc_examples()]
-    assert len(blocks) == 3
+    assert len(blocks) == 4
+    if "import pyspiel" in blocks[index]:
+        pytest.importorskip("pyspiel")
     monkeypatch.chdir(REPO)
     exec(compile(blocks[index], f"docs/rl.md example {index + 1}", "exec"), {})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .actions import ActionTable, capabilities
 from .aec import IllegalActionError, UnoEnv, win_rewards
-from .observation import ObservationEncoder, PublicDiscard
+from .observation import ObservationEncoder
+from .resample import resample_hidden
 
 ENV_ID = "unodsl/uno-v0"
 
@@ -33,8 +34,8 @@ def register() -> None:
 
 register()
 
-__all__ = ["ENV_ID", "ActionTable", "GymSeat", "IllegalActionError", "ObservationEncoder", "PublicDiscard", "UnoEnv",
-           "capabilities", "env", "raw_env", "register", "win_rewards"]
+__all__ = ["ENV_ID", "ActionTable", "GymSeat", "IllegalActionError", "ObservationEncoder", "UnoEnv",
+           "capabilities", "env", "raw_env", "register", "resample_hidden", "win_rewards"]
 
 
 def __getattr__(name):

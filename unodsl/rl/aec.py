@@ -10,7 +10,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .actions import ActionTable
-from .observation import ObservationEncoder, PublicDiscard
+from .observation import ObservationEncoder
 
 REWARDS = ("win", "points")
 
@@ -56,8 +56,9 @@ class UnoEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
         self.state = None
-        self.discard = PublicDiscard(game)
         self._seeds = random.Random()
+        # The engine's action strings by id, once: infos list them at every step.
+        self._action_strings = [game.action_to_string(e) for e in range(game.num_actions)]
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -77,7 +78,6 @@ class UnoEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.discard.reset(self.state.observation(0))
         self._select()
 
     def _select(self) -> None:
@@ -87,7 +87,9 @@ class UnoEnv(AECEnv):
         cur = st.current_player
         if cur >= 0:
             self.agent_selection = self.possible_agents[cur]
-            self.infos[self.agent_selection] = {"legal_actions": st.legal_actions(), "decision": st.decision}
+            strings = self._action_strings
+            self.infos[self.agent_selection] = {"legal_actions": [strings[e] for e in st.legal_action_ids()],
+                                                "decision": st.decision}
         elif self.agents:
             self.agent_selection = self.agents[0]
 
@@ -107,7 +109,7 @@ class UnoEnv(AECEnv):
 
     def observe(self, agent):
         seat = self.seat_of[agent]
-        return {"observation": self.encoder.encode(self.state, seat, self.discard),
+        return {"observation": self.encoder.encode(self.state, seat),
                 "action_mask": self.action_mask(agent)}
 
     def step(self, action):
@@ -126,13 +128,11 @@ class UnoEnv(AECEnv):
                                      f"(legal: {', '.join(st.legal_actions())})")
         self._cumulative_rewards[agent] = 0.0
         st.apply_id(engine_id)
-        obs = st.observation(seat)
-        self.discard.update(obs)
         for a in self.agents:
             self.rewards[a] = 0.0
         if st.is_over:
             self._finish()
-        elif self.max_turns is not None and obs["turn"] > self.max_turns:
+        elif self.max_turns is not None and st.observation(seat)["turn"] > self.max_turns:
             for a in self.agents:
                 self.truncations[a] = True
         self._select()

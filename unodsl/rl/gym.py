@@ -11,7 +11,7 @@ from gymnasium import spaces
 from ..bots import make_bot
 from .actions import ActionTable
 from .aec import REWARDS, IllegalActionError, load_game, win_rewards
-from .observation import ObservationEncoder, PublicDiscard
+from .observation import ObservationEncoder
 
 
 class GymSeat(gym.Env):
@@ -48,7 +48,6 @@ class GymSeat(gym.Env):
         self.encoder = ObservationEncoder(game, n, full_state=full_state)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
-        self.discard = PublicDiscard(game)
         self.state = None
         self.bots: dict[int, object] = {}
 
@@ -59,7 +58,6 @@ class GymSeat(gym.Env):
         others = [p for p in range(self.num_players) if p != self.seat]
         self.bots = {p: make_bot(name, random.Random(rng.getrandbits(63)))
                      for p, name in zip(others, self.opponent_names)}
-        self.discard.reset(self.state.observation(self.seat))
         self._play_bots()
         return self._obs(), self._info()
 
@@ -68,13 +66,12 @@ class GymSeat(gym.Env):
         st = self.state
         while not st.is_over and st.current_player != self.seat and not self._truncated():
             st.apply_id(self.bots[st.current_player].act(st))
-            self.discard.update(st.observation(self.seat))
 
     def _truncated(self) -> bool:
         return self.max_turns is not None and self.state.observation(self.seat)["turn"] > self.max_turns
 
     def _obs(self) -> np.ndarray:
-        return self.encoder.encode(self.state, self.seat, self.discard)
+        return self.encoder.encode(self.state, self.seat)
 
     def _info(self) -> dict:
         st = self.state
@@ -103,11 +100,10 @@ class GymSeat(gym.Env):
                 self.state = None           # the episode is over: step() again raises until reset()
                 info = {"legal_actions": [], "decision": None, "illegal_action": self.actions.label(a),
                         "action_mask": np.zeros(self.actions.size, bool)}
-                return self.encoder.encode(st, self.seat, self.discard), -1.0, True, False, info
+                return self.encoder.encode(st, self.seat), -1.0, True, False, info
             raise IllegalActionError(f"'{self.actions.label(a)}' is not legal now "
                                      f"(legal: {', '.join(st.legal_actions())})")
         st.apply_id(engine_id)
-        self.discard.update(st.observation(self.seat))
         self._play_bots()
         reward, terminated = 0.0, st.is_over
         if terminated:

@@ -2,9 +2,7 @@
 
 Every field is read from `State.observation(seat)` (what that seat may know, decided by the
 engine), with seats relative to the observer: offset 0 is the observer, offset i the seat i
-places after it in seat order. The one field the engine's observation does not hold, the cards
-on the discard pile, is kept by `PublicDiscard` from the public part of the observations
-(the top card and the pile's size after every action), so every seat has the same one.
+places after it in seat order.
 """
 
 from __future__ import annotations
@@ -26,50 +24,6 @@ class Field:
     low: float
     high: float
     meaning: str
-
-
-class PublicDiscard:
-    """The discard pile as every seat saw it form: counts per kind of the cards seen arriving on top.
-
-    A card that left no trace on the top (several cards discarded by one action) is counted
-    in `unseen`; a reshuffle that leaves the pile at one card starts the counts again.
-    """
-
-    def __init__(self, game):
-        self.index = game.card_index
-        self.counts = [0] * game.num_kinds
-        self.size = 0
-        self.top = -1
-
-    def reset(self, obs: dict) -> None:
-        """Start from a round's first observation."""
-        self.counts = [0] * len(self.counts)
-        self.size = 0
-        self.top = -1
-        self.update(obs)
-
-    def update(self, obs: dict) -> None:
-        """Follow the pile from the previous observation to `obs` (any seat's: these fields are public)."""
-        size, top = obs["discard_pile"], self.index.get(obs["top"], -1) if obs["top"] else -1
-        counts = self.counts
-        if size <= 1 and (size < self.size or self.size == 0 or top != self.top):
-            counts[:] = [0] * len(counts)               # dealt, or reshuffled under its top card
-            if top >= 0 and size == 1:
-                counts[top] = 1
-        elif size == self.size + 1 or (size > self.size and top != self.top):
-            counts[top] += 1                           # one card (at least) arrived on top
-        elif size == self.size - 1 and self.top >= 0 and counts[self.top] > 0:
-            counts[self.top] -= 1                      # the top card left the pile
-        elif size == self.size and top != self.top and self.top >= 0:
-            if counts[self.top] > 0:                   # the top card was replaced
-                counts[self.top] -= 1
-            counts[top] += 1
-        self.size, self.top = size, top
-
-    @property
-    def unseen(self) -> int:
-        """Cards on the pile that are not in the counts."""
-        return max(0, self.size - sum(self.counts))
 
 
 class ObservationEncoder:
@@ -100,8 +54,7 @@ class ObservationEncoder:
             ("decision", len(D.KINDS), 0, 1, "decision kind: one-hot in " + ", ".join(D.KINDS)),
             ("draw_pile", 1, 0, deck, "draw pile size"),
             ("discard_pile", 1, 0, deck, "discard pile size"),
-            ("discard_seen", k, 0, per_kind, "discard pile: count per card kind of the cards seen arriving"),
-            ("discard_unseen", 1, 0, deck, "discard pile cards not in discard_seen"),
+            ("discard", k, 0, per_kind, "discard pile (face up, public): count per card kind"),
             ("drawn", k, 0, 1, "the card just drawn, when deciding about it: one-hot per card kind"),
             ("revealed", (n - 1) * k, 0, per_kind,
              "cards shown to the observer, per seat offset 1..n-1 then per card kind (counts)"),
@@ -118,55 +71,66 @@ class ObservationEncoder:
         self.size = start
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
-        self.offset = {f.name: f.start for f in self.fields}
+        self.offset = o = {f.name: f.start for f in self.fields}
+        # Index maps built once: the vector position of each card id (or colour, or decision) in
+        # each field, so that encoding is a list of positions counted by one bincount.
+        names = game.card_names
 
-    def encode(self, state, seat: int, discard: PublicDiscard, obs: dict | None = None) -> np.ndarray:
+        def at(field: str, base: int = 0) -> dict:
+            return {name: o[field] + base + i for i, name in enumerate(names)}
+
+        self._hand, self._top, self._discard, self._drawn = at("hand"), at("top"), at("discard"), at("drawn")
+        self._revealed = [None] + [at("revealed", (rel - 1) * k) for rel in range(1, n)]
+        self._hidden = [None] + [at("hidden_hands", (rel - 1) * k) for rel in range(1, n)] if full_state else None
+        none = len(colors)
+        self._color = {c: o["color"] + i for i, c in enumerate(colors)}
+        self._color_none = o["color"] + none
+        self._lock = {c: o["lock"] + i for i, c in enumerate(colors)}
+        self._lock_none = o["lock"] + none
+        self._decision = {kind: o["decision"] + i for i, kind in enumerate(D.KINDS)}
+        self._turn_cap = float(self.high[o["turn"]])
+        # The positions of the scalar fields, in the order encode() lists their values.
+        self._scalars = np.array([o["stack"], o["direction"], o["draw_pile"], o["discard_pile"], o["turn"],
+                                  *range(o["hand_sizes"], o["hand_sizes"] + n - 1),
+                                  *range(o["uno_called"], o["uno_called"] + n),
+                                  *range(o["eliminated"], o["eliminated"] + n)], np.intp)
+
+    def encode(self, state, seat: int, obs: dict | None = None) -> np.ndarray:
         """Return the vector of what `seat` may know of `state` (obs: its observation, if at hand)."""
         if obs is None:
             obs = state.observation(seat)
-        n, k = self.n, self.game.num_kinds
-        o = self.offset
-        ci, ki = self.color_index, self.card_index
-        v = np.zeros(self.size, np.float32)
-        for name in obs["hand"]:
-            v[o["hand"] + ki[name]] += 1
+        n, o = self.n, self.offset
+        hand, discard = self._hand, self._discard
+        # Every count and one-hot is a +1 at a position: collect them all, count them at once.
+        pos = [hand[c] for c in obs["hand"]]
+        pos += [discard[c] for c in obs["discard"]]
         if obs["top"]:
-            v[o["top"] + ki[obs["top"]]] = 1
-        v[o["color"] + ci.get(obs["color"], len(ci))] = 1
-        v[o["lock"] + ci.get(obs["lock"], len(ci))] = 1
-        v[o["stack"]] = obs["stack"]
-        v[o["direction"]] = obs["direction"]
-        sizes, called, out = obs["hand_sizes"], obs["uno_called"], obs["eliminated"]
-        for i in range(n):
-            q = (seat + i) % n
-            if i:
-                v[o["hand_sizes"] + i - 1] = sizes[q]
-            v[o["uno_called"] + i] = called[q]
-            v[o["eliminated"] + i] = out[q]
+            pos.append(self._top[obs["top"]])
+        pos.append(self._color.get(obs["color"], self._color_none))
+        pos.append(self._lock.get(obs["lock"], self._lock_none))
         cur = obs["current_player"]
         if cur >= 0:
-            v[o["acting"] + (cur - seat) % n] = 1
-        if obs["decision"] in self.decision_index:
-            v[o["decision"] + self.decision_index[obs["decision"]]] = 1
-        v[o["draw_pile"]] = obs["draw_pile"]
-        v[o["discard_pile"]] = obs["discard_pile"]
-        v[o["discard_seen"]:o["discard_seen"] + k] = discard.counts
-        v[o["discard_unseen"]] = discard.unseen
+            pos.append(o["acting"] + (cur - seat) % n)
+        decision = self._decision.get(obs["decision"])
+        if decision is not None:
+            pos.append(decision)
         if "drawn" in obs:
-            v[o["drawn"] + ki[obs["drawn"]]] = 1
+            pos.append(self._drawn[obs["drawn"]])
         for q, cards in obs["revealed"].items():
             rel = (int(q) - seat) % n
-            if rel == 0:                # one's own hand is in `hand` already
-                continue
-            base = o["revealed"] + (rel - 1) * k
-            for name in cards:
-                v[base + ki[name]] += 1
-        v[o["turn"]] = min(obs["turn"], self.high[o["turn"]])
-        if self.full_state:
-            for i in range(1, n):
-                base = o["hidden_hands"] + (i - 1) * k
-                for name in state.hand((seat + i) % n):
-                    v[base + ki[name]] += 1
+            if rel:                     # one's own hand is in `hand` already
+                at = self._revealed[rel]
+                pos += [at[c] for c in cards]
+        if self._hidden is not None:
+            for rel in range(1, n):
+                at = self._hidden[rel]
+                pos += [at[c] for c in state.hand((seat + rel) % n)]
+        v = np.bincount(pos, minlength=self.size).astype(np.float32)
+        # The scalar fields, and the per-seat ones rotated so that the observer is offset 0.
+        sizes, called, out = obs["hand_sizes"], obs["uno_called"], obs["eliminated"]
+        v[self._scalars] = [obs["stack"], obs["direction"], obs["draw_pile"], obs["discard_pile"],
+                            min(obs["turn"], self._turn_cap), *sizes[seat + 1:], *sizes[:seat],
+                            *called[seat:], *called[:seat], *out[seat:], *out[:seat]]
         return v
 
     def describe(self) -> list[str]:

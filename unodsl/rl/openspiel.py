@@ -1,0 +1,163 @@
+"""An OpenSpiel Python game of any variant (the `openspiel` extra): `register(variant_path)`.
+
+Sequential, imperfect information, zero-sum wins. Chance is SAMPLED_STOCHASTIC: the engine's
+own seeded generator shuffles and draws inside `apply_action`, so there are no chance nodes.
+The observation tensor is the RL environment's vector (`ObservationEncoder`); `resampler` deals
+the unseen cards again for `ISMCTSBot.set_resampler`.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from .actions import ActionTable
+from .aec import load_game, win_rewards
+from .observation import ObservationEncoder
+from .resample import resample_hidden
+
+
+def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_name: str | None = None) -> str:
+    """Register `variant_path` at `num_players` as an OpenSpiel game; return its short name for `pyspiel.load_game`."""
+    game = load_game(variant_path)
+    game.check_players(num_players)
+    name = short_name or f"python_unodsl_{Path(str(variant_path)).stem.replace('-', '_')}_{num_players}p"
+    table = ActionTable(game, num_players)
+    encoder = ObservationEncoder(game, num_players)
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"unodsl {game.variant.name} ({num_players} players)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=num_players, min_num_players=num_players,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"seed": 0})
+    info = pyspiel.GameInfo(num_distinct_actions=table.size, max_chance_outcomes=0, num_players=num_players,
+                            min_utility=-float(num_players - 1), max_utility=float(num_players - 1),
+                            utility_sum=0.0, max_game_length=max_turns * 8)
+
+    class UnoGame(pyspiel.Game):
+        """The variant at a fixed table size."""
+
+        def __init__(self, params=None):
+            super().__init__(game_type, info, params or {})
+            self.engine_game, self.table, self.encoder, self.max_turns = game, table, encoder, max_turns
+            self.seed = int((params or {}).get("seed", 0))
+            self.deals = 0
+
+        def new_initial_state(self):
+            """Return a freshly dealt round (each new state gets the next seed)."""
+            self.deals += 1
+            return UnoState(self, game.new_game(players=num_players, seed=self.seed * 1_000_003 + self.deals))
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            """Return the observer of the env's observation vector."""
+            return UnoObserver(encoder)
+
+    pyspiel.register_game(game_type, UnoGame)
+    return name
+
+
+class _Rules:
+    """What every state of one registered game shares; states share it when OpenSpiel copies them."""
+
+    def __init__(self, game, table, encoder, max_turns):
+        self.game, self.table, self.encoder, self.max_turns = game, table, encoder, max_turns
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class _Engine:
+    """The engine State of an OpenSpiel state; a copy is the engine's own clone (generator included)."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        return _Engine(self.state.clone())
+
+
+class UnoState(pyspiel.State):
+    """An OpenSpiel state wrapping an engine State."""
+
+    def __init__(self, game, state):
+        super().__init__(game)
+        self._g = _Rules(game.engine_game, game.table, game.encoder, game.max_turns)
+        self._engine = _Engine(state)
+
+    @property
+    def state(self):
+        """The engine State."""
+        return self._engine.state
+
+    def current_player(self):
+        """Return the seat to act, or TERMINAL."""
+        return pyspiel.PlayerId.TERMINAL if self.is_terminal() else self.state.current_player
+
+    def _legal_actions(self, player):
+        """Return the RL ids legal for `player`, sorted."""
+        rl_of = self._g.table.rl_of[player]
+        return sorted(rl_of[e] for e in self.state.legal_action_ids())
+
+    def _apply_action(self, action):
+        """Apply an RL id of the seat to act (the engine draws with its own generator)."""
+        self.state.apply_id(self._g.table.to_engine(action, self.state.current_player))
+
+    def _action_to_string(self, player, action):
+        """Return the seat-relative label of an RL id."""
+        return self._g.table.label(action)
+
+    def _truncated(self) -> bool:
+        return self.state.observation(0)["turn"] > self._g.max_turns
+
+    def is_terminal(self):
+        """Return True when the round is over or past the turn cap."""
+        return self.state.is_over or self._truncated()
+
+    def returns(self):
+        """Return the zero-sum win rewards (0 to all when unfinished or nobody won)."""
+        if not self.state.is_over:
+            return [0.0] * self.num_players()
+        return win_rewards(self.state, self.num_players())
+
+    def __str__(self):
+        st = self.state
+        return f"top {st.top_card} color {st.current_color} seat {st.current_player} decides {st.decision}"
+
+
+class UnoObserver:
+    """Observation tensor and string of one seat: the RL environment's vector."""
+
+    def __init__(self, encoder):
+        self.encoder = encoder
+        self.tensor = np.zeros(encoder.size, np.float32)
+        self.dict = {f.name: self.tensor[f.start:f.start + f.size] for f in encoder.fields}
+
+    def set_from(self, state, player):
+        """Write `player`'s observation of `state` into the tensor."""
+        self.tensor[:] = self.encoder.encode(state.state, player)
+
+    def string_from(self, state, player):
+        """Return `player`'s observation as text (its hand and the public position)."""
+        obs = state.state.observation(player)
+        return (f"p{player} hand {' '.join(obs['hand'])} | top {obs['top']} color {obs['color']} "
+                f"sizes {obs['hand_sizes']} draw {obs['draw_pile']} turn {obs['turn']}")
+
+
+def resampler(seed: int = 0):
+    """Return an `ISMCTSBot.set_resampler` callback: a state `player` cannot tell from `state`, drawn afresh."""
+    rng = random.Random(seed)
+
+    def resample(state, player):
+        copy = state.clone()
+        copy._engine = _Engine(resample_hidden(state._g.game, state.state, player, rng))
+        return copy
+
+    return resample

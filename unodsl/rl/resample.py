@@ -1,0 +1,46 @@
+"""Deal again the cards a seat cannot see: a state it cannot tell from the real one (for ISMCTS and leak tests)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from ..engine import State
+
+
+def resample_hidden(game, state, seat: int, rng: random.Random, reseed: bool = True) -> State:
+    """Return a copy of `state` with the other hands and the draw pile dealt again from their pooled cards.
+
+    Sizes are kept and everything public stays. Cards `seat` knows the place of stay put: a card
+    another seat is deciding about after drawing it, one card of the asked colour of a seat asked
+    to play that colour, and the whole hand of a seat whose hand `seat` was shown. With `reseed`
+    the engine's generator is replaced too, since its state decides the draws to come.
+    """
+    data = json.loads(state.to_json())
+    others = [q for q in range(data["n"]) if q != seat]
+    kept = {q: [] for q in others}
+    pending = data["pending"]
+    if pending and pending[0] == "drawn" and pending[1] != seat:
+        drawn = game.card_names[pending[2]]
+        data["hands"][pending[1]].remove(drawn)
+        kept[pending[1]].append(drawn)
+    if pending and pending[0] == "forced" and pending[1] != seat:
+        hand = data["hands"][pending[1]]
+        card = next(c for c in hand if game.k_color[game.card_index[c]] == pending[2])
+        hand.remove(card)
+        kept[pending[1]].append(card)
+    for q in state.observation(seat)["revealed"]:
+        q = int(q)
+        if q != seat:                   # a shown hand is known: it stays as it is
+            kept[q] += data["hands"][q]
+            data["hands"][q] = []
+    pool = [c for q in others for c in data["hands"][q]] + list(data["draw_pile"])
+    rng.shuffle(pool)
+    for q in others:
+        size = len(data["hands"][q])
+        data["hands"][q], pool = pool[:size] + kept[q], pool[size:]
+    data["draw_pile"] = pool
+    if reseed:
+        version, internal, gauss = random.Random(rng.getrandbits(64)).getstate()
+        data["rng"] = [version, list(internal), gauss]
+    return State.from_json(game, json.dumps(data))
