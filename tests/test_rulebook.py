@@ -171,3 +171,81 @@ def test_house_rules_section(tmp_path, monkeypatch):
     assert "**Jump-in.**" in md and "Wild cards may jump in too." in md
     assert "Jumping in on a pending draw stack is allowed." in md
     assert "unless they can stack" in md
+
+
+# --- the English keeps the file's arithmetic grouping
+
+def _effect_sources():
+    """(label, game, where, source) for every effect and condition of the shipped variants and
+    house rules, and every effect example in docs/ (read against classic)."""
+    import re
+    from unodsl.check import check_file
+    out = []
+    files = sorted((REPO / "variants").glob("*.yaml")) + sorted((REPO / "variants" / "house-rules").glob("*.yaml")) \
+        + sorted((REPO / "docs" / "examples").glob("*.yaml"))
+    for path in files:
+        result = check_file(str(path), str(REPO))
+        if result.errors or result.game is None:
+            continue
+        v = result.game.variant
+        for ct in v.cards.values():
+            for where, text in (("on_play", ct.on_play), ("on_start", ct.on_start), ("condition", ct.restriction)):
+                if text is not None:
+                    out.append((f"{path.name}:{ct.name}:{where}", result.game, where, text.source))
+        for where, text in (("on_start", v.start_default), ("setup", v.on_deal), ("condition", v.may_draw_if),
+                            ("player_out", v.on_player_out), ("after_draw", v.after_draw)):
+            if text is not None:
+                out.append((f"{path.name}:{where}", result.game, where, text.source))
+    classic = _game(REPO / "variants" / "classic.yaml")
+    fence = re.compile(r"^```(effect|condition)([^\n`]*)\n(.*?)^```[ \t]*$", re.M | re.S)
+    for page in sorted((REPO / "docs").glob("*.md")):
+        for m in fence.finditer(page.read_text(encoding="utf-8")):
+            where = m.group(2).split()[0] if m.group(2).split() else ("on_play" if m.group(1) == "effect" else "condition")
+            out.append((f"{page.name}:{m.start()}", classic, where, m.group(3)))
+    out.append(("issue 21", classic, "on_play", "let h = hand(self) + 1\nif h - (h // 2) * 2 == 0:\n  next draws 1\n"))
+    return out
+
+
+def _compound(tr, t) -> bool:
+    from lark import Tree
+    inner = tr.bound(t)
+    return isinstance(inner, Tree) and inner.data in ("binop", "neg") and tr.fold(inner) is None
+
+
+@pytest.mark.parametrize("label, game, where, source", _effect_sources(), ids=lambda x: x if isinstance(x, str) and ":" in x or x == "issue 21" else "")
+def test_arithmetic_grouping_is_kept(label, game, where, source):
+    """A compound right operand of -, * and // (and left operand of * and //) is one group."""
+    from lark import Tree
+    from unodsl.effects import parse
+    from unodsl.model import Text
+    from unodsl.rulebook import Translator
+    kind = "condition" if where == "condition" else "effect"
+    tree, _ = parse(Text(source), kind)
+    if tree is None:
+        pytest.skip("not parseable on its own")
+    tr = Translator(game, where)
+    english = tr.condition(source) if kind == "condition" else tr.effect(source)
+    for node in tree.iter_subtrees():
+        if node.data != "binop" or tr.fold(node) is not None:
+            continue
+        left, op, right = node.children
+        rendered = tr.num(node)
+        sides = [right] if str(op) == "-" else [left, right] if str(op) in ("*", "//") else []
+        for side in sides:
+            if _compound(tr, side):
+                assert f"({tr.num(tr.bound(side))})" in rendered, (rendered, str(op))
+        if str(op) == "+" and _compound(tr, right) and str(tr.bound(right).children[1] if tr.bound(right).data == "binop" else "") in ("+", "-"):
+            assert f"({tr.num(tr.bound(right))})" in rendered, rendered
+    assert "(rounded down) times" not in english
+
+
+def test_issue_21_formula_reads_as_written(classic):
+    said = describe_effect(classic, "let h = hand(self) + 1\nif h - (h // 2) * 2 == 0:\n  next draws 1\n")
+    assert said.startswith("If the number of cards in your hand plus 1 minus (((the number of cards in your hand "
+                           "plus 1) divided by 2, rounded down) times 2) is 0"), said
+
+
+def test_last_card_rule_is_said_once():
+    for variant, page in PAIRS:
+        text = page.read_text(encoding="utf-8")
+        assert "Played as your last card, it has no effect." not in text, page.name

@@ -154,6 +154,7 @@ _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at m
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
         ">=": "is at least"}
 _NOT_CONST = object()
+_BINOP_WORDS = {"+": "plus", "-": "minus", "*": "times", "//": "divided by"}
 
 
 class Translator:
@@ -480,11 +481,13 @@ class Translator:
         if d == "group_count":
             return f"the number of {self.group(t.children[0])}"
         if d == "binop":
-            op = {"+": "plus", "-": "minus", "*": "times", "//": "divided by"}[str(t.children[1])]
-            tail = " (rounded down)" if op == "divided by" else ""
-            return f"{self.num(t.children[0])} {op} {self.num(t.children[2])}{tail}"
+            op = str(t.children[1])
+            word = _BINOP_WORDS[op]
+            left = self.operand(t.children[0], keep_chain=op in ("+", "-"))
+            right = self.operand(t.children[2])
+            return f"{left} {word} {right}" + (", rounded down" if op == "//" else "")
         if d == "neg":
-            return f"minus {self.num(t.children[0])}"
+            return f"minus {self.operand(t.children[0])}"
         if d == "rule_ref":
             return f"the value of ruling `{t.children[0]}`"
         if d == "var":
@@ -493,6 +496,22 @@ class Translator:
                 return self.num(bound)
             return str(t.children[0])
         return self.value(t)
+
+    def operand(self, t, keep_chain: bool = False) -> str:
+        """English for an operand of arithmetic: one group in parentheses when it is itself arithmetic,
+        so the sentence keeps the file's grouping (a left-hand sum before + or - reads left to right)."""
+        inner = self.bound(t)
+        if isinstance(inner, Tree) and inner.data in ("binop", "neg") and self.fold(inner) is None:
+            if keep_chain and inner.data == "binop" and str(inner.children[1]) in ("+", "-"):
+                return self.num(inner)
+            return f"({self.num(inner)})"
+        return self.num(t)
+
+    def bound(self, t):
+        """The expression a `let` name stands for (the tree itself when it is not a name)."""
+        while isinstance(t, Tree) and t.data == "var" and isinstance(self.names.get(str(t.children[0])), Tree):
+            t = self.names[str(t.children[0])]
+        return t
 
     def player(self, t) -> _P:
         if isinstance(t, Token):
@@ -917,8 +936,7 @@ class _Rulebook:
                 else:
                     lines.append(f"You may play it legally only when {cond}. Nobody checks this when you play "
                                  f"it, so you may bluff; a challenge finds it out.")
-            if ct.last_card == "ignore" and ct.on_play is not None:
-                lines.append("Played as your last card, it has no effect.")
+            # What a card does as the last card is said once, under "End of a round".
             self.h(3, ct.name)
             self.p(" ".join(line for line in lines if line))
 
