@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -168,8 +169,11 @@ def test_ctrl_c_during_play_exits_130():
     os.close(slave)
     screen = b""
     try:
-        # The event to wait for: the prompt is shown, so the game is waiting for the player.
+        # The event to wait for: the prompt is shown, so the game is waiting for the player. The
+        # 120 s is a guard, so that a game that never prompts fails here instead of hanging the suite.
         while b"type an action: " not in screen:
+            if not select.select([master], [], [], 120)[0]:
+                break
             try:
                 chunk = os.read(master, 4096)
             except OSError:                     # the terminal closed: the process ended early
@@ -179,8 +183,7 @@ def test_ctrl_c_during_play_exits_130():
             screen += chunk
         assert b"type an action: " in screen, screen[-500:]
         proc.send_signal(signal.SIGINT)
-        err = proc.stderr.read()                # until the process closes it by exiting
-        proc.wait()
+        _, err = proc.communicate(timeout=120)  # until the process exits (the timeout: a hang guard)
     finally:
         proc.kill()
         proc.stderr.close()
