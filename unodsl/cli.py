@@ -19,6 +19,20 @@ from .files import TargetExists, atomic_write, refuse_overwrite
 
 BOT_CHOICE = click.Choice(["random", "heuristic"])
 
+def _write_or_exit(path: str, text: str, force: bool, name: str, during: str, kept: str) -> None:
+    """Write `text` to `path` atomically; if that is refused (the file appeared meanwhile) or fails, say
+    so, keeping both texts, and exit 1."""
+    try:
+        atomic_write(path, text, force=force)
+    except TargetExists as err:
+        click.echo(f"unodsl: '{path}' was created while {during}; it was left as it was, "
+                   f"and {kept} is in '{err.kept}'", err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"unodsl: cannot write {name} '{path}': {err.strerror or err}", err=True)
+        sys.exit(1)
+
+
 # One option for every command that reads variants, so they all resolve links alike.
 root_option = click.option(
     "--root", type=click.Path(file_okay=False), default=None,
@@ -408,15 +422,8 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
             record = game_log(game, file, state)
         else:
             record = game_log(game, file, state, log_path=log_path)
-        try:
-            atomic_write(log_path, json.dumps(record) + "\n", force=force)
-        except TargetExists as err:
-            click.echo(f"unodsl: '{log_path}' was created while this game was played; it was left as it was, "
-                       f"and this game's log is in '{err.kept}'", err=True)
-            sys.exit(1)
-        except OSError as err:
-            click.echo(f"unodsl: cannot write the log '{log_path}': {err.strerror or err}", err=True)
-            sys.exit(1)
+        _write_or_exit(log_path, json.dumps(record) + "\n", force, "the log", "this game was played",
+                       "this game's log")
         click.echo(f"log written to {log_path} (replay it with: unodsl replay {log_path})", err=True)
 
 
@@ -526,15 +533,7 @@ def test_command(files: tuple[str, ...], verbose: bool, reference: bool, fmt: st
         for line in report.lines(verbose):
             click.echo(line)
     if junit_path:
-        try:
-            atomic_write(junit_path, report.to_junit(), force=force)
-        except TargetExists as err:
-            click.echo(f"unodsl: '{junit_path}' was created while the scenarios ran; it was left as it was, "
-                       f"and this report is in '{err.kept}'", err=True)
-            sys.exit(1)
-        except OSError as err:
-            click.echo(f"unodsl: cannot write the JUnit report '{junit_path}': {err.strerror or err}", err=True)
-            sys.exit(1)
+        _write_or_exit(junit_path, report.to_junit(), force, "the JUnit report", "the scenarios ran", "this report")
     sys.exit(0 if report.ok else 1)
 
 
