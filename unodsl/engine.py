@@ -387,7 +387,6 @@ class Game:
     def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
         """Start a game (one round, or a match to the target score) with its own seeded RNG."""
         self.check_players(players)
-        self.tables_for(players)
         if seed is None:
             seed = random.randrange(2**63)
         state = self.state_class(self, players, seed, match, record)
