@@ -227,3 +227,12 @@ def test_checking_builds_no_table_per_player_count_and_a_game_builds_only_its_ow
     result = unodsl.check_file(str(too_many))
     assert "E204" in [d.code for d in result.errors]
     assert result.game is None or all(order is None for order in result.game.orders)
+
+
+def test_a_position_that_is_not_exactly_the_deck_is_refused():
+    game = unodsl.load("variants/classic.yaml")
+    with pytest.raises(ValueError, match="card red_0 is not placed"):
+        game.position([["red_1"], ["red_2"]], [], ["red_5"], dealer=0)
+    rest = sorted((Counter(game.deck) - Counter(game.card_index[c] for c in ("red_1", "red_2", "red_5"))).elements())
+    with pytest.raises(ValueError, match="card red_1 is placed more often than the deck holds"):
+        game.position([["red_1"], ["red_2"]], rest + [game.card_index["red_1"]] * 2, ["red_5"], dealer=0)

@@ -426,10 +426,12 @@ class Game:
         if not below:
             raise ValueError("the discard pile needs a top card")
         held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
-        if held != Counter(self.deck):
-            extra, short = held - Counter(self.deck), Counter(self.deck) - held
-            wrong = next(iter(extra or short))
-            raise ValueError(f"card {self.card_names[wrong]} is {'placed more often than the deck holds' if extra else 'not placed'}")
+        deck = Counter(self.deck)
+        if held != deck:
+            extra, short = held - deck, deck - held
+            wrong = self.card_names[next(iter(extra or short))]
+            raise ValueError(f"card {wrong} is placed more often than the deck holds" if extra
+                             else f"card {wrong} is not placed")
         for name, seat in (("dealer", dealer), ("turn", turn)):
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
