@@ -31,7 +31,7 @@ DEFAULT_GAMES = {"random": 20, "heuristic": 200}
 CHILD = """
 import sys
 from unodsl.check import load
-from unodsl.simulate import run_range
+from unodsl.runs.simulate import run_range
 game = load(sys.argv[1], fast=sys.argv[4] == "fast")
 played = [0, 0]
 def count(index, state):

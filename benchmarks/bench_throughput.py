@@ -41,7 +41,7 @@ from benchlib import HERE, VARIANTS, describe_machine, load_average, machine, me
 import reference_engine  # noqa: E402
 import rlcard_bench  # noqa: E402
 import unodsl  # noqa: E402
-from unodsl.simulate import run_range  # noqa: E402
+from unodsl.runs.simulate import run_range  # noqa: E402
 
 PLAYERS = 4
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchlib import VARIANTS, describe_machine, load_average, machine, median, rel, table  # noqa: E402
 
 import unodsl  # noqa: E402
-from unodsl.simulate import run_range  # noqa: E402
+from unodsl.runs.simulate import run_range  # noqa: E402
 
 BOTS = ("random", "heuristic")
 CLASSIC = "classic.yaml"

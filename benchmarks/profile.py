@@ -45,7 +45,7 @@ import sys, time
 sys.path.insert(0, sys.argv[4])
 from bench_variants import players_for
 from unodsl.check import load
-from unodsl.simulate import run_range
+from unodsl.runs.simulate import run_range
 game = load(sys.argv[1])
 bots, seconds, players = [sys.argv[2]], float(sys.argv[3]), players_for(game)
 start = 0
@@ -116,7 +116,7 @@ def profile_pyinstrument(file: str, bots: str, seconds: float) -> dict:
         raise RuntimeError("pyinstrument is not installed: pip install -e \".[profile]\"") from None
     from bench_variants import players_for
     from unodsl.check import load
-    from unodsl.simulate import run_range
+    from unodsl.runs.simulate import run_range
     game = load(file)
     players = players_for(game)
     profiler = Profiler(interval=0.0005)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from unodsl import catalog
+from unodsl.source import catalog
 from unodsl.check import check_file
 
 ROOT = Path(__file__).resolve().parent.parent

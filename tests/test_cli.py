@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 from unodsl.check import load
 from unodsl.cli import main
-from unodsl.terminal import play_terminal, public_event, public_events, render_view, sort_hand
-from unodsl.bots import make_bot
+from unodsl.cli.terminal import play_terminal, public_event, public_events, render_view, sort_hand
+from unodsl.agents.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = str(ROOT / "variants" / "classic.yaml")
@@ -306,7 +306,7 @@ def test_simulate_workers_give_identical_numbers():
 
 @pytest.mark.parametrize("games,workers", [(1, 2), (7, 3), (4000, 2), (12345, 2)])
 def test_chunks_cover_every_game_once_and_shrink_at_the_end(games, workers):
-    from unodsl.simulate import _chunks
+    from unodsl.runs.simulate import _chunks
     ranges = list(_chunks(games, workers))
     assert ranges[0][0] == 0 and ranges[-1][1] == games
     assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(ranges, ranges[1:] + [(games, games + 1)]))
@@ -316,7 +316,7 @@ def test_chunks_cover_every_game_once_and_shrink_at_the_end(games, workers):
 
 @pytest.mark.skipif(__import__("multiprocessing").get_start_method() != "fork", reason="needs forked workers")
 def test_forked_workers_play_the_parents_compiled_game():
-    from unodsl.simulate import simulate
+    from unodsl.runs.simulate import simulate
     # The game passed in has a ruling changed; the file on disk does not. Forked workers
     # must play the game they were handed, so both runs agree with each other and not
     # with a run of the file as written.

@@ -108,7 +108,7 @@ def test_a_nul_byte_in_a_link_is_a_located_diagnostic(tmp_path):
 
 
 def test_a_default_root_is_never_slash_or_a_top_level_folder(tmp_path, monkeypatch):
-    from unodsl.compose import find_root
+    from unodsl.source.compose import find_root
     monkeypatch.chdir(tmp_path)
     assert find_root("/x/house.yaml") == find_root("/x/house.yaml")
     assert find_root("/x/house.yaml").folder == "/x"

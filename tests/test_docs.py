@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from unodsl.engine.core import OPS
 from unodsl.check import check_file, load
-from unodsl.effects import Context, EffectCompiler
-from unodsl.model import Text
+from unodsl.effects.compiler import Context, EffectCompiler
+from unodsl.model.variant import Text
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGE = REPO / "docs" / "language.md"
@@ -69,7 +70,7 @@ def games(workspace):
 def _compile(games, info, body, condition: bool):
     game = games["teams" if "teams" in info else "classic"]
     where = "on_start" if "on_start" in info else ("condition" if condition else "on_play")
-    compiler = EffectCompiler(game)
+    compiler = EffectCompiler(game, OPS)
     if condition:
         result = compiler.compile_condition(Text(body), Context(where))
         ok = result is not None

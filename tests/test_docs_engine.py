@@ -6,7 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from unodsl import compose, effects, engine, model, source
+from unodsl import engine
+from unodsl.source import compose
+from unodsl.effects import compiler as effects
+from unodsl.model import variant as model
+from unodsl.source import yaml_tree as source
 
 REPO = Path(__file__).resolve().parent.parent
 LANGUAGE = (REPO / "docs" / "language.md").read_text(encoding="utf-8")

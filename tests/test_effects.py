@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from lark import Lark, Token, Tree
 
-from unodsl import effects
+from unodsl.engine.core import OPS
+from unodsl.effects import compiler as effects
 from unodsl.check import check_file
 from unodsl.diagnostics import format_full
-from unodsl.effects import _EffectIndenter, grammar_path, parse, parser
-from unodsl.lexer import ContextLexer
-from unodsl.model import Text
+from unodsl.effects.compiler import _EffectIndenter, grammar_path, parse, parser
+from unodsl.effects.lexer import ContextLexer
+from unodsl.model.variant import Text
 
 REPO = Path(__file__).resolve().parent.parent
 BASE = (REPO / "tests" / "corpus" / "base.yaml").read_text(encoding="utf-8")
@@ -541,9 +542,9 @@ def classic_game(two_player_reverse_is_skip: bool, fast: bool | None = None):
 
 def evaluate(condition: str, ruling: bool, hand_size: int) -> tuple[bool, bool]:
     """(value, compiled to a constant) of a condition for player 0, whose hand is cut to hand_size."""
-    from unodsl.effects import EffectCompiler, _is_const
+    from unodsl.effects.compiler import EffectCompiler, _is_const
     game = classic_game(ruling)
-    compiler = EffectCompiler(game)
+    compiler = EffectCompiler(game, OPS)
     fn = compiler.compile_condition(Text(condition), effects.Context("condition"))
     assert fn is not None, compiler.diags
     state = game.new_game(3, seed=1)
@@ -576,7 +577,7 @@ def test_if_on_a_constant_runs_only_its_branch():
     from unodsl.check import load
     for ruling, drawn in ((True, 2), (False, 1)):
         game = load(str(REPO / "variants" / "classic.yaml"), str(REPO), {"two_player_reverse_is_skip": ruling})
-        compiler = effects.EffectCompiler(game)
+        compiler = effects.EffectCompiler(game, OPS)
         code = compiler.compile_effect(Text("if rule.two_player_reverse_is_skip:\n    next draws 2\nelse:\n"
                                             "    next draws 1\n"), effects.Context("on_play"))
         assert code >= 0, compiler.diags
@@ -629,13 +630,11 @@ def test_folded_arithmetic_matches_run_time_arithmetic(condition):
     (("call", "slot", "const"), (40, 2, 7)),
 ])
 def test_a_call_op_passes_every_kind_of_argument(monkeypatch, args, expected):
-    """Each shape `_call` builds (constants built in, slots read in place) calls the method alike."""
-    from unodsl.engine import State
+    """Each shape `_call` builds (constants built in, slots read in place) calls the instruction alike."""
     seen = []
-    monkeypatch.setattr(State, "op_probe", lambda st, *values: seen.append((st, values)), raising=False)
     made = {"const": effects._const(7), "slot": effects._slot(effects.F_SELF),
             "call": lambda st, fr: fr[effects.F_LOCALS] * 10}
-    op = effects._call("op_probe", *(made[a] for a in args))
+    op = effects._call("op_probe", lambda st, *values: seen.append((st, values)), *(made[a] for a in args))
     state, frame = object(), [-1, 0, 2, -1, True, False, 4]
     assert op(state, frame, 5) == 6
     assert seen == [(state, expected)]
@@ -648,9 +647,9 @@ def test_a_call_op_passes_every_kind_of_argument(monkeypatch, args, expected):
     ("hand(next) == 3", False),
 ])
 def test_hand_size_reads_the_right_seat(text, expected):
-    from unodsl.effects import EffectCompiler
+    from unodsl.effects.compiler import EffectCompiler
     game = classic_game(True)
-    compiler = EffectCompiler(game)
+    compiler = EffectCompiler(game, OPS)
     fn = compiler.compile_condition(Text(text), effects.Context("condition"))
     assert fn is not None, compiler.diags
     state = game.new_game(3, seed=1)
@@ -663,11 +662,11 @@ def test_hand_size_reads_the_right_seat(text, expected):
 def test_a_hand_size_compared_with_a_constant_agrees_with_the_plain_comparison(op, who, seat):
     """`hand(self|next) OP c` is one fused closure; every operator and constant gives what Python's does."""
     import operator
-    from unodsl.effects import EffectCompiler
+    from unodsl.effects.compiler import EffectCompiler
     compare = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
                ">": operator.gt, ">=": operator.ge}[op]
     game = classic_game(True, fast=True)                 # the fused form is the fast mode's
-    compiler = EffectCompiler(game)
+    compiler = EffectCompiler(game, OPS)
     state = game.new_game(3, seed=1)
     state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]
     frame = game.seat_frames[0]                 # conditions run on the shared, read-only seat frames
@@ -679,9 +678,9 @@ def test_a_hand_size_compared_with_a_constant_agrees_with_the_plain_comparison(o
 
 
 def test_hand_of_next_is_zero_when_nobody_else_is_in_play():
-    from unodsl.effects import EffectCompiler
+    from unodsl.effects.compiler import EffectCompiler
     game = classic_game(True)
-    compiler = EffectCompiler(game)
+    compiler = EffectCompiler(game, OPS)
     state = game.new_game(3, seed=1)
     state.eliminated[1] = state.eliminated[2] = True
     assert state.next_of(0) == -1
@@ -693,9 +692,9 @@ def test_hand_of_next_is_zero_when_nobody_else_is_in_play():
 @pytest.mark.parametrize("direction", [1, -1])
 def test_hand_of_next_skips_a_neighbour_who_is_out(direction):
     """The fused `hand(next)` reads the neighbour in place; past an eliminated or empty-handed one it asks next_of."""
-    from unodsl.effects import EffectCompiler
+    from unodsl.effects.compiler import EffectCompiler
     game = classic_game(True)
-    compiler = EffectCompiler(game)
+    compiler = EffectCompiler(game, OPS)
     state = game.new_game(4, seed=1)
     state.direction = direction
     state.hands = [state.hands[0][:3], state.hands[1][:5], state.hands[2][:6], state.hands[3][:2]]
@@ -721,9 +720,9 @@ def test_hand_of_next_skips_a_neighbour_who_is_out(direction):
     ("next draws 1\n", None),
 ])
 def test_guard_of_is_the_test_without_which_the_effect_does_nothing(text, guard):
-    from unodsl.effects import _is_const, guard_of
+    from unodsl.effects.compiler import _is_const, guard_of
     game = classic_game(False)
-    compiler = effects.EffectCompiler(game)
+    compiler = effects.EffectCompiler(game, OPS)
     code = compiler.compile_effect(Text(text), effects.Context("on_play"))
     assert code >= 0, compiler.diags
     found = guard_of(game.codes[code][0])

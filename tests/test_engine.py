@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 
 import unodsl
+from unodsl.agents.bots import HeuristicBot
 from unodsl import IllegalAction, InvalidState, State
-from unodsl.simulate import game_seed
+from unodsl.runs.simulate import game_seed
 
 VARIANTS = sorted(glob.glob("variants/*.yaml"))
 GAMES_PER_CASE = 40          # x player counts x variants: 2,040 games in all
@@ -44,7 +45,7 @@ def test_random_games_keep_every_invariant(path):
             seed = game_seed(players, index)
             state = game.new_game(players, seed=seed)
             rng = random.Random(seed)
-            bots = [unodsl.bots.HeuristicBot(rng) if (index + seat) % 2 else None for seat in range(players)]
+            bots = [HeuristicBot(rng) if (index + seat) % 2 else None for seat in range(players)]
             steps = 0
             while not state.is_over:
                 legal = state.legal_action_ids()
@@ -222,7 +223,7 @@ def test_only_effects_that_cannot_be_interrupted_are_straight():
 def test_games_make_no_reference_cycles(path):
     """Simulations run with the cycle collector off: every game must be freed by reference counting."""
     import gc
-    from unodsl.simulate import run_range
+    from unodsl.runs.simulate import run_range
     game = unodsl.load(path)
     gc.collect()
     gc.disable()
@@ -237,7 +238,7 @@ def test_games_make_no_reference_cycles(path):
 
 def test_simulation_leaves_the_collector_as_it_found_it(classic):
     import gc
-    from unodsl.simulate import run_range
+    from unodsl.runs.simulate import run_range
     seen = []
     run_range(classic, 4, 1, 0, 2, ["heuristic"], on_game=lambda i, s: seen.append(gc.isenabled()))
     assert seen == [False, False] and gc.isenabled()

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unodsl.terminal
-from unodsl import files
+import unodsl.cli.terminal
+from unodsl.cli import files
 from unodsl.cli import main
-from unodsl.files import TargetExists, atomic_write, refuse_overwrite
+from unodsl.cli.files import TargetExists, atomic_write, refuse_overwrite
 
 CLASSIC = str(Path(__file__).resolve().parent.parent / "variants" / "classic.yaml")
 
@@ -102,7 +102,7 @@ def _game_that_creates(path: Path, text: str):
 
 def test_play_does_not_clobber_a_log_created_during_the_game(tmp_path, monkeypatch):
     log = tmp_path / "same.log"
-    monkeypatch.setattr(unodsl.terminal, "play_terminal", _game_that_creates(log, "the other game\n"))
+    monkeypatch.setattr(unodsl.cli.terminal, "play_terminal", _game_that_creates(log, "the other game\n"))
     result = CliRunner().invoke(main, ["play", CLASSIC, "--seed", "3", "--log", str(log)])
     assert result.exit_code == 1, result.output
     assert log.read_text() == "the other game\n"
@@ -115,7 +115,7 @@ def test_play_does_not_clobber_a_log_created_during_the_game(tmp_path, monkeypat
 
 def test_play_with_force_replaces_a_log_created_during_the_game(tmp_path, monkeypatch):
     log = tmp_path / "same.log"
-    monkeypatch.setattr(unodsl.terminal, "play_terminal", _game_that_creates(log, "the other game\n"))
+    monkeypatch.setattr(unodsl.cli.terminal, "play_terminal", _game_that_creates(log, "the other game\n"))
     result = CliRunner().invoke(main, ["play", CLASSIC, "--seed", "3", "--log", str(log), "--force"])
     assert result.exit_code == 0, result.output
     assert json.loads(log.read_text())["seed"] == 3

@@ -32,11 +32,12 @@ import yaml
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
+from unodsl.engine.core import OPS
 from unodsl.check import check_file
 from unodsl.diagnostics import split_lines
-from unodsl.effects import Context, EffectCompiler, parse, parser
-from unodsl.model import Text
-from unodsl.source import load_text
+from unodsl.effects.compiler import Context, EffectCompiler, parse, parser
+from unodsl.model.variant import Text
+from unodsl.source.yaml_tree import load_text
 
 REPO = Path(__file__).resolve().parent.parent
 BASE = Path(__file__).resolve().parent / "corpus" / "base.yaml"
@@ -240,7 +241,7 @@ def test_grammar_has_no_lalr_conflicts(caplog):
 
     from lark import Lark, logger
 
-    from unodsl.effects import _EffectIndenter, grammar_path
+    from unodsl.effects.compiler import _EffectIndenter, grammar_path
     logger.setLevel(logging.DEBUG)
     logger.propagate = True
     try:
@@ -331,7 +332,7 @@ def _positions_ok(diags, source: str) -> None:
 def _compile_everywhere(games, source: str) -> None:
     for game in games:
         for ctx in _CONTEXTS:
-            compiler = EffectCompiler(game)
+            compiler = EffectCompiler(game, OPS)
             with budget(what="compile"):
                 compiler.compile_effect(Text(source), ctx)
                 compiler.compile_condition(Text(source), ctx)

@@ -31,8 +31,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unodsl import decisions as D
-from unodsl.bots import HeuristicBot
+from unodsl.effects import layout as D
+from unodsl.agents.bots import HeuristicBot
 from unodsl.check import check_file
 from unodsl.engine import Game, State
 

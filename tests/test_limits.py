@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from unodsl import effects
+from unodsl.effects import compiler as effects
 from unodsl.check import check_file
-from unodsl.model import Text
+from unodsl.model.variant import Text
 
 REPO = Path(__file__).resolve().parent.parent
 

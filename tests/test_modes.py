@@ -20,8 +20,9 @@ import random
 import pytest
 
 import unodsl
+from unodsl.agents.bots import HeuristicBot
 from unodsl.engine import Game, State
-from unodsl.simulate import game_seed
+from unodsl.runs.simulate import game_seed
 
 CASES = sorted(glob.glob("variants/*.yaml")) + sorted(glob.glob("variants/house-rules/*.yaml"))
 GAMES = int(os.environ.get("UNODSL_MODE_GAMES", "4"))
@@ -68,9 +69,9 @@ def test_both_modes_play_the_same_games_step_by_step(path):
             a, b = fast.new_game(players, seed=seed), reference.new_game(players, seed=seed)
             rng = random.Random(seed)
             # Half the seats play a heuristic bot, so UNO calls, catches and challenges come up.
-            bots = [unodsl.bots.HeuristicBot(random.Random(seed + seat)) if (index + seat) % 2 else None
+            bots = [HeuristicBot(random.Random(seed + seat)) if (index + seat) % 2 else None
                     for seat in range(players)]
-            bots_b = [unodsl.bots.HeuristicBot(random.Random(seed + seat)) if (index + seat) % 2 else None
+            bots_b = [HeuristicBot(random.Random(seed + seat)) if (index + seat) % 2 else None
                       for seat in range(players)]
             step = 0
             while True:

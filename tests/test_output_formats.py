@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unodsl.cli as cli_module
+import unodsl.cli.app as cli_module
 from unodsl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -35,7 +35,7 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
                             capture_output=True, text=True, cwd=work, env=clean)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no problems" in result.stderr
-    where = subprocess.run([str(python), "-c", "import unodsl.effects as e, unodsl.schema as s; "
+    where = subprocess.run([str(python), "-c", "import unodsl.effects.compiler as e, unodsl.source.schema as s; "
                             "print(e.grammar_path()); print(s.load_schema()['$id'])"],
                            capture_output=True, text=True, cwd=work, check=True, env=clean)
     grammar_line = where.stdout.splitlines()[0]
@@ -63,9 +63,9 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
 
 
 @pytest.mark.parametrize("code", [
-    "import unodsl; print(unodsl.simulate.__name__, unodsl.bots.__name__, unodsl.replay.__name__, "
-    "unodsl.scenarios.__name__)",
-    "from unodsl import simulate, bots, replay, scenarios; print(simulate.__name__, bots.__name__)",
+    "import unodsl.runs.simulate, unodsl.agents.bots, unodsl.runs.replay, unodsl.scenarios.runner; "
+    "print(unodsl.runs.simulate.__name__, unodsl.agents.bots.__name__)",
+    "from unodsl import Game, IllegalAction, InvalidState; print(Game.__module__, InvalidState.__module__)",
     "from unodsl import load, State, Diagnostic, check_file; print(load.__module__, State.__module__)",
 ])
 def test_every_export_loads_in_a_fresh_interpreter(code):

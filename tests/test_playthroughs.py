@@ -1,5 +1,5 @@
 """Golden playthroughs: a rule change shows up as a text diff (regenerate with
-`python -m unodsl.playthrough --write` and review the diff)."""
+`python -m tools.playthroughs --write` and review the diff)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from unodsl.playthrough import render_playthrough, trace_path
+from tools.playthroughs import render_playthrough, trace_path
 
 VARIANTS = sorted(glob.glob("variants/*.yaml"))
 
@@ -17,7 +17,7 @@ VARIANTS = sorted(glob.glob("variants/*.yaml"))
 @pytest.mark.parametrize("path", VARIANTS)
 def test_playthrough_matches_the_committed_trace(path, fast):
     expected_path = trace_path(path)
-    assert os.path.exists(expected_path), f"missing {expected_path}: run python -m unodsl.playthrough --write"
+    assert os.path.exists(expected_path), f"missing {expected_path}: run python -m tools.playthroughs --write"
     with open(expected_path, encoding="utf-8") as handle:
         expected = handle.read()
     assert render_playthrough(path, fast=fast) == expected

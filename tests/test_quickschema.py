@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from unodsl.quickschema import QuickValidator
-from unodsl.schema import _plain, load_schema, validate_tree
-from unodsl.source import load_file
+from unodsl.source.quickschema import QuickValidator
+from unodsl.source.schema import _plain, load_schema, validate_tree
+from unodsl.source.yaml_tree import load_file
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = ("variant", "scenarios")

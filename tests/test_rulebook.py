@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from unodsl.check import check_file, load
-from unodsl.rulebook import describe_condition, describe_effect, render_rulebook, rulebook_paths
+from tools.rulebooks import rulebook_paths
+from unodsl.rulebook.english import describe_condition, describe_effect, render_rulebook
 
 REPO = Path(__file__).resolve().parent.parent
 PAIRS = rulebook_paths(REPO)
@@ -28,15 +29,15 @@ def test_every_variant_has_a_rulebook():
     assert PAIRS, "no variants found"
     pages = {p.name for p in (REPO / "docs" / "variants").glob("*.md")}
     assert pages == {page.name for _, page in PAIRS}, \
-        "docs/variants/ is out of step with variants/*.yaml: run python -m unodsl.rulebook"
+        "docs/variants/ is out of step with variants/*.yaml: run python -m tools.rulebooks"
 
 
 @pytest.mark.parametrize("variant, page", PAIRS, ids=[v.stem for v, _ in PAIRS])
 def test_rulebook_is_up_to_date(variant, page):
-    assert page.exists(), f"{page} is missing: run python -m unodsl.rulebook"
+    assert page.exists(), f"{page} is missing: run python -m tools.rulebooks"
     expected = render_rulebook(_game(variant), "markdown")
     assert page.read_text(encoding="utf-8") == expected, \
-        f"{page.name} is stale: run python -m unodsl.rulebook"
+        f"{page.name} is stale: run python -m tools.rulebooks"
 
 
 @pytest.mark.parametrize("variant, page", PAIRS, ids=[v.stem for v, _ in PAIRS])
@@ -216,9 +217,9 @@ def _compound(tr, t) -> bool:
 def test_arithmetic_grouping_is_kept(label, game, where, source):
     """A compound right operand of -, * and // (and left operand of * and //) is one group."""
     from lark import Tree
-    from unodsl.effects import parse
-    from unodsl.model import Text
-    from unodsl.rulebook import Translator
+    from unodsl.effects.compiler import parse
+    from unodsl.model.variant import Text
+    from unodsl.rulebook.english import Translator
     kind = "condition" if where == "condition" else "effect"
     tree, _ = parse(Text(source), kind)
     if tree is None:

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import unodsl
 from unodsl import InvalidState, State
-from unodsl import decisions as D
-from unodsl import savefile
+from unodsl.effects import layout as D
+from unodsl.engine import savefile
 from unodsl.engine import MAX_FRAMES
 
 REPO = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from unodsl.check import load
 from unodsl.cli import main
-from unodsl.scenarios import ScenarioError, build_state, check_conservation, run_scenario_files
+from unodsl.scenarios.runner import ScenarioError, build_state, check_conservation, run_scenario_files
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIO_FILES = sorted((REPO / "variants" / "scenarios").glob("*.yaml"))

@@ -10,8 +10,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from unodsl.diagnostics import Diagnostic
-from unodsl.schema import load_schema, validate_tree
-from unodsl.source import Node, load_text
+from unodsl.source.schema import load_schema, validate_tree
+from unodsl.source.yaml_tree import Node, load_text
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = ("variant", "scenarios")
@@ -183,7 +183,7 @@ def test_load_schema_reads_the_repository_copy_and_caches_it():
 def test_schema_describes_every_key_the_model_reads():
     """Keys read by model.py and compose.py must all be properties somewhere in the variant schema."""
     names = {prop for _, sub in walk(load_schema("variant")) for prop in sub.get("properties", {})}
-    source = (REPO / "unodsl" / "model.py").read_text() + (REPO / "unodsl" / "compose.py").read_text()
+    source = "".join((REPO / "unodsl" / f).read_text() for f in ("model/variant.py", "source/compose.py"))
     read = set(re.findall(r'(?:get|scalar|text|strings|scalar_list)\([^,()]*, *"([a-z_]+)"', source))
     read |= set(re.findall(r'value\.get\("([a-z_]+)"\)', source))
     assert read and read - names == set()

@@ -1,4 +1,4 @@
-"""Tests for unodsl.source: loading YAML into located nodes, and every E1xx diagnostic."""
+"""Tests for unodsl.source.yaml_tree: loading YAML into located nodes, and every E1xx diagnostic."""
 
 import os
 
@@ -7,8 +7,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unodsl import source
-from unodsl.source import Node, load_file, load_text
+from unodsl.source import yaml_tree as source
+from unodsl.source.yaml_tree import Node, load_file, load_text
 
 HAS_LIBYAML = getattr(yaml, "__with_libyaml__", False)
 PARSERS = [pytest.param(source._Loader, id="pure")] + (

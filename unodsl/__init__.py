@@ -17,9 +17,8 @@ _EXPORTS = {
     "CheckResult": "check", "check_file": "check", "load": "check",
     "Diagnostic": "diagnostics", "DiagnosticError": "diagnostics",
     "Game": "engine", "IllegalAction": "engine", "InvalidState": "engine", "State": "engine",
-    "bots": None, "simulate": None, "replay": None, "scenarios": None,
 }
-__all__ = sorted(name for name, module in _EXPORTS.items() if module) + ["compile_variant"]
+__all__ = sorted(_EXPORTS) + ["compile_variant"]
 
 
 def _submodule(name: str):
@@ -30,29 +29,18 @@ def _submodule(name: str):
         import unodsl.check as module
     elif name == "diagnostics":
         import unodsl.diagnostics as module
-    elif name == "engine":
-        import unodsl.engine as module
-    elif name == "bots":
-        import unodsl.bots as module
-    elif name == "simulate":
-        import unodsl.simulate as module
-    elif name == "replay":
-        import unodsl.replay as module
     else:
-        import unodsl.scenarios as module
+        import unodsl.engine as module
     return module
 
 
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module 'unodsl' has no attribute {name!r}")
-    module = _EXPORTS[name]
-    if module is None:                       # a submodule: unodsl.bots, unodsl.simulate, ...
-        return _submodule(name)
-    return getattr(_submodule(module), name)
+    return getattr(_submodule(_EXPORTS[name]), name)
 
 
 def compile_variant(variant, rulings: dict | None = None):
     """Compile a typed Variant into a Game."""
-    from .engine import Game
+    from .engine.core import Game
     return Game(variant, rulings)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .compose import compose_file
+from .source.compose import compose_file
 from .diagnostics import Diagnostic, DiagnosticError
-from .engine import ENGINE_RULINGS, Game
-from .model import Variant, build_variant
+from .engine.core import ENGINE_RULINGS, Game
+from .model.variant import Variant, build_variant
 
 
 # Codes of the stages that read one file or one effect text at a time: YAML, the schema,

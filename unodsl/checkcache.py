@@ -38,12 +38,9 @@ def _digest(path: str | Path) -> str | None:
 def _tool_digest() -> str:
     """A hash of unodsl's own code, grammar and schemas: a new unodsl never reuses old answers."""
     h = hashlib.sha256()
-    sources = sorted(_PACKAGE.glob("*.py"))
-    for folder in (_PACKAGE / "data" / "grammar", _PACKAGE.parent / "grammar",
-                   _PACKAGE / "data" / "schemas", _PACKAGE.parent / "schemas"):
-        sources += sorted(folder.glob("*.lark")) + sorted(folder.glob("*.json"))
+    sources = sorted(p for pattern in ("*.py", "*.lark", "*.json") for p in _PACKAGE.rglob(pattern))
     for source in sources:
-        h.update(source.name.encode())
+        h.update(source.relative_to(_PACKAGE).as_posix().encode())
         h.update((_digest(source) or "").encode())
     return h.hexdigest()
 

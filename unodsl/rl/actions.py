@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..effects import parse
+from ..effects.compiler import parse
 
 # Statements of the effect language that open a decision, by the grammar's rule name.
 _TRADE, _GIVE = "trade", {"give", "exchange"}

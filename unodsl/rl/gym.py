@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import make_bot
+from ..agents.bots import make_bot
 from .actions import ActionTable
 from .aec import REWARDS, IllegalActionError, load_game, win_rewards
 from .observation import ObservationEncoder

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import decisions as D
+from ..effects import layout as D
 
 
 @dataclass(frozen=True)

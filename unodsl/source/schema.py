@@ -18,17 +18,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .diagnostics import Diagnostic, suggestion_suffix
+from ..diagnostics import Diagnostic, suggestion_suffix
 from .quickschema import QuickValidator
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-    from .source import Node
+    from .yaml_tree import Node
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
-_SCHEMA_DIRS = (_PACKAGE_DIR / "data" / "schemas", _PACKAGE_DIR.parent / "schemas")
+_SCHEMA_DIRS = (_PACKAGE_DIR / "schemas",)
 
 _SNAKE = "^[a-z][a-z0-9_]*$"
 # What each pattern of the schemas asks for, in words (pattern -> message after the value).

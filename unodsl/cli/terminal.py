@@ -26,9 +26,9 @@ from rich.color import Color, ColorParseError
 from rich.console import Console
 from rich.text import Text
 
-from . import decisions as D
-from .bots import make_bot
-from .engine import Game, IllegalAction, State
+from ..effects import layout as D
+from ..agents.bots import make_bot
+from ..engine.core import Game, IllegalAction, State
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 

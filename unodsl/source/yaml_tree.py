@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import yaml
 
-from .diagnostics import LINE_BREAK, Diagnostic, offset_to_position, split_lines
+from ..diagnostics import LINE_BREAK, Diagnostic, offset_to_position, split_lines
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64

@@ -17,11 +17,11 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from . import decisions as D
-from .decisions import F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF
-from .diagnostics import Diagnostic, suggestion_suffix
+from . import layout as D
+from .layout import F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF
+from ..diagnostics import Diagnostic, suggestion_suffix
 from .lexer import ContextLexer
-from .model import Text
+from ..model.variant import Text
 
 MAX_REPEAT = 1000
 MAX_NUMBER = 1_000_000
@@ -43,12 +43,8 @@ class _EffectIndenter(Indenter):
 
 
 def grammar_path() -> Path:
-    """Return the effect grammar, from the installed package or the source tree."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "data" / "grammar" / "effect.lark", here.parent / "grammar" / "effect.lark"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError("effect.lark not found next to the unodsl package")
+    """Return the effect grammar, packaged beside this module."""
+    return Path(__file__).resolve().parent / "effect.lark"
 
 
 @functools.lru_cache(maxsize=1)
@@ -232,8 +228,9 @@ class Context:
 class EffectCompiler:
     """Compiles the effects and conditions of one variant against a game's tables."""
 
-    def __init__(self, game):
+    def __init__(self, game, ops: dict):
         self.game = game
+        self.ops = ops                            # the engine's instruction set: name -> function(state, *args)
         self.variant = game.variant
         self.diags: list[Diagnostic] = []
         self.rulings_used: set[str] = set()
@@ -327,6 +324,10 @@ class _Unit:
 
     # --- diagnostics
 
+    def call(self, name: str, *args):
+        """An op that runs the engine's instruction `name` on the values of args."""
+        return _call(name, self.c.ops[name], *args)
+
     def error(self, tree, code: str, message: str, severity: str = "error") -> None:
         meta = getattr(tree, "meta", None)
         if isinstance(tree, Token):
@@ -408,23 +409,23 @@ class _Unit:
 
     def s_draw(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(_call("op_draw", who, n))
+        ops.append(self.call("op_draw", who, n))
 
     def s_draw_until(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_call("op_draw_until_playable", who))
+        ops.append(self.call("op_draw_until_playable", who))
 
     def s_draw_to(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(_call("op_draw_to", who, n))
+        ops.append(self.call("op_draw_to", who, n))
 
     def s_penalty(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(_call("op_penalty", who, n))
+        ops.append(self.call("op_penalty", who, n))
 
     def s_skip_one(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_call("op_skip", who))
+        ops.append(self.call("op_skip", who))
 
     def s_skip_many(self, t, ops):
         arg = t.children[0]
@@ -433,10 +434,10 @@ class _Unit:
             n = _const(value)
         else:
             n = self.expect(arg, INT)
-        ops.append(_call("op_skip_next", _SELF, n))
+        ops.append(self.call("op_skip_next", _SELF, n))
 
     def s_reverse(self, t, ops):
-        ops.append(_call("op_reverse"))
+        ops.append(self.call("op_reverse"))
 
     def s_choose_color_self(self, t, ops):
         self._choose_color(_SELF, ops)
@@ -451,7 +452,7 @@ class _Unit:
 
     def s_set_color(self, t, ops):
         color = self.expect(t.children[0], COLOR)
-        ops.append(_call("op_set_color", color))
+        ops.append(self.call("op_set_color", color))
 
     def s_let(self, t, ops):
         name_tok, value = t.children
@@ -472,10 +473,10 @@ class _Unit:
 
     def s_swap_hands(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_call("op_swap_hands", _SELF, who))
+        ops.append(self.call("op_swap_hands", _SELF, who))
 
     def s_rotate_hands(self, t, ops):
-        ops.append(_call("op_rotate_hands"))
+        ops.append(self.call("op_rotate_hands"))
 
     def s_give(self, t, ops):
         giver, n, taker = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
@@ -497,11 +498,11 @@ class _Unit:
         ops.append(read)
         ops.append(_decision(lambda st, fr: st.op_exchange_pick(fr[sa], fr[sb], fr[sn], 0)))
         ops.append(_decision(lambda st, fr: st.op_exchange_pick(fr[sb], fr[sa], fr[sn], 1)))
-        ops.append(_call("op_exchange_finish", _slot(sa), _slot(sb)))
+        ops.append(self.call("op_exchange_finish", _slot(sa), _slot(sb)))
 
     def s_look(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_call("op_look", _SELF, who))
+        ops.append(self.call("op_look", _SELF, who))
 
     def s_trade(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
@@ -509,25 +510,25 @@ class _Unit:
 
     def s_discard_color(self, t, ops):
         who, color = self.expect(t.children[0], PLAYER), self.expect(t.children[1], COLOR)
-        ops.append(_call("op_discard_color", who, color))
+        ops.append(self.call("op_discard_color", who, color))
 
     def s_redeal(self, t, ops):
-        ops.append(_call("op_redeal", _SELF))
+        ops.append(self.call("op_redeal", _SELF))
 
     def s_extra_turn(self, t, ops):
-        ops.append(_call("op_turn_to", _SELF))
+        ops.append(self.call("op_turn_to", _SELF))
 
     def s_turn_to(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_call("op_turn_to", who))
+        ops.append(self.call("op_turn_to", who))
 
     def s_eliminate(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_call("op_eliminate", who))
+        ops.append(self.call("op_eliminate", who))
 
     def s_lock(self, t, ops):
         color, owner = self.expect(t.children[0], COLOR), self.expect(t.children[1], PLAYER)
-        ops.append(_call("op_lock", color, owner))
+        ops.append(self.call("op_lock", color, owner))
 
     def s_must_play(self, t, ops):
         self._must_play(t, ops, None)
@@ -1031,8 +1032,8 @@ def _NEXT(st, fr):
     return st.next_of(fr[F_SELF])
 
 
-def _call(name: str, *args):
-    """An op that calls State.<name>(state, *values of args) and continues with the next op.
+def _call(name: str, method, *args):
+    """An op that calls method(state, *values of args), the engine's op `name`, and continues with the next op.
 
     One function call per op: a constant argument is built in and a frame slot is
     read in place, so `skip next` and `next draws 2` make no call for `2` or for
@@ -1041,8 +1042,6 @@ def _call(name: str, *args):
     The op is marked with the method's name (`.calls`): the engine runs an effect
     whose every op is a known-safe call or a forward jump without an effect frame.
     """
-    from .engine import State       # effects are compiled for a Game, after engine.py has loaded
-    method = getattr(State, name)
     kinds = ["const" if _is_const(a) else "slot" if hasattr(a, "slot") else "call" for a in args]
     if not args:
         def op(st, fr, pc):

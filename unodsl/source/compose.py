@@ -12,9 +12,9 @@ import os
 from dataclasses import dataclass, field, replace
 
 from . import catalog
-from .diagnostics import Diagnostic
+from ..diagnostics import Diagnostic
 from .schema import validate_tree
-from .source import Node, load_file
+from .yaml_tree import Node, load_file
 
 MAX_FILES = 64
 _LINK_KEYS = ("extends", "include", "house_rule")

@@ -31,11 +31,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .compose import find_root
-from .diagnostics import Diagnostic, one_line, suggestion_suffix
-from .engine import Game, IllegalAction, State
-from .schema import validate_tree
-from .source import Node, load_file
+from ..source.compose import find_root
+from ..diagnostics import Diagnostic, one_line, suggestion_suffix
+from ..engine.core import Game, IllegalAction, State
+from ..source.schema import validate_tree
+from ..source.yaml_tree import Node, load_file
 
 REST_PLACES = ("draw_pile", "discard")
 
@@ -620,7 +620,7 @@ class _GameCache:
         self.root = root
 
     def get(self, path: str, rulings: dict):
-        from .check import check_file
+        from ..check import check_file
         key = (os.path.realpath(path), tuple(sorted(rulings.items(), key=lambda kv: kv[0])))
         if key not in self.games:
             try:
@@ -801,7 +801,7 @@ _VALUE_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
 
 def _ruling_error(game: Game, rulings: dict) -> ScenarioError | None:
     """E607 for a ruling the variant does not have, or a value of the wrong type or outside its choices."""
-    from .engine import ENGINE_RULINGS
+    from ..engine.core import ENGINE_RULINGS
     known = game.variant.rulings
     for name, value in rulings.items():
         where = ("given", "rulings", name)

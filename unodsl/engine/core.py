@@ -16,11 +16,11 @@ import random
 from collections import Counter
 from functools import partial
 
-from . import decisions as D
-from .decisions import F_SELF
-from .diagnostics import Diagnostic
-from .effects import Context, EffectCompiler, guard_of
-from .model import Variant
+from ..effects import layout as D
+from ..effects.layout import F_SELF
+from ..diagnostics import Diagnostic
+from ..model.variant import Variant
+from .program import DRAWS, PAUSES, PUSHES, RESHAPES, compile_effects
 
 # Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
 ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
@@ -102,16 +102,6 @@ def _seat_orders(players: int) -> tuple:
                     for d in (1, -1)))
 
 
-def _never(st, fr) -> bool:
-    """The may-draw condition of a variant whose condition did not compile."""
-    return False
-
-
-def _always(st, fr) -> bool:
-    """The may-draw condition of a variant that has none: a player may always draw."""
-    return True
-
-
 class IllegalAction(Exception):
     """An action that is not legal in this state; the state is unchanged."""
 
@@ -147,7 +137,7 @@ class Game:
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
                  "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
-                 "on_player_out", "after_draw", "may_draw_if", "may_always_draw", "seat_frames", "strict_kinds",
+                 "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals")
 
@@ -242,63 +232,7 @@ class Game:
         self.num_actions = self.A_TRADE + k * k
 
     def _compile(self) -> None:
-        v = self.variant
-        compiler = EffectCompiler(self)
-        self.on_play, self.on_start, self.restriction, self.strict, self.resolve_last = [], [], [], [], []
-        for tid, ct in v.cards.items():
-            compiler.current_card = ct
-            self.on_play.append(compiler.compile_effect(ct.on_play, Context("on_play")))
-            start_text = ct.on_start or v.start_default
-            start = compiler.compile_effect(start_text, Context("on_start")) if start_text else self.on_play[-1]
-            self.on_start.append(start)
-            self.restriction.append(compiler.compile_condition(ct.restriction, Context("condition")))
-            self.strict.append(ct.restriction_check == "strict")
-            self.resolve_last.append(ct.last_card == "resolve")
-        compiler.current_card = None
-        self.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
-        self.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
-        self.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
-        # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
-        # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
-        self.after_draw_guard = (guard_of(self.codes[self.after_draw][0])
-                                 if self.after_draw >= 0 and self.fast else None)
-        self.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
-        # A condition that does not compile (the file is refused, but check_file still builds the game for
-        # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
-        if v.may_draw_if is None:
-            self.may_draw_if = _always
-        else:
-            self.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition")) or _never
-        # A condition only reads its frame: one immutable frame per seat, not a new list every turn.
-        self.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(self.max_players))
-        self.strict_kinds = {k for k in range(self.num_kinds) if self.restriction[self.k_type[k]] is not None
-                             and self.strict[self.k_type[k]]}
-        self.jump_in = v.jump_in
-        self.stacking = v.stacking != "none"
-        self.deck_size = len(self.deck)
-        self.max_turns = v.max_turns
-        # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
-        self.plain_turns = -1 if v.jump_in else v.max_turns
-        self.may_keep_drawn = v.drawn_card != "forced"
-        self.uno_enabled = v.uno_enabled
-        # The fast paths that State takes where these tables say so: all off in the reference mode.
-        fast = self.fast
-        self.simple_draw = (fast and v.no_playable == "draw_one" and v.drawn_card != "forbidden"
-                            and self.after_draw < 0)
-        # Kinds whose play needs no effect, no restriction: the fast path of a turn.
-        self.plain = [fast and self.on_play[t] < 0 and self.restriction[t] is None for t in self.k_type]
-        # Straight effects: every op is a forward jump, an assignment or a call of a State method that
-        # cannot pause for a decision, push an effect or end the round. One runs to its end at once,
-        # without an effect frame on the stack (drawing may run the after-draw event, if there is one).
-        safe = {"", "op_skip", "op_skip_next", "op_reverse", "op_set_color", "op_turn_to"}
-        if self.after_draw < 0:
-            safe |= {"op_draw", "op_penalty"}
-        self.straight = [fast and all(getattr(op, "calls", None) in safe for op in ops) for ops, _ in self.codes]
-        self.stack_types = None
-        if v.stack_cards is not None:
-            self.stack_types = {self.type_ids.index(t) for t in v.stack_cards if t in self.type_ids}
-        self.diagnostics.extend(compiler.diags)
-        self.rulings_used = compiler.rulings_used
+        compile_effects(self, OPS, OP_FLAGS)
 
     def tables_for(self, players: int) -> None:
         """Build the team table, seat orders and empty skip row of a table of `players`, once."""
@@ -2007,7 +1941,7 @@ class FastState(State):
         playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
         may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
         # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
-        next_answers = getattr(may_draw_if, "next_answers", None)
+        next_answers = g.may_draw_next_answers
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
         history = self.history
         fixed, legal, apply = g.fixed_actions, _LEGAL, _APPLY
@@ -2122,6 +2056,20 @@ class FastState(State):
             self._go_on(then)
             return
         State._settle(self, then)
+
+
+# The instruction set the effect compiler emits calls to: every State.op_* method, by name, and what
+# each may do beyond changing the state's fields (see program.PAUSES and the others).
+OPS = {name: getattr(State, name) for name in dir(State) if name.startswith("op_")}
+OP_FLAGS = {
+    "op_draw": {DRAWS}, "op_draw_to": {DRAWS}, "op_draw_until_playable": {DRAWS}, "op_penalty": {DRAWS},
+    "op_skip": set(), "op_skip_next": set(), "op_reverse": set(), "op_set_color": set(), "op_turn_to": set(),
+    "op_look": set(), "op_lock": set(),
+    "op_swap_hands": {RESHAPES}, "op_rotate_hands": {RESHAPES}, "op_exchange_finish": {RESHAPES},
+    "op_discard_color": {RESHAPES}, "op_redeal": {RESHAPES}, "op_eliminate": {RESHAPES},
+    "op_choose_color": {PAUSES}, "op_choose_player": {PAUSES}, "op_give": {PAUSES}, "op_exchange_pick": {PAUSES},
+    "op_trade": {PAUSES}, "op_must_play": {PAUSES}, "op_challenge": {PAUSES}, "op_flip_again": {PUSHES},
+}
 
 
 def _deep_list(value: list) -> list:

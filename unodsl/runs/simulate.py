@@ -11,8 +11,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .bots import make_bot
-from .engine import Game
+from ..agents.bots import make_bot
+from ..engine.core import Game
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -175,7 +175,7 @@ def _init_worker(path: str, root: str | None, rulings: dict | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_game
     if _worker_game is None:
-        from .check import load
+        from ..check import load
         _worker_game = load(path, root, rulings)
 
 
@@ -197,7 +197,7 @@ def simulate(path: str, games: int, players: int, seed: int, bots: list[str], wo
     stop = stop if stop is not None else []
     if workers <= 1 or games == 1:
         if game is None:
-            from .check import load
+            from ..check import load
             game = load(path, root, rulings)
         total = _serial(game, games, players, seed, bots, match, progress, stop)
     else:

@@ -10,8 +10,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, suggestion_suffix
-from .source import Node
+from ..diagnostics import Diagnostic, suggestion_suffix
+from ..source.yaml_tree import Node
 
 MAX_CARDS = 10_000
 MAX_COUNT = 10_000
@@ -135,7 +135,7 @@ class Variant:
 def _origin(node: Node) -> str:
     """Where an inherited value was written: a shipped variant by its name, else path:line:col."""
     import os
-    from . import catalog
+    from ..source import catalog
     try:
         shipped = os.path.realpath(catalog.folder())
     except FileNotFoundError:

@@ -1,9 +1,9 @@
-"""Golden playthroughs (OpenSpiel style): a text trace of a fixed-seed game.
+"""Developer tool, not shipped: golden playthroughs (OpenSpiel style): a text trace of a fixed-seed game.
 
 Each step shows the full state, the legal actions and the action applied, so a
 rule change shows up as a text diff. Regenerate the committed traces with
 
-    python -m unodsl.playthrough --write
+    python -m tools.playthroughs --write
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import os
 import random
 import sys
 
-from .check import load
+from unodsl.check import load
+from unodsl.cli.files import atomic_write
 
 PLAYTHROUGH_DIR = os.path.join("tests", "playthroughs")
 SEED = 20261130
@@ -84,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
         text = render_playthrough(path)
         if args.write:
             os.makedirs(PLAYTHROUGH_DIR, exist_ok=True)
-            from .files import atomic_write
             atomic_write(trace_path(path), text, force=True)       # --write regenerates the traces
             print(f"wrote {trace_path(path)}")
         else:

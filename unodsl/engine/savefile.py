@@ -18,9 +18,9 @@ import math
 import random
 from collections import Counter
 
-from . import decisions as D
-from . import effects as E
-from .engine import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS,
+from ..effects import layout as D
+from ..effects import compiler as E
+from .core import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS,
                      InvalidState, State)
 
 FORMAT = "unodsl-state/1"

@@ -29,7 +29,7 @@ class Shipped:
 
 def folder() -> Path:
     """The shipped variants folder, from the installed package or the source tree."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent      # unodsl/
     for candidate in (here / "data" / "variants", here.parent / "variants"):
         if (candidate / "classic.yaml").is_file():
             return candidate

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from . import decisions as D
-from .engine import State
+from ..effects import layout as D
+from ..engine.core import State
 
 
 class RandomBot:

@@ -13,8 +13,8 @@ import time
 
 import click
 
-from . import __version__
-from .diagnostics import format_full, format_json, format_text, one_line
+from .. import __version__
+from ..diagnostics import format_full, format_json, format_text, one_line
 from .files import TargetExists, atomic_write, refuse_overwrite
 
 BOT_CHOICE = click.Choice(["random", "heuristic"])
@@ -48,7 +48,7 @@ class _UnknownVariant(click.ClickException):
 
 def _variant_path(value: str) -> str:
     """The file a variant argument means: an existing path as given, else a shipped name (`classic`)."""
-    from . import catalog
+    from ..source import catalog
     if os.path.lexists(value) or not catalog.is_name(value):
         return value
     found = catalog.path_of(value)
@@ -144,14 +144,14 @@ def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
     Files are reported in the order given, each file's problems sorted by position;
     a problem in a file shared by several (a base or an include) is reported once.
     """
-    from .checkcache import is_known_clean, remember_clean
+    from ..checkcache import is_known_clean, remember_clean
     files = tuple(_variant_path(path) for path in files)
     colour = _isatty(sys.stdout) and not os.environ.get("NO_COLOR")
     diagnostics, seen, blocks = [], set(), []
     for path in files:
         if is_known_clean(path, root):
             continue                          # unchanged since a clean check, with every file it read
-        from .check import check_file
+        from ..check import check_file
         result = check_file(path, root)
         if not result.diagnostics:
             remember_clean(path, root, list(result.texts))
@@ -183,7 +183,7 @@ def check(files: tuple[str, ...], fmt: str, root: str | None) -> None:
               help="text: one line per file; json: for tools.")
 def list_command(fmt: str) -> None:
     """List the shipped variants and house rules, by the names that commands and links take."""
-    from .catalog import shipped
+    from ..source.catalog import shipped
     entries = shipped()
     if fmt == "json":
         click.echo(json.dumps([{"name": e.name, "house_rule": e.house_rule, "title": e.title,
@@ -217,7 +217,7 @@ def _coloured(block: str, diagnostics: list) -> str:
 
 def _load_game(path: str, root: str | None = None):
     """Load a variant (a path or a shipped name) for playing; on problems print them and exit 1."""
-    from .check import check_file
+    from ..check import check_file
     path = _variant_path(path)
     result = check_file(path, root)
     if result.errors or result.game is None:
@@ -274,7 +274,7 @@ def _run_simulation(file, games, players, bots, seed, workers, match, as_json, r
         _check_players(game, players)
         started = time.perf_counter()
         bar = _Progress(games)
-        from .simulate import simulate as simulate_games
+        from ..runs.simulate import simulate as simulate_games
         stats = simulate_games(file, games, players, seed, [bots], workers, match, root,
                                progress=bar.update, game=game, stop=stop)
         bar.close()
@@ -417,7 +417,7 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
         click.echo("unodsl: game abandoned", err=True)
         sys.exit(1)
     if log_path:
-        from .replay import game_log
+        from ..runs.replay import game_log
         if _variant_path(file) != file:           # a shipped name: the log keeps the name
             record = game_log(game, file, state)
         else:
@@ -441,8 +441,8 @@ def replay(log: str, variant_path: str | None, root: str | None) -> None:
     The variant a log names must lie under the root found for the log, like a file
     named by `extends`; a variant given with --variant is the user's own choice.
     """
-    from . import catalog
-    from .replay import ReplayError, read_log, replay_game, variant_path_of
+    from ..source import catalog
+    from ..runs.replay import ReplayError, read_log, replay_game, variant_path_of
     try:
         records = read_log(log)
     except ReplayError as err:
@@ -488,7 +488,7 @@ def replay(log: str, variant_path: str | None, root: str | None) -> None:
 @root_option
 def rules(file: str, fmt: str, output: str | None, force: bool, root: str | None) -> None:
     """Print a readable rulebook generated from the variant."""
-    from .rulebook import render_rulebook
+    from ..rulebook.english import render_rulebook
     game = _load_game(file, root)
     text = render_rulebook(game, fmt)
     if output:
@@ -520,7 +520,7 @@ def test_command(files: tuple[str, ...], verbose: bool, reference: bool, fmt: st
     A variant file (or a shipped name such as `classic`) runs the scenario files that name
     it, found beside it, in scenarios/ beside it and in scenarios/ beside its folder.
     """
-    from .scenarios import run_scenario_files
+    from ..scenarios.runner import run_scenario_files
     if force and not junit_path:
         raise click.UsageError("--force only applies with --junit")
     if junit_path:
@@ -552,7 +552,7 @@ if __name__ == "__main__":            # pragma: no cover
 def rl_spec_command(file: str, players: int, root: str | None) -> None:
     """Print a variant's RL action table and observation layout (needs the rl extra)."""
     try:
-        from .rl.spec import render_spec
+        from ..rl.spec import render_spec
     except ImportError as err:
         click.echo(f"unodsl: rl-spec needs the rl extra (pip install 'unodsl[rl]'): {err}", err=True)
         sys.exit(2)

@@ -1,0 +1,17 @@
+"""The instruction set the compiler emits: every instruction says what it may do."""
+
+from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.program import DRAWS, PAUSES, PUSHES, RESHAPES
+
+
+def test_every_instruction_declares_what_it_may_do():
+    assert set(OP_FLAGS) == set(OPS)
+    assert all(flags <= {DRAWS, PAUSES, PUSHES, RESHAPES} for flags in OP_FLAGS.values())
+
+
+def test_an_instruction_that_sets_a_decision_declares_that_it_pauses():
+    """An op whose body sets `pending` stops for a decision: it must say PAUSES."""
+    import inspect
+    for name, fn in OPS.items():
+        if "self.pending = " in inspect.getsource(fn):
+            assert PAUSES in OP_FLAGS[name], name

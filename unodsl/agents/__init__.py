@@ -1,0 +1,1 @@
+"""Players that are programs: the random and heuristic bots."""

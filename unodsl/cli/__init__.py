@@ -1,0 +1,5 @@
+"""The `unodsl` command."""
+
+from .app import main
+
+__all__ = ["main"]

@@ -1,0 +1,11 @@
+"""The engine: a compiled variant (Game) and the state machine that plays it (State).
+
+    game = Game(variant)                 # or unodsl.load("classic")
+    state = game.new_game(players=4, seed=7)
+"""
+
+from .core import (ENGINE_RULINGS, FAST_BY_DEFAULT, MAX_FRAMES, MAX_STEPS_PER_TURN, Game, IllegalAction,
+                   InvalidState, State, shuffle)
+
+__all__ = ["ENGINE_RULINGS", "FAST_BY_DEFAULT", "MAX_FRAMES", "MAX_STEPS_PER_TURN", "Game", "IllegalAction",
+           "InvalidState", "State", "shuffle"]

@@ -1,0 +1,1 @@
+"""Many games at once, and games on record: simulate, replay, traces."""
