@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..agents.bots import make_bot
 from ..engine.core import Game
+from .metrics import Report, play_measured
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -34,6 +35,7 @@ class Stats:
     stalls: int = 0
     rounds: int = 0
     interrupted: bool = False                          # the run was stopped before all games were played
+    report: Report | None = None                       # the designer's figures, when asked for (metrics.py)
 
     def __post_init__(self):
         if not self.wins:
@@ -64,6 +66,10 @@ class Stats:
         self.reshuffles += other.reshuffles
         self.stalls += other.stalls
         self.rounds += other.rounds
+        if other.report is not None:
+            if self.report is None:
+                self.report = Report(other.report.players, other.report.teams)
+            self.report.merge(other.report)
 
     def summary(self) -> dict:
         """The figures a user reads: turns, win rates with 95% intervals, points, reshuffles, stalls."""
@@ -83,6 +89,7 @@ class Stats:
             "reshuffles": {"total": self.reshuffles, "per_game": self.reshuffles / n if n else 0.0},
             "stalls": self.stalls,
             "rounds_per_game": self.rounds / n if n else 0.0,
+            **({"report": self.report.summary()} if self.report is not None else {}),
         }
 
 
@@ -131,8 +138,14 @@ def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool =
     return state
 
 
+def teams_of(game: Game, players: int) -> int:
+    """The number of teams at a table of `players` (1: every player for themselves)."""
+    size = game.variant.team_size
+    return players // size if size > 1 else 1
+
+
 def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: list[str],
-              match: bool = False, on_game=None) -> Stats:
+              match: bool = False, on_game=None, measure: bool = False, into: Stats | None = None) -> Stats:
     """Play games start..stop-1 and return their statistics.
 
     The cycle collector is off while the games are played. The engine and the bots
@@ -141,13 +154,23 @@ def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: 
     over, as each game's state outlives a few of its young-generation passes: that
     took up to a fifth of the time of short games (All Wild). It is switched back on
     afterwards, if it was on.
+
+    With `measure`, every game is played decision by decision and its figures go to
+    `stats.report` (the same games: the bots draw from the same generator). `into`: the
+    Stats to add to (each game is in it before `on_game` is called).
     """
-    stats = Stats(players)
+    stats = into if into is not None else Stats(players)
+    if measure and stats.report is None:
+        stats.report = Report(players, teams_of(game, players))
     collecting = gc.isenabled()
     gc.disable()
     try:
         for index in range(start, stop):
-            state = play_one(game, players, game_seed(seed, index), bots, match)
+            if measure:
+                state, figures = play_measured(game, players, game_seed(seed, index), bots, match)
+                stats.report.add(figures, state)
+            else:
+                state = play_one(game, players, game_seed(seed, index), bots, match)
             stats.add(state)
             if on_game is not None:
                 on_game(index, state)
@@ -180,37 +203,37 @@ def _init_worker(path: str, root: str | None, rulings: dict | None) -> None:
 
 
 def _work(args) -> Stats:
-    players, seed, start, stop, bots, match = args
-    return run_range(_worker_game, players, seed, start, stop, bots, match)
+    players, seed, start, stop, bots, match, measure = args
+    return run_range(_worker_game, players, seed, start, stop, bots, match, measure=measure)
 
 
 def simulate(path: str, games: int, players: int, seed: int, bots: list[str], workers: int = 1,
              match: bool = False, root: str | None = None, rulings: dict | None = None,
-             progress=None, game: Game | None = None, stop: list | None = None) -> Stats:
+             progress=None, game: Game | None = None, stop: list | None = None, measure: bool = False) -> Stats:
     """Simulate `games` bot games of the variant at `path` and return their statistics.
 
     `progress(done)` is called as games finish. A run stops between two games when
     `stop` (a list a signal handler appends to) becomes non-empty, or on
     KeyboardInterrupt; the statistics then cover the finished games and
-    `interrupted` is set.
+    `interrupted` is set. With `measure`, `report` holds the designer's figures (metrics.py).
     """
     stop = stop if stop is not None else []
     if workers <= 1 or games == 1:
         if game is None:
             from ..check import load
             game = load(path, root, rulings)
-        total = _serial(game, games, players, seed, bots, match, progress, stop)
+        total = _serial(game, games, players, seed, bots, match, progress, stop, measure)
     else:
-        total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, game)
+        total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, game,
+                          measure)
     total.interrupted = bool(stop)
     return total
 
 
-def _serial(game, games, players, seed, bots, match, progress, stop: list) -> Stats:
+def _serial(game, games, players, seed, bots, match, progress, stop: list, measure: bool = False) -> Stats:
     total = Stats(players)
 
     def on_game(index, state):
-        total.add(state)
         if progress:
             progress(total.games)
         if stop:
@@ -218,7 +241,7 @@ def _serial(game, games, players, seed, bots, match, progress, stop: list) -> St
 
     try:
         if not stop:
-            run_range(game, players, seed, 0, games, bots, match, on_game=on_game)
+            run_range(game, players, seed, 0, games, bots, match, on_game=on_game, measure=measure, into=total)
     except (_StopRun, KeyboardInterrupt):
         stop.append("interrupted")
     return total
@@ -239,13 +262,13 @@ def _chunks(games: int, workers: int, largest: int = 100):
 
 
 def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
-              game: Game | None = None) -> Stats:
+              game: Game | None = None, measure: bool = False) -> Stats:
     """Small chunks over a process pool; once stopped, the workers end at once."""
     import multiprocessing
     global _worker_game
     total = Stats(players)
     ranges = list(_chunks(games, workers))
-    jobs = ((players, seed, first, last, bots, match) for first, last in ranges)
+    jobs = ((players, seed, first, last, bots, match, measure) for first, last in ranges)
     remaining = len(ranges)
     pool = None
     try:

@@ -1,0 +1,339 @@
+"""What a designer balances, measured game by game: length, fairness, draws, stacks, cards, drama.
+
+A `GameMetrics` watches one game as it is played, one decision at a time, through the
+state's public fields only (hand sizes, pile sizes, the stack, the decision and who
+makes it), and gives that game's figures when it ends. `Report` sums those figures
+over many games in constant memory (sums, counters and histograms) and merges like
+`Stats`, so a run split over processes reports the same. docs/analytics.md defines
+every figure and gives its source.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from dataclasses import dataclass, field
+
+from ..effects import layout as D
+
+# The figures of one game that `unodsl compare` differences game by game (name, words).
+PER_GAME = (
+    ("turns", "turns per game"),
+    ("decisions", "decisions per game"),
+    ("truncated", "games that hit the turn limit"),
+    ("first_player_won", "first player's win rate"),
+    ("cards_drawn", "cards drawn per game"),
+    ("forced_draws", "cards drawn by force per game"),
+    ("largest_hand", "largest hand of the game"),
+    ("longest_stack", "longest stack of the game"),
+    ("reshuffles", "reshuffles per game"),
+    ("lead_changes", "lead changes per game"),
+    ("drama", "drama (share of the winner's decisions spent behind)"),
+)
+
+
+class GameMetrics:
+    """One game's figures, gathered between `before` and `after` of every decision.
+
+    The leader is the one seat holding the fewest cards, if one does (Ludii's
+    "expected winner", with hand size as the evaluation). A lead change is a step at
+    which the leader becomes another seat; drama is the share of the eventual winner's
+    own decisions made while another seat led.
+    """
+
+    __slots__ = ("g", "n", "first", "direction", "drawn", "forced", "largest", "stack",
+                 "longest_stack", "leader", "last_leader", "lead_changes", "behind", "decided", "plays", "watch", "hits",
+                 "_sizes", "_pile", "_shuffles", "_actor", "_action", "_decision")
+
+    def __init__(self, state):
+        self.g = state.g
+        self.n = state.n
+        self.first = -1                       # the seat of the round's first turn, and the direction then
+        self.direction = 1
+        self.drawn = [0] * self.n
+        self.forced = [0] * self.n
+        self.largest = max(map(len, state.hands))
+        self.stack = 0
+        self.longest_stack = 0
+        self.leader = self._leader_of([*map(len, state.hands)])      # -1 while two or more seats share the fewest cards
+        self.last_leader = self.leader         # the last seat that led alone: a change is counted against it
+        self.lead_changes = 0
+        self.behind = [0] * self.n            # decisions each seat made while another seat led
+        self.decided = [0] * self.n
+        self.plays: list[tuple[int, int]] = []        # (card type, seat) of every card played
+        self.watch: list[tuple[int, int, int]] = []   # (type, seat hit next, its hand size then) until a turn
+        self.hits: list[tuple[int, int]] = []          # (type, hand change of the seat it hit next)
+
+    @staticmethod
+    def _leader_of(sizes: list[int]) -> int:
+        least = min(sizes)
+        return sizes.index(least) if sizes.count(least) == 1 else -1
+
+    def before(self, state, action: int) -> None:
+        """Note the position before `action` is applied."""
+        p = state.current_player
+        decision = state.decision
+        if decision == D.TURN:
+            if self.first < 0:
+                self.first, self.direction = p, state.direction
+            if self.watch:
+                self._close_watches(state)
+        self._sizes = sizes = [*map(len, state.hands)]
+        self._pile, self._shuffles = len(state.draw_pile), state.reshuffles
+        self._actor, self._action, self._decision = p, action, decision
+        self.decided[p] += 1
+        if self.leader >= 0 and self.leader != p:
+            self.behind[p] += 1
+        g = self.g
+        if action < 2 * g.num_kinds:                       # a card played (with or without UNO)
+            t = g.k_type[action % g.num_kinds]
+            self.plays.append((t, p))
+            hit = state.next_of(p)
+            if hit >= 0:
+                self.watch.append((t, hit, sizes[hit]))
+
+    def after(self, state) -> None:
+        """Count what the action did."""
+        if state.stack != self.stack:
+            self.stack = state.stack
+            if self.stack > self.longest_stack:
+                self.longest_stack = self.stack
+        sizes = [*map(len, state.hands)]
+        before = self._sizes
+        if sizes == before:
+            return                                         # no hand changed: nothing drawn, the lead stays
+        if state.reshuffles == self._shuffles:
+            from_pile = self._pile - len(state.draw_pile)
+        else:                                              # the discard went back under: count hand growth
+            from_pile = sum(b - a for a, b in zip(before, sizes) if b > a)
+        if from_pile > 0:
+            voluntary = self._action == self.g.A_DRAW and self._decision == D.TURN
+            for q in range(self.n):
+                took = sizes[q] - before[q]
+                if took > 0:
+                    took = min(took, from_pile)
+                    from_pile -= took
+                    self.drawn[q] += took
+                    if not (voluntary and q == self._actor):
+                        self.forced[q] += took
+                    if from_pile <= 0:
+                        break
+        largest = max(sizes)
+        if largest > self.largest:
+            self.largest = largest
+        leader = self._leader_of(sizes)
+        if leader >= 0:
+            if self.last_leader >= 0 and leader != self.last_leader:
+                self.lead_changes += 1
+            self.last_leader = leader
+        self.leader = leader
+
+    def _close_watches(self, state) -> None:
+        """A turn begins: each card played since hit its next seat by this much."""
+        for t, hit, size in self.watch:
+            self.hits.append((t, state.hand_size(hit) - size))
+        self.watch = []
+
+    def finish(self, state) -> dict:
+        """This game's figures (the game is over)."""
+        self._close_watches(state)
+        winner = state.winner
+        won = None if winner is None or self.first < 0 else int(winner == self.first or (
+            self.g.variant.team_size > 1 and state.same_team(winner, self.first)))
+        return {
+            "turns": state.total_turns, "decisions": len(state.history), "truncated": int(bool(state.stalled)),
+            "first_player_won": won, "cards_drawn": sum(self.drawn), "forced_draws": sum(self.forced),
+            "largest_hand": self.largest, "longest_stack": self.longest_stack, "reshuffles": state.reshuffles,
+            "lead_changes": self.lead_changes,
+            # A Fraction, not a float: sums of fractions do not depend on the order games are merged in.
+            "drama": Fraction(self.behind[winner], self.decided[winner]) if winner is not None and self.decided[winner]
+            else None,
+            "winner_position": None if winner is None or self.first < 0
+            else ((winner - self.first) * self.direction) % self.n,
+            "drawn": list(self.drawn), "plays": self.plays, "hits": self.hits, "winner": winner,
+            "scores": list(state.scores),
+        }
+
+
+@dataclass
+class Moments:
+    """Count, sum and sum of squares: a mean and its interval in constant memory.
+
+    The sums stay exact (ints, or Fractions for a ratio such as drama), so merging parts in
+    any order gives the same figures: results do not depend on the number of workers.
+    """
+
+    n: int = 0
+    total: int | Fraction = 0
+    squares: int | Fraction = 0
+
+    def add(self, x: int | Fraction) -> None:
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+
+    def merge(self, other: "Moments") -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    @property
+    def mean(self) -> float:
+        return float(Fraction(self.total) / self.n) if self.n else 0.0
+
+    @property
+    def sd(self) -> float:
+        if self.n < 2:
+            return 0.0
+        variance = (Fraction(self.squares) - Fraction(self.total) ** 2 / self.n) / (self.n - 1)
+        return math.sqrt(max(0.0, float(variance)))
+
+    def ci95(self) -> tuple[float, float]:
+        """The normal-approximation 95% interval of the mean."""
+        half = 1.959963984540054 * self.sd / math.sqrt(self.n) if self.n else 0.0
+        return (self.mean - half, self.mean + half)
+
+    def summary(self) -> dict:
+        low, high = self.ci95()
+        return {"n": self.n, "mean": self.mean, "sd": self.sd, "ci95": [low, high]}
+
+
+@dataclass
+class Report:
+    """The designer's figures over many games: sums, counters and histograms, mergeable."""
+
+    players: int
+    teams: int = 1
+    games: int = 0
+    per_game: dict = field(default_factory=dict)              # figure -> Moments
+    turns: Counter = field(default_factory=Counter)            # turns -> games
+    position_wins: Counter = field(default_factory=Counter)    # winner's position after the first player -> wins
+    team_wins: Counter = field(default_factory=Counter)
+    decided: int = 0                                           # games with a winner
+    drawn_per_seat: Counter = field(default_factory=Counter)   # cards drawn by one player in one game -> count
+    card_plays: Counter = field(default_factory=Counter)       # card type -> plays
+    card_wins: Counter = field(default_factory=Counter)        # card type -> plays by the game's winning side
+    card_hit: dict = field(default_factory=dict)               # card type -> Moments of the next seat's hand change
+    points: Counter = field(default_factory=Counter)           # the winner's points, by tens -> games
+
+    def __post_init__(self):
+        for name, _ in PER_GAME:
+            self.per_game.setdefault(name, Moments())
+
+    def add(self, figures: dict, state) -> None:
+        """Fold in one game's `GameMetrics.finish` figures."""
+        self.games += 1
+        for name, _ in PER_GAME:
+            value = figures[name]
+            if value is not None:
+                self.per_game[name].add(value)
+        self.turns[figures["turns"]] += 1
+        winner = figures["winner"]
+        for drawn in figures["drawn"]:
+            self.drawn_per_seat[drawn] += 1
+        if winner is not None:
+            self.decided += 1
+            if figures["winner_position"] is not None:
+                self.position_wins[figures["winner_position"]] += 1
+            if self.teams > 1:
+                self.team_wins[state.team_index(winner)] += 1
+            self.points[figures["scores"][winner] // 10 * 10] += 1
+        names = state.g.type_ids
+        for t, seat in figures["plays"]:
+            self.card_plays[names[t]] += 1
+            if winner is not None and (seat == winner or (self.teams > 1 and state.same_team(seat, winner))):
+                self.card_wins[names[t]] += 1
+        for t, change in figures["hits"]:
+            self.card_hit.setdefault(names[t], Moments()).add(change)
+
+    def merge(self, other: "Report") -> None:
+        self.games += other.games
+        self.decided += other.decided
+        for name, moments in other.per_game.items():
+            self.per_game[name].merge(moments)
+        for mine, theirs in ((self.turns, other.turns), (self.position_wins, other.position_wins),
+                             (self.team_wins, other.team_wins), (self.drawn_per_seat, other.drawn_per_seat),
+                             (self.card_plays, other.card_plays), (self.card_wins, other.card_wins),
+                             (self.points, other.points)):
+            mine.update(theirs)
+        for name, moments in other.card_hit.items():
+            self.card_hit.setdefault(name, Moments()).merge(moments)
+
+    def summary(self) -> dict:
+        """Every figure, as docs/analytics.md defines it."""
+        from .simulate import _percentiles, wilson
+        n, decided = self.games, self.decided
+        sides = self.teams if self.teams > 1 else self.players
+        first = self.per_game["first_player_won"]
+        low, high = wilson(round(first.total), first.n)
+        fair = 1 / sides
+        positions = []
+        for pos in range(self.players):
+            wins = self.position_wins[pos]
+            lo, hi = wilson(wins, decided)
+            positions.append({"position": pos, "wins": wins, "win_rate": wins / decided if decided else 0.0,
+                              "ci95": [lo, hi]})
+        teams = []
+        for team in range(self.teams if self.teams > 1 else 0):
+            wins = self.team_wins[team]
+            lo, hi = wilson(wins, decided)
+            teams.append({"team": team, "wins": wins, "win_rate": wins / decided if decided else 0.0,
+                          "ci95": [lo, hi]})
+        cards = []
+        for name in sorted(self.card_plays, key=lambda c: (-self.card_plays[c], c)):
+            plays = self.card_plays[name]
+            lo, hi = wilson(self.card_wins[name], plays)
+            hit = self.card_hit.get(name, Moments())
+            cards.append({"card": name, "plays": plays, "plays_per_game": plays / n if n else 0.0,
+                          "win_rate": self.card_wins[name] / plays if plays else 0.0, "ci95": [lo, hi],
+                          "next_hand_change": hit.mean})
+        seats_games = sum(self.drawn_per_seat.values())
+        return {
+            "games": n,
+            "length": dict(_percentiles(self.turns, n), histogram=_histogram(self.turns)),
+            "truncated": {"games": round(self.per_game["truncated"].total),
+                          "rate": self.per_game["truncated"].mean},
+            "first_player": {"win_rate": first.mean, "ci95": [low, high], "fair": fair,
+                             "advantage": first.mean - fair, "advantage_ci95": [low - fair, high - fair]},
+            "by_position": positions,
+            "by_team": teams,
+            "draws": {"per_player": sum(k * c for k, c in self.drawn_per_seat.items()) / seats_games
+                      if seats_games else 0.0,
+                      "forced_per_game": self.per_game["forced_draws"].mean,
+                      "largest_hand": _percentiles(Counter(), 0) if not n else self.per_game["largest_hand"].summary()},
+            "stacks": self.per_game["longest_stack"].summary(),
+            "reshuffles": self.per_game["reshuffles"].summary(),
+            "lead_changes": self.per_game["lead_changes"].summary(),
+            "drama": self.per_game["drama"].summary(),
+            "cards": cards,
+            "winner_points": dict(sorted(self.points.items())),
+        }
+
+
+def _histogram(counts: Counter, bins: int = 20) -> list[dict]:
+    """`counts` (value -> games) in at most `bins` equal ranges: [{"from", "to", "games"}]."""
+    if not counts:
+        return []
+    low, high = min(counts), max(counts)
+    width = max(1, math.ceil((high - low + 1) / bins))
+    out = [{"from": low + i * width, "to": low + (i + 1) * width - 1, "games": 0}
+           for i in range((high - low) // width + 1)]
+    for value, games in counts.items():
+        out[(value - low) // width]["games"] += games
+    return out
+
+
+def play_measured(game, players: int, seed: int, bots: list[str], match: bool = False):
+    """Play one game with bots, decision by decision, and return (state, its figures)."""
+    from ..agents.bots import make_bot
+    state = game.new_game(players, seed=seed, match=match)
+    rng = state.rng
+    agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
+    metrics = GameMetrics(state)
+    while not state.over:
+        action = agents[state.current_player].act(state)
+        metrics.before(state, action)
+        state.apply_id(action)
+        metrics.after(state)
+    return state, metrics.finish(state)
