@@ -52,7 +52,7 @@ def test_a_turn_draw_is_voluntary_and_a_penalty_is_forced():
             action = game.A_DRAW if decision == D.TURN and p % 2 == 0 and game.A_DRAW in legal else legal[0]
             drawn, forced = list(metrics.drawn), list(metrics.forced)
             shuffles, size = state.reshuffles, len(state.hands[p])
-            metrics.before(state, action)
+            metrics.before(state, p, decision, action)
             state.apply_id(action)
             metrics.after(state)
             if state.reshuffles != shuffles:
@@ -77,7 +77,7 @@ def test_lead_changes_count_a_new_sole_leader_and_ties_do_not_reset_it():
     for before, after in (([7, 7], [6, 7]), ([6, 7], [6, 5]), ([6, 5], [5, 5]), ([5, 5], [5, 4]), ([5, 4], [4, 4]),
                           ([4, 4], [3, 4])):
         state = _fake(before)
-        metrics.before(state, 98)
+        metrics.before(state, 0, D.TURN, 98)
         metrics.after(_fake(after))
     # leaders: -, 0, 1, tie, 1, tie, 0: changes 0->1 and 1->0 (the tie between two 1s is no change)
     assert metrics.lead_changes == 2
@@ -111,3 +111,23 @@ def test_every_figure_is_defined_for_the_shipped_variants(variant):
     for name, _ in PER_GAME:
         assert name in figures
     assert sum(figures["drawn"]) == figures["cards_drawn"] >= figures["forced_draws"]
+
+
+def test_the_report_pages_hold_every_section_and_their_plots():
+    pytest.importorskip("matplotlib")
+    from unodsl.runs.report import render_comparison, render_simulation
+    summary = simulate("variants/teams.yaml", 40, 4, 1, ["heuristic"], measure=True).summary()
+    summary.update(variant="Teams", seed=1, bots="heuristic")
+    page = render_simulation(summary, "html", "teams")["teams.html"].decode()
+    for part in ("Fairness", "Length", "Cards", "wild_team_draw_four"):
+        assert part in page
+    assert page.count("data:image/png;base64,") == 4           # positions, teams, length, cards
+    files = render_simulation(summary, "md", "teams")
+    assert sorted(files) == ["teams-cards.png", "teams-length.png", "teams-positions.png", "teams-teams.png",
+                             "teams.md"]
+    assert all(data.startswith(b"\x89PNG") for name, data in files.items() if name.endswith(".png"))
+    assert "![cards](teams-cards.png)" in files["teams.md"].decode()
+    rows = compare_games(load(CLASSIC), load(CLASSIC), 10, 4, 1, ["heuristic"]).summary()
+    header = {"a": "A", "b": "B", "games": 10, "players": 4, "bots": "heuristic", "seed": 1}
+    compared = render_comparison(header, rows, "md", "ab")
+    assert sorted(compared) == ["ab-differences.png", "ab.md"] and "| turns |" in compared["ab.md"].decode()

@@ -42,21 +42,23 @@ class GameMetrics:
     own decisions made while another seat led.
     """
 
-    __slots__ = ("g", "n", "first", "direction", "drawn", "forced", "largest", "stack",
+    __slots__ = ("g", "plays_below", "n", "first", "direction", "drawn", "forced", "largest", "stack",
                  "longest_stack", "leader", "last_leader", "lead_changes", "behind", "decided", "plays", "watch", "hits",
                  "_sizes", "_pile", "_shuffles", "_actor", "_action", "_decision")
 
     def __init__(self, state):
         self.g = state.g
+        self.plays_below = 2 * state.g.num_kinds        # action ids below this play a card
         self.n = state.n
         self.first = -1                       # the seat of the round's first turn, and the direction then
         self.direction = 1
         self.drawn = [0] * self.n
         self.forced = [0] * self.n
-        self.largest = max(map(len, state.hands))
+        self._sizes = [*map(len, state.hands)]
+        self.largest = max(self._sizes)
         self.stack = 0
         self.longest_stack = 0
-        self.leader = self._leader_of([*map(len, state.hands)])      # -1 while two or more seats share the fewest cards
+        self.leader = self._leader_of(self._sizes)      # -1 while two or more seats share the fewest cards
         self.last_leader = self.leader         # the last seat that led alone: a change is counted against it
         self.lead_changes = 0
         self.behind = [0] * self.n            # decisions each seat made while another seat led
@@ -70,23 +72,21 @@ class GameMetrics:
         least = min(sizes)
         return sizes.index(least) if sizes.count(least) == 1 else -1
 
-    def before(self, state, action: int) -> None:
-        """Note the position before `action` is applied."""
-        p = state.current_player
-        decision = state.decision
+    def before(self, state, p: int, decision: str, action: int) -> None:
+        """Note the position before seat `p`'s `action` (at a `decision` of that kind) is applied."""
         if decision == D.TURN:
             if self.first < 0:
                 self.first, self.direction = p, state.direction
             if self.watch:
                 self._close_watches(state)
-        self._sizes = sizes = [*map(len, state.hands)]
+        sizes = self._sizes                # hand sizes as the last step left them (nothing moves in between)
         self._pile, self._shuffles = len(state.draw_pile), state.reshuffles
         self._actor, self._action, self._decision = p, action, decision
         self.decided[p] += 1
         if self.leader >= 0 and self.leader != p:
             self.behind[p] += 1
-        g = self.g
-        if action < 2 * g.num_kinds:                       # a card played (with or without UNO)
+        if action < self.plays_below:                      # a card played (with or without UNO)
+            g = self.g
             t = g.k_type[action % g.num_kinds]
             self.plays.append((t, p))
             hit = state.next_of(p)
@@ -122,12 +122,14 @@ class GameMetrics:
         largest = max(sizes)
         if largest > self.largest:
             self.largest = largest
-        leader = self._leader_of(sizes)
+        least = min(sizes)                          # the sole leader, inline: this runs at almost every step
+        leader = sizes.index(least) if sizes.count(least) == 1 else -1
         if leader >= 0:
             if self.last_leader >= 0 and leader != self.last_leader:
                 self.lead_changes += 1
             self.last_leader = leader
         self.leader = leader
+        self._sizes = sizes
 
     def _close_watches(self, state) -> None:
         """A turn begins: each card played since hit its next seat by this much."""
@@ -332,8 +334,9 @@ def play_measured(game, players: int, seed: int, bots: list[str], match: bool = 
     agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
     metrics = GameMetrics(state)
     while not state.over:
-        action = agents[state.current_player].act(state)
-        metrics.before(state, action)
+        p = state.current_player
+        action = agents[p].act(state)
+        metrics.before(state, p, state.decision, action)
         state.apply_id(action)
         metrics.after(state)
     return state, metrics.finish(state)
