@@ -209,16 +209,23 @@ def _work(args) -> Stats:
 
 def simulate(path: str, games: int, players: int, seed: int, bots: list[str], workers: int = 1,
              match: bool = False, root: str | None = None, rulings: dict | None = None,
-             progress=None, game: Game | None = None, stop: list | None = None, measure: bool = False) -> Stats:
+             progress=None, game: Game | None = None, stop: list | None = None, measure: bool = False,
+             backend: str = "process") -> Stats:
     """Simulate `games` bot games of the variant at `path` and return their statistics.
 
     `progress(done)` is called as games finish. A run stops between two games when
     `stop` (a list a signal handler appends to) becomes non-empty, or on
     KeyboardInterrupt; the statistics then cover the finished games and
     `interrupted` is set. With `measure`, `report` holds the designer's figures (metrics.py).
+    `backend`: "process" (a process pool when workers > 1) or "ray" (Ray tasks, ray_backend.py);
+    every backend and worker count gives the same statistics.
     """
     stop = stop if stop is not None else []
-    if workers <= 1 or games == 1:
+    if backend == "ray":
+        from .ray_backend import run_on_ray
+        total = run_on_ray(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, measure,
+                           fast=None if game is None else game.fast)
+    elif workers <= 1 or games == 1:
         if game is None:
             from ..check import load
             game = load(path, root, rulings)
