@@ -441,6 +441,23 @@ def test_version_and_help():
     assert os.path.exists(ROOT / "docs" / "cli.md")
 
 
+def test_every_command_module_is_registered_once():
+    """A module of unodsl/cli/ that defines a click command has it in the group (docs/cli.md, Adding a command)."""
+    import importlib
+    import click
+    support = {"__init__", "__main__", "app", "shared", "files", "terminal"}
+    found = {}
+    for path in sorted((ROOT / "unodsl" / "cli").glob("*.py")):
+        if path.stem in support:
+            continue
+        module = importlib.import_module(f"unodsl.cli.{path.stem}")
+        commands = [value for value in vars(module).values()
+                    if isinstance(value, click.Command) and value.callback.__module__ == module.__name__]
+        assert len(commands) == 1, f"unodsl/cli/{path.name} defines {len(commands)} commands"
+        found[commands[0].name] = commands[0]
+    assert found == main.commands
+
+
 @pytest.mark.parametrize("command", ["check", "play", "simulate", "test", "rules", "replay"])
 def test_every_command_that_reads_variants_takes_root(command):
     result = cli(command, "--help")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import unodsl.cli.app as cli_module
+import unodsl.cli.check as check_command
 from unodsl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,7 +145,7 @@ def test_check_is_plain_when_stdout_is_not_a_terminal(tmp_path):
 def test_check_is_coloured_on_a_terminal_unless_no_color(tmp_path, monkeypatch):
     broken = tmp_path / "b.yaml"
     broken.write_text("unodsl: 1\nname: x\nfoo: 1\n")
-    monkeypatch.setattr(cli_module, "_isatty", lambda stream: True)
+    monkeypatch.setattr(check_command, "isatty", lambda stream: True)
     monkeypatch.delenv("NO_COLOR", raising=False)
     coloured = cli("check", str(broken), color=True)
     assert coloured.exit_code == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -73,6 +74,19 @@ def test_every_export_loads_in_a_fresh_interpreter(code):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "unodsl." in result.stdout
+
+
+def test_the_public_api_is_the_documented_one_and_loads_lazily():
+    """`unodsl.__all__` is the list docs/api.md gives; importing unodsl loads none of it, each name loads."""
+    code = ("import sys, unodsl; loaded = sorted(m for m in sys.modules if m.startswith('unodsl.')); "
+            "[getattr(unodsl, name) for name in unodsl.__all__]; print(loaded); print(sorted(unodsl.__all__))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert result.returncode == 0, result.stderr[-2000:]
+    loaded, exported = result.stdout.splitlines()
+    assert loaded == "[]"
+    api = (REPO / "docs" / "api.md").read_text()
+    sentence = api.split("`unodsl` itself exports ", 1)[1].split(", each imported", 1)[0]
+    assert exported == str(sorted(re.findall(r"`(\w+)`", sentence)))
 
 
 @pytest.mark.skipif(not (REPO / ".venv" / ".unodsl-installed").exists(), reason="needs the venv that setup.sh made")

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from unodsl.check import load
 from unodsl.cli import main
-from unodsl.scenarios.runner import ScenarioError, build_state, check_conservation, run_scenario_files
+from unodsl.scenarios import ScenarioError, build_state, run_scenario_files
+from unodsl.scenarios.expect import check_conservation
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIO_FILES = sorted((REPO / "variants" / "scenarios").glob("*.yaml"))
