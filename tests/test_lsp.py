@@ -141,7 +141,8 @@ class Client:
 
 @pytest.fixture
 def client(tmp_path):
-    c = Client(REPO)
+    # Started elsewhere, the server works from the workspace folder it is given, as check run there.
+    c = Client(tmp_path)
     answer = c.request("initialize", {"processId": os.getpid(), "rootUri": REPO.as_uri(), "capabilities": {}})
     assert answer["result"]["serverInfo"]["name"] == "unodsl"
     c.notify("initialized", {})

@@ -78,6 +78,26 @@ def _encoding(ls: LanguageServer) -> str:
     return str(value)
 
 
+# --- start-up -------------------------------------------------------------------
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: UnodslServer, params: types.InitializeParams) -> None:
+    """Work from the workspace's folder, as `unodsl check` run there does.
+
+    Check chooses the folder that links may not leave, and names the files a variant
+    reached, from the working folder; an editor may start the server from anywhere.
+    """
+    def enter() -> None:
+        folders = params.workspace_folders or []
+        uri = folders[0].uri if folders else params.root_uri
+        folder = document_path(uri) if uri else params.root_path
+        if folder and os.path.isdir(folder):
+            os.chdir(folder)
+
+    _guarded(lambda: None, enter)
+
+
 # --- diagnostics ----------------------------------------------------------------
 
 
