@@ -317,3 +317,17 @@ def test_junk_gives_diagnostics_and_the_server_stays_up(client, tmp_path, junk):
     assert client.diagnostics(uri, 2) == []
     assert "internal error" not in client.log()
     assert client.close() == 0
+
+
+def test_a_buffer_never_saved_is_checked_and_a_document_never_opened_is_answered(client):
+    uri = "untitled:Untitled-1"
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                                                          "text": "unodsl: 1\nname: New\nextends: classic\nbogus: 1\n"}})
+    got = client.diagnostics(uri, 1)
+    assert [(g["code"], g["range"]["start"], g["message"]) for g in got] == \
+           [("E201", {"line": 3, "character": 0}, "unknown key 'bogus' at the top level")]
+    assert "deal" in client.completion(uri, 4, 0)
+    never = (REPO / "variants" / "no-such-file.yaml").as_uri()
+    assert client.completion(never, 0, 0) == [] and client.hover(never, 0, 0) is None
+    assert "internal error" not in client.log()
+    assert client.close() == 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..source import catalog
 from .cursor import Context
@@ -28,7 +28,7 @@ class Item:
     insert: str
     detail: str = ""
     documentation: str = ""
-    sort: str = field(default="")
+    sort: str = ""
 
 
 def complete(context: Context, schema: SchemaTree, names: Names) -> list[Item]:

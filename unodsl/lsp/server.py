@@ -11,6 +11,7 @@ import logging
 import os
 import sys
 import traceback
+from pathlib import Path
 from typing import Callable, TypeVar
 from urllib.parse import unquote, urlparse
 
@@ -103,11 +104,14 @@ def initialize(ls: UnodslServer, params: types.InitializeParams) -> None:
 
 def publish(ls: UnodslServer, uri: str) -> None:
     """Check the document at `uri` as it is in the editor and publish its diagnostics."""
-    doc = ls.workspace.get_text_document(uri)
-    text = Text(doc.source, _encoding(ls))
-    diagnostics = _guarded(lambda: [_internal_error(text)], lambda: _diagnostics(ls, uri, text))
-    ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+    def send() -> None:
+        doc = ls.workspace.get_text_document(uri)
+        text = Text(doc.source, _encoding(ls))
+        diagnostics = _guarded(lambda: [_internal_error()], lambda: _diagnostics(ls, uri, text))
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+
+    _guarded(lambda: None, send)
 
 
 def _diagnostics(ls: UnodslServer, uri: str, text: Text) -> list[types.Diagnostic]:
@@ -161,7 +165,6 @@ def _range_in_file(d) -> types.Range:
 
 
 def _uri(path: str) -> str:
-    from pathlib import Path
     try:
         return Path(os.path.abspath(path)).as_uri()
     except ValueError:
@@ -173,7 +176,7 @@ def _position(text: Text, offset: int) -> types.Position:
     return types.Position(line=line, character=character)
 
 
-def _internal_error(text: Text) -> types.Diagnostic:
+def _internal_error() -> types.Diagnostic:
     start = types.Position(line=0, character=0)
     return types.Diagnostic(range=types.Range(start=start, end=start), severity=types.DiagnosticSeverity.Error,
                             code="E599", source="unodsl",
@@ -207,6 +210,8 @@ def did_close(ls: UnodslServer, params: types.DidCloseTextDocumentParams) -> Non
 
 def _cursor(ls: UnodslServer, uri: str, position: types.Position) -> tuple[list[str], int, int] | None:
     """(the document's lines, 0-based line, column in characters) at an LSP position, or None."""
+    if uri not in ls.workspace.text_documents:
+        return None                           # never opened: there is no text to read
     doc = ls.workspace.get_text_document(uri)
     if len(doc.source) > MAX_EDITED_CHARS:
         return None
