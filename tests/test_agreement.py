@@ -33,7 +33,8 @@ import pytest
 from bench_scripts import bench_module
 
 import unodsl
-from unodsl.runs.simulate import run_range, wilson
+from unodsl.runs.intervals import wilson
+from unodsl.runs.simulate import run_range
 
 ROOT = Path(__file__).resolve().parents[1]
 E = bench_module("reference_engine")

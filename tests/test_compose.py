@@ -177,3 +177,19 @@ def test_a_deck_total_changed_by_an_include_is_reported_at_the_include(tmp_path)
     assert [d.header() for d in result.diagnostics] == [
         f"{mine}:4:11: E307 the card types add up to 110 cards, but deck.total, inherited from "
         "the shipped variant 'classic' (line 17), says 108: add 'deck: {total: 110}' to this file"]
+
+
+def test_texts_stand_in_for_files_on_disk(tmp_path):
+    """check_file(texts=...) reads an unsaved buffer in place of the file: its own file and a linked one."""
+    from unodsl.check import check_file
+    (tmp_path / "pyproject.toml").write_text("")
+    base = tmp_path / "base.yaml"
+    base.write_text("unodsl: 1\nname: Base\nextends: classic\n")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("unodsl: 1\nname: Mine\nextends: base.yaml\n")
+    assert check_file(str(mine)).errors == []
+    edited = check_file(str(mine), texts={str(base): "unodsl: 1\nname: Base\nextends: classic\nfoo: 1\n"})
+    assert [(d.path, d.line, d.code) for d in edited.errors] == [(str(base), 4, "E201")]
+    assert edited.links[str(base)].line == 3                  # reached through mine.yaml's extends
+    broken = check_file(str(mine), texts={str(mine): "unodsl: 1\nname: [\n"})
+    assert [d.code for d in broken.errors] == ["E110"] and base.read_text().endswith("classic\n")

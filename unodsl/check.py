@@ -34,6 +34,8 @@ class CheckResult:
     texts: dict[str, str] = field(default_factory=dict)
     variant: Variant | None = None
     game: Game | None = None
+    # Each file read -> the link of the checked file through which it was reached (None: the file itself).
+    links: dict = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -41,10 +43,13 @@ class CheckResult:
 
 
 def check_file(path: str, root: str | None = None, rulings: dict | None = None,
-               fast: bool | None = None) -> CheckResult:
-    """Run every stage on `path` and collect all diagnostics, sorted by position (`fast`: see Game)."""
-    comp = compose_file(path, root)
-    result = CheckResult(path, list(comp.diagnostics), comp.texts)
+               fast: bool | None = None, texts: dict[str, str] | None = None) -> CheckResult:
+    """Run every stage on `path` and collect all diagnostics, sorted by position (`fast`: see Game).
+
+    `texts` (path -> text) is read in place of those files on disk: an editor's unsaved buffers.
+    """
+    comp = compose_file(path, root, texts)
+    result = CheckResult(path, list(comp.diagnostics), comp.texts, links=comp.links)
     scenario_file = _scenario_file_mark(comp.root)
     if scenario_file is not None:
         # Every schema error would only say that a scenario file is not a variant.
@@ -131,13 +136,35 @@ def _conflict_position(variant: Variant, rule_id: str, conflict) -> tuple[str, i
     return (node.path, node.line, node.column) if node is not None else (variant.path, 1, 1)
 
 
-def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool | None = None) -> Game:
-    """Load and compile a variant file; raises DiagnosticError listing every problem.
+def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool | None = None,
+         texts: dict[str, str] | None = None) -> Game:
+    """Load and compile a variant file; raises DiagnosticError listing every problem (`texts`: see check_file).
 
     `fast=False` compiles the reference mode, every rule through its one general implementation
     (the default: the fast mode, unless the environment sets UNODSL_FAST=0).
     """
-    result = check_file(path, root, rulings, fast)
+    result = check_file(path, root, rulings, fast, texts)
     if result.errors or result.game is None:
         raise DiagnosticError(result.errors or [Diagnostic(path, 1, 1, "E306", "the variant defines no cards")])
     return result.game
+
+
+_VALUE_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
+
+
+def ruling_problem(variant: Variant, name: str, value) -> str | None:
+    """Why `name: value` cannot override a ruling of `variant` (unknown, wrong type, not a choice), or None."""
+    from .diagnostics import suggestion_suffix
+    known = variant.rulings
+    if name not in known and name not in ENGINE_RULINGS:
+        return f"unknown ruling '{name}'" + suggestion_suffix(name, list(known))
+    ruling = known.get(name)
+    if ruling is None:
+        return None
+    if type(value) is not type(ruling.value) and ruling.value is not None:
+        kind = _VALUE_KINDS.get(type(ruling.value), type(ruling.value).__name__)
+        return f"ruling '{name}' takes {kind}, not {value!r}"
+    if ruling.choices and value not in ruling.choices:
+        return f"ruling '{name}' is one of {', '.join(map(str, ruling.choices))}, not {value!r}"
+    return None
+

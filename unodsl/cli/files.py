@@ -39,8 +39,8 @@ def refuse_overwrite(path: str, force: bool) -> None:
         raise click.UsageError(f"cannot write in folder '{parent}'")
 
 
-def atomic_write(path: str, text: str, *, force: bool) -> None:
-    """Write text to a temporary file beside `path` and move it into place.
+def atomic_write(path: str, text: str | bytes, *, force: bool) -> None:
+    """Write text (UTF-8) or bytes to a temporary file beside `path` and move it into place.
 
     With `force` the move is a rename, which replaces whatever is there. Without it the
     move is a hard link, which the system refuses if `path` exists, whenever it was
@@ -50,8 +50,8 @@ def atomic_write(path: str, text: str, *, force: bool) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(_bytes(text))
             handle.flush()
             os.fsync(handle.fileno())
         if force:
@@ -76,13 +76,17 @@ def atomic_write(path: str, text: str, *, force: bool) -> None:
         raise
 
 
-def _create_exclusive(path: str, text: str, tmp: str) -> None:
+def _bytes(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("utf-8")
+
+
+def _create_exclusive(path: str, text: str | bytes, tmp: str) -> None:
     """Write `path` only if it does not exist (O_EXCL): not atomic, but it never replaces a file."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
         raise TargetExists(path, tmp) from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(_bytes(text))
         handle.flush()
         os.fsync(handle.fileno())

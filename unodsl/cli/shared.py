@@ -11,7 +11,75 @@ import click
 from ..diagnostics import format_text
 from .files import TargetExists, atomic_write
 
-BOT_CHOICE = click.Choice(["random", "heuristic"])
+class BotList(click.ParamType):
+    """`--bots`: one bot for every seat, or a comma list seated in turn (`heuristic,random,ismcts:200`).
+
+    Each entry is a bot name with options after colons, as `agents.bots.make_bot` takes it;
+    the value stays the text given, checked entry by entry.
+    """
+
+    name = "bots"
+
+    def convert(self, value, param, ctx):
+        import random
+
+        from ..agents.bots import make_bot
+        entries = [entry.strip() for entry in str(value).split(",")]
+        for entry in entries:
+            try:
+                make_bot(entry, random.Random(0))
+            except ValueError as err:
+                self.fail(str(err), param, ctx)
+        return ",".join(entries)
+
+
+BOT_CHOICE = BotList()
+
+
+def rulings_option(fn):
+    """`--ruling NAME=VALUE`, repeatable: a ruling changed for this run (values are read as YAML scalars)."""
+    return click.option("--ruling", "rulings", multiple=True, metavar="NAME=VALUE",
+                        help="Change a ruling for this run (repeatable): --ruling stack_challenge=false.")(fn)
+
+
+def include_option(fn):
+    """`--include FILE`, repeatable: a house rule (a file or a shipped name) laid over the variant."""
+    return click.option("--include", "includes", multiple=True, metavar="FILE",
+                        help="Lay a house rule over the variant (repeatable): --include stacking-mattel.")(fn)
+
+
+def parse_rulings(given: tuple[str, ...], grid: bool = False) -> dict:
+    """NAME=VALUE pairs as a dict of ruling values; with `grid`, each value a list (NAME=V1,V2,...)."""
+    import yaml
+    out: dict = {}
+    for item in given:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="'--ruling'")
+        values = value.split(",") if grid else [value]
+        try:
+            parsed = [yaml.safe_load(v) if v.strip() else "" for v in values]
+        except yaml.YAMLError:
+            raise click.BadParameter(f"'{item}': a value is not a plain scalar", param_hint="'--ruling'") from None
+        if any(isinstance(v, (dict, list)) for v in parsed):
+            raise click.BadParameter(f"'{item}': a ruling value is a number, a word or true/false",
+                                     param_hint="'--ruling'")
+        out[name.strip()] = parsed if grid else parsed[0]
+    return out
+
+
+def with_includes(path: str, includes: tuple[str, ...]) -> tuple[str, dict | None]:
+    """The variant to load: `path` itself, or an unsaved file beside it that extends it and includes
+    `includes` (house-rule files or shipped names), with its text for check_file(texts=...)."""
+    if not includes:
+        return path, None
+    import json
+    folder = os.path.dirname(os.path.abspath(path))
+    virtual = os.path.join(folder, f".{os.path.basename(path)}+includes.yaml")
+    ref = path if not os.path.exists(path) else os.path.basename(path)
+    text = (f"unodsl: 1\nname: {json.dumps(os.path.basename(path) + ' + ' + ', '.join(includes))}\n"
+            f"extends: {json.dumps(ref)}\ninclude: {json.dumps(list(includes))}\n")
+    return virtual, {virtual: text}
 
 # One option for every command that reads variants, so they all resolve links alike.
 root_option = click.option(
@@ -37,11 +105,13 @@ def variant_file(value: str) -> str:
     return found
 
 
-def load_game(path: str, root: str | None = None):
-    """Load a variant (a path or a shipped name) for playing; on problems print them and exit 1."""
+def load_game(path: str, root: str | None = None, rulings: dict | None = None, texts: dict | None = None):
+    """Load a variant (a path or a shipped name) for playing; on problems print them and exit 1.
+
+    `rulings` override the variant's; `texts` are unsaved files (see with_includes)."""
     from ..check import check_file
     path = variant_file(path)
-    result = check_file(path, root)
+    result = check_file(path, root, rulings, texts=texts)
     if result.errors or result.game is None:
         click.echo(format_text(result.errors) or f"{path}:1:1: E306 the variant defines no cards", err=True)
         sys.exit(1)
@@ -56,7 +126,12 @@ def check_players(game, players: int) -> None:
         raise click.UsageError(str(err)) from None
 
 
-def write_or_exit(path: str, text: str, force: bool, name: str, during: str, kept: str) -> None:
+def write_bytes_or_exit(path: str, data: bytes, force: bool, name: str, during: str, kept: str) -> None:
+    """write_or_exit for bytes (a report's pages and images)."""
+    write_or_exit(path, data, force, name, during, kept)
+
+
+def write_or_exit(path: str, text: str | bytes, force: bool, name: str, during: str, kept: str) -> None:
     """Write `text` to `path` atomically; if that is refused (the file appeared meanwhile) or fails, say
     so, keeping both texts, and exit 1."""
     try:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
 import click
 
-from .shared import BOT_CHOICE, check_players, isatty, load_game, root_option, variant_file
+from .shared import (BOT_CHOICE, check_players, include_option, isatty, load_game, parse_rulings, root_option,
+                     rulings_option, variant_file, with_includes, write_bytes_or_exit)
+
+# A run in which more games than this share reach the turn limit says so: its figures are
+# those of games cut short, not of games played out.
+TRUNCATION_WARNING = 0.01
 
 
 def simulate_options(fn):
@@ -17,7 +23,8 @@ def simulate_options(fn):
         click.option("--players", "-p", type=click.IntRange(2, 100), default=4, show_default=True,
                      help="Number of players."),
         click.option("--bots", type=BOT_CHOICE, default=None,
-                     help="Bot for every (other) seat [simulate: random; play: heuristic]."),
+                     help="Bot for every (other) seat, or a comma list seated in turn: heuristic,random,ismcts:200 "
+                          "[heuristic]."),
         click.option("--seed", type=int, default=None,
                      help="Seed of the run [simulate: 1; play: a random seed, printed]."),
         click.option("--workers", "-w", type=click.IntRange(1, 64), default=1, show_default=True,
@@ -37,16 +44,46 @@ def simulate_options(fn):
 @click.option("-n", "--games", type=click.IntRange(1, 10**9), default=1000, show_default=True,
               help="Number of games (or matches) to play.")
 @simulate_options
-def simulate(file, games, players, bots, seed, workers, match, fmt, as_json, root) -> None:
+@rulings_option
+@include_option
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Measure every game and write a report: .html (plots inside) or .md (with PNGs beside it).")
+@click.option("--figures", is_flag=True, help="Measure every game and print the designer's figures "
+              "(docs/analytics.md) without writing a report.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --report file.")
+@click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True,
+              help="process: a pool of --workers processes; ray: Ray tasks (the ray extra, docs/scale.md).")
+def simulate(file, games, players, bots, seed, workers, match, fmt, as_json, root, rulings, includes, report_path,
+             figures, force, backend) -> None:
     """Bots play N games (or matches); print turns, win rates with 95% intervals, points.
 
     Ctrl-C stops the run and prints the statistics of the games finished so far.
     """
-    run_simulation(file, games, players, bots or "random", 1 if seed is None else seed,
-                   workers, match, as_json or fmt == "json", root)
+    report = None
+    if report_path is not None:
+        report = _report_target(report_path, force)
+    run_simulation(file, games, players, bots or "heuristic", 1 if seed is None else seed, workers, match,
+                   as_json or fmt == "json", root, rulings=parse_rulings(rulings), includes=includes,
+                   measure=figures or report is not None, report=report, backend=backend)
 
 
-def run_simulation(file, games, players, bots, seed, workers, match, as_json, root) -> None:
+def _report_target(path: str, force: bool) -> tuple[str, str, bool]:
+    """(path, "html" or "md", force) of a report, refused before any game is played when it cannot be written."""
+    from .files import refuse_overwrite
+    fmt = {".html": "html", ".htm": "html", ".md": "md"}.get(os.path.splitext(path)[1].lower())
+    if fmt is None:
+        raise click.BadParameter(f"'{path}': a report is .html or .md", param_hint="'--report'")
+    refuse_overwrite(path, force)
+    try:
+        import matplotlib  # noqa: F401 -- present: the report can be drawn
+    except ImportError:
+        click.echo("unodsl: --report needs matplotlib (pip install 'unodsl[report]')", err=True)
+        sys.exit(2)
+    return path, fmt, force
+
+
+def run_simulation(file, games, players, bots, seed, workers, match, as_json, root, *, rulings=None, includes=(),
+                   measure=False, report=None, backend="process") -> None:
     """Play the games, print the summary (text or JSON); exit 130 when Ctrl-C cut the run short."""
     # From here on Ctrl-C only raises a flag, looked at between games: the run stops
     # and the games finished so far are summarised.
@@ -54,13 +91,23 @@ def run_simulation(file, games, players, bots, seed, workers, match, as_json, ro
     previous = _set_sigint(lambda signum, frame: stop.append(signum))
     try:
         file = variant_file(file)
-        game = load_game(file, root)
+        path, texts = with_includes(file, includes)
+        game = load_game(path, root, None, texts)
+        rulings = _checked_rulings(game, rulings)
+        if rulings:
+            game = load_game(path, root, rulings, texts)
         check_players(game, players)
         started = time.perf_counter()
         bar = _Progress(games)
-        from ..runs.simulate import simulate as simulate_games
-        stats = simulate_games(file, games, players, seed, [bots], workers, match, root,
-                               progress=bar.update, game=game, stop=stop)
+        if backend == "ray":
+            from ..runs.ray_backend import run_on_ray
+            stats = run_on_ray(path, root, rulings or None, games, players, seed, bots.split(","), workers, match,
+                               bar.update, stop, measure, fast=game.fast, texts=texts)
+        else:
+            from ..runs.simulate import simulate as simulate_games
+            stats = simulate_games(path, games, players, seed, bots.split(","), workers, match, root,
+                                   rulings or None, progress=bar.update, game=game, stop=stop, measure=measure,
+                                   texts=texts)
         bar.close()
     finally:
         _set_sigint(previous)
@@ -68,12 +115,44 @@ def run_simulation(file, games, players, bots, seed, workers, match, as_json, ro
     summary = stats.summary()
     summary.update({"variant": game.variant.name, "seed": seed, "bots": bots, "match": match,
                     "interrupted": stats.interrupted})
+    if rulings:
+        summary["rulings"] = rulings
+    if includes:
+        summary["include"] = list(includes)
+    _warn_truncated(summary, game)
+    if report is not None:
+        from ..runs.report import render_simulation
+        out, fmt, force = report
+        stem = os.path.splitext(os.path.basename(out))[0]
+        folder = os.path.dirname(out)
+        for name, data in render_simulation(summary, fmt, stem).items():
+            write_bytes_or_exit(os.path.join(folder, name), data, force, "report", "the games were played",
+                                "the report")
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(_format_summary(summary, elapsed))
     if stats.interrupted:
         sys.exit(130)
+
+
+def _checked_rulings(game, rulings: dict | None) -> dict:
+    """The --ruling values, each one the variant has and of its type; a usage error otherwise."""
+    from ..check import ruling_problem
+    for name, value in (rulings or {}).items():
+        problem = ruling_problem(game.variant, name, value)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="'--ruling'")
+    return dict(rulings or {})
+
+
+def _warn_truncated(summary: dict, game) -> None:
+    """Say on stderr when more than 1% of the games reached the turn limit."""
+    games, cut = summary["games"], summary["stalls"]
+    if games and cut / games > TRUNCATION_WARNING:
+        click.echo(f"unodsl: warning: {cut:,} of {games:,} games ({cut / games:.1%}) reached the turn limit "
+                   f"({game.variant.max_turns:,} turns) and were ended by the stall ruling; their figures are "
+                   f"those of games cut short (random bots play long games: try --bots heuristic)", err=True)
 
 
 def _set_sigint(handler):
@@ -133,6 +212,28 @@ def _format_summary(s: dict, elapsed: float) -> str:
                  f"reshuffles: {s['reshuffles']['total']} ({s['reshuffles']['per_game']:.2f} per game)")
     if s["match"]:
         lines.append(f"rounds per match: {s['rounds_per_game']:.2f}")
+    if "report" in s:
+        lines.extend(_format_figures(s["report"]))
     if elapsed > 0 and s["games"]:
         lines.append(f"time: {elapsed:.2f} s ({s['games'] / elapsed:,.0f} games/s)")
     return "\n".join(lines)
+
+
+def _format_figures(r: dict) -> list[str]:
+    """The designer's figures, in a few lines (docs/analytics.md)."""
+    first = r["first_player"]
+    low, high = first["advantage_ci95"]
+    lines = [f"first player wins {first['win_rate']:.1%} (fair share {first['fair']:.1%}): advantage "
+             f"{first['advantage']:+.1%} [{low:+.1%}, {high:+.1%}]",
+             "win rate by position after the first player: " + ", ".join(
+                 f"{p['position']}: {p['win_rate']:.1%}" for p in r["by_position"])]
+    if r["by_team"]:
+        lines.append("win rate by team: " + ", ".join(f"{t['team']}: {t['win_rate']:.1%}" for t in r["by_team"]))
+    lines.append(f"cards drawn per player {r['draws']['per_player']:.1f}, forced draws per game "
+                 f"{r['draws']['forced_per_game']:.1f}, largest hand {r['draws']['largest_hand']['mean']:.1f}, "
+                 f"longest stack {r['stacks']['mean']:.2f}")
+    lines.append(f"lead changes per game {r['lead_changes']['mean']:.2f}, drama {r['drama']['mean']:.2f}")
+    shown = ", ".join(f"{c['card']} {c['plays_per_game']:.1f} ({c['win_rate']:.0%} won)" for c in r["cards"][:6])
+    lines.append(f"plays per game: {shown}")
+    return lines
+

@@ -16,6 +16,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field
 
 from ..effects import layout as D
+from .intervals import percentiles, wilson
 
 # The figures of one game that `unodsl compare` differences game by game (name, words).
 PER_GAME = (
@@ -264,7 +265,6 @@ class Report:
 
     def summary(self) -> dict:
         """Every figure, as docs/analytics.md defines it."""
-        from .simulate import _percentiles, wilson
         n, decided = self.games, self.decided
         sides = self.teams if self.teams > 1 else self.players
         first = self.per_game["first_player_won"]
@@ -293,7 +293,7 @@ class Report:
         seats_games = sum(self.drawn_per_seat.values())
         return {
             "games": n,
-            "length": dict(_percentiles(self.turns, n), histogram=_histogram(self.turns)),
+            "length": dict(percentiles(self.turns, n), histogram=_histogram(self.turns)),
             "truncated": {"games": round(self.per_game["truncated"].total),
                           "rate": self.per_game["truncated"].mean},
             "first_player": {"win_rate": first.mean, "ci95": [low, high], "fair": fair,
@@ -303,7 +303,7 @@ class Report:
             "draws": {"per_player": sum(k * c for k, c in self.drawn_per_seat.items()) / seats_games
                       if seats_games else 0.0,
                       "forced_per_game": self.per_game["forced_draws"].mean,
-                      "largest_hand": _percentiles(Counter(), 0) if not n else self.per_game["largest_hand"].summary()},
+                      "largest_hand": percentiles(Counter(), 0) if not n else self.per_game["largest_hand"].summary()},
             "stacks": self.per_game["longest_stack"].summary(),
             "reshuffles": self.per_game["reshuffles"].summary(),
             "lead_changes": self.per_game["lead_changes"].summary(),

@@ -16,21 +16,22 @@ from .simulate import Stats, _chunks, run_range
 _games: dict = {}               # per worker process: (path, root, rulings, fast) -> the compiled Game
 
 
-def _chunk(path: str, root: str | None, rulings: dict | None, fast: bool | None, job: tuple) -> Stats:
+def _chunk(path: str, root: str | None, rulings: dict | None, fast: bool | None, texts: dict | None,
+           job: tuple) -> Stats:
     """One chunk of games, in a Ray worker: the variant is loaded once per worker process."""
-    key = (path, root, tuple(sorted((rulings or {}).items())), fast)
+    key = (path, root, tuple(sorted((rulings or {}).items())), fast, tuple(sorted((texts or {}).items())))
     game = _games.get(key)
     if game is None:
         from ..check import load
-        game = _games[key] = load(path, root, rulings, fast=fast)
+        game = _games[key] = load(path, root, rulings, fast=fast, texts=texts)
     players, seed, start, stop, bots, match, measure = job
     return run_range(game, players, seed, start, stop, bots, match, measure=measure)
 
 
 def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, players: int, seed: int,
                bots: list[str], workers: int, match: bool, progress, stop: list, measure: bool,
-               fast: bool | None = None, address: str | None = None) -> Stats:
-    """Play `games` games as Ray tasks and return their statistics (see simulate.simulate)."""
+               fast: bool | None = None, address: str | None = None, texts: dict | None = None) -> Stats:
+    """Play `games` games as Ray tasks and return their statistics (the arguments as simulate.simulate's)."""
     import ray
     started = False
     if not ray.is_initialized():
@@ -52,7 +53,7 @@ def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, pl
                 if first_last is None:
                     break
                 job = (players, seed, *first_last, bots, match, measure)
-                in_flight.append(task.remote(path, root, rulings, fast, job))
+                in_flight.append(task.remote(path, root, rulings, fast, texts, job))
             if not in_flight or stop:
                 break
             done, in_flight = ray.wait(in_flight, num_returns=1, timeout=0.1)

@@ -7,12 +7,12 @@ and histograms, so splitting the games over processes cannot change the result.
 from __future__ import annotations
 
 import gc
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ..agents.bots import make_bot
 from ..engine.core import Game
+from .intervals import percentiles, wilson
 from .metrics import Report, play_measured
 
 
@@ -74,7 +74,7 @@ class Stats:
     def summary(self) -> dict:
         """The figures a user reads: turns, win rates with 95% intervals, points, reshuffles, stalls."""
         n = self.games
-        turns = _percentiles(self.turns, n)
+        turns = percentiles(self.turns, n)
         seats = []
         for seat in range(self.players):
             low, high = wilson(self.wins[seat], n)
@@ -91,37 +91,6 @@ class Stats:
             "rounds_per_game": self.rounds / n if n else 0.0,
             **({"report": self.report.summary()} if self.report is not None else {}),
         }
-
-
-def _percentiles(hist: Counter, n: int) -> dict:
-    if not n:
-        return {"mean": 0.0, "median": 0, "p95": 0, "max": 0}
-    total = sum(t * c for t, c in hist.items())
-    ordered = sorted(hist.items())
-
-    def rank(q: float) -> int:
-        target = max(1, math.ceil(q * n))
-        seen = 0
-        for value, count in ordered:
-            seen += count
-            if seen >= target:
-                return value
-        return ordered[-1][0]
-    return {"mean": total / n, "median": rank(0.5), "p95": rank(0.95), "max": ordered[-1][0]}
-
-
-def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score 95% confidence interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # At 0 or n successes the bound is exactly 0 or 1; rounding must not make it 5e-17.
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return (low, high)
 
 
 def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool = False):
@@ -189,7 +158,7 @@ class _StopRun(Exception):
 _worker_game: Game | None = None
 
 
-def _init_worker(path: str, root: str | None, rulings: dict | None) -> None:
+def _init_worker(path: str, root: str | None, rulings: dict | None, texts: dict | None = None) -> None:
     """Worker start: leave Ctrl-C to the parent (which stops the pool) and load the variant once.
 
     A forked worker inherits the parent's compiled game and loads nothing.
@@ -199,7 +168,7 @@ def _init_worker(path: str, root: str | None, rulings: dict | None) -> None:
     global _worker_game
     if _worker_game is None:
         from ..check import load
-        _worker_game = load(path, root, rulings)
+        _worker_game = load(path, root, rulings, texts=texts)
 
 
 def _work(args) -> Stats:
@@ -210,29 +179,25 @@ def _work(args) -> Stats:
 def simulate(path: str, games: int, players: int, seed: int, bots: list[str], workers: int = 1,
              match: bool = False, root: str | None = None, rulings: dict | None = None,
              progress=None, game: Game | None = None, stop: list | None = None, measure: bool = False,
-             backend: str = "process") -> Stats:
+             texts: dict | None = None) -> Stats:
     """Simulate `games` bot games of the variant at `path` and return their statistics.
 
     `progress(done)` is called as games finish. A run stops between two games when
     `stop` (a list a signal handler appends to) becomes non-empty, or on
     KeyboardInterrupt; the statistics then cover the finished games and
     `interrupted` is set. With `measure`, `report` holds the designer's figures (metrics.py).
-    `backend`: "process" (a process pool when workers > 1) or "ray" (Ray tasks, ray_backend.py);
-    every backend and worker count gives the same statistics.
+    Any worker count gives the same statistics (and so does ray_backend.run_on_ray).
+    `texts`: unsaved files (see check_file).
     """
     stop = stop if stop is not None else []
-    if backend == "ray":
-        from .ray_backend import run_on_ray
-        total = run_on_ray(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, measure,
-                           fast=None if game is None else game.fast)
-    elif workers <= 1 or games == 1:
+    if workers <= 1 or games == 1:
         if game is None:
             from ..check import load
-            game = load(path, root, rulings)
+            game = load(path, root, rulings, texts=texts)
         total = _serial(game, games, players, seed, bots, match, progress, stop, measure)
     else:
         total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, game,
-                          measure)
+                          measure, texts)
     total.interrupted = bool(stop)
     return total
 
@@ -269,7 +234,7 @@ def _chunks(games: int, workers: int, largest: int = 100):
 
 
 def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
-              game: Game | None = None, measure: bool = False) -> Stats:
+              game: Game | None = None, measure: bool = False, texts: dict | None = None) -> Stats:
     """Small chunks over a process pool; once stopped, the workers end at once."""
     import multiprocessing
     global _worker_game
@@ -283,7 +248,7 @@ def _parallel(path, root, rulings, games, players, seed, bots, workers, match, p
             return total
         # Forked workers start with the parent's memory: hand them the game compiled already.
         _worker_game = game if multiprocessing.get_start_method() == "fork" else None
-        pool = multiprocessing.Pool(workers, initializer=_init_worker, initargs=(path, root, rulings))
+        pool = multiprocessing.Pool(workers, initializer=_init_worker, initargs=(path, root, rulings, texts))
         results = pool.imap_unordered(_work, jobs)
         while remaining and not stop:
             try:

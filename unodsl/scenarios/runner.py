@@ -31,8 +31,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, suggestion_suffix
-from ..engine import ENGINE_RULINGS, Game, IllegalAction, State
+from ..check import ruling_problem
+from ..diagnostics import Diagnostic
+from ..engine import Game, IllegalAction, State
 from ..source.compose import find_root
 from ..source.schema import validate_tree
 from ..source.yaml_tree import Node, load_file
@@ -307,23 +308,10 @@ def _run_file(path: str, report: Report, cache: _GameCache) -> None:
         report.results.append(result)
 
 
-_VALUE_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
-
-
 def _ruling_error(game: Game, rulings: dict) -> ScenarioError | None:
     """E607 for a ruling the variant does not have, or a value of the wrong type or outside its choices."""
-    known = game.variant.rulings
     for name, value in rulings.items():
-        where = ("given", "rulings", name)
-        if name not in known and name not in ENGINE_RULINGS:
-            return ScenarioError("E607", f"unknown ruling '{name}'" + suggestion_suffix(name, list(known)), where)
-        ruling = known.get(name)
-        if ruling is None:
-            continue
-        if type(value) is not type(ruling.value) and ruling.value is not None:
-            kind = _VALUE_KINDS.get(type(ruling.value), type(ruling.value).__name__)
-            return ScenarioError("E607", f"ruling '{name}' takes {kind}, not {value!r}", where)
-        if ruling.choices and value not in ruling.choices:
-            return ScenarioError("E607", f"ruling '{name}' is one of {', '.join(map(str, ruling.choices))}, "
-                                 f"not {value!r}", where)
+        problem = ruling_problem(game.variant, name, value)
+        if problem is not None:
+            return ScenarioError("E607", problem, ("given", "rulings", name))
     return None

@@ -9,12 +9,13 @@ without `/` and without `.yaml` (`extends: classic`) names a shipped file (see c
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from . import catalog
 from ..diagnostics import Diagnostic
 from .schema import validate_tree
-from .yaml_tree import Node, load_file
+from .yaml_tree import Node, load_bytes, load_file
 
 MAX_FILES = 64
 _LINK_KEYS = ("extends", "include", "house_rule")
@@ -36,6 +37,7 @@ class Composition:
     root_folder: Root | None = None
     # A file named by a link could not be loaded: later stages would only report what is missing.
     incomplete: bool = False
+    buffers: dict[str, str] = field(default_factory=dict)     # real path -> text read in place of the file
 
 
 # A folder holding one of these is a project: its variants may link to each other.
@@ -54,9 +56,14 @@ class Root:
         return os.path.commonpath([real, self.folder]) == self.folder
 
 
-def compose_file(path: str, root_dir: str | None = None) -> Composition:
-    """Load `path` and everything it extends or includes, merged into one tree."""
+def compose_file(path: str, root_dir: str | None = None, texts: Mapping[str, str] | None = None) -> Composition:
+    """Load `path` and everything it extends or includes, merged into one tree.
+
+    `texts` (real path -> text) stands in for files on disk: an editor's unsaved buffers.
+    Such a text is read as its file would be once saved as UTF-8; paths stay the real ones.
+    """
     comp = Composition(None)
+    comp.buffers = {os.path.realpath(p): t for p, t in (texts or {}).items()}
     try:
         root = find_root(path, root_dir)
     except (ValueError, OSError) as err:      # the checked path itself is one the system refuses
@@ -112,7 +119,11 @@ def _project_of(folder: str) -> Root | None:
 
 def _load(path: str, root: Root, comp: Composition, stack: tuple[str, ...], display: str,
           via: Node | None) -> Node | None:
-    node, diags, text = load_file(display)
+    buffer = comp.buffers.get(os.path.realpath(path)) if comp.buffers else None
+    if buffer is None:
+        node, diags, text = load_file(display)
+    else:
+        node, diags, text = load_bytes(buffer.encode("utf-8", "surrogatepass"), display)
     comp.texts[display] = text
     comp.files.append(display)
     comp.links.setdefault(display, via)

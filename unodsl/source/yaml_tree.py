@@ -109,11 +109,30 @@ def load_file(
         data, problem = _read_bytes(path, max_bytes)
         if problem is not None:
             return None, [problem], ""
-        text, problem = _decode(data, path)
-        if problem is not None:
-            return None, [problem], text
     except Exception as exc:  # noqa: BLE001 - the loader promises never to raise; this keeps that promise
         return None, [Diagnostic(str(path), 1, 1, "E103", f"cannot read file ({type(exc).__name__})")], ""
+    return load_bytes(data, path, max_bytes=max_bytes, max_depth=max_depth, max_aliases=max_aliases,
+                      max_nodes=max_nodes)
+
+
+def load_bytes(
+    data: bytes,
+    path: str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    max_aliases: int = MAX_ALIASES,
+    max_nodes: int = MAX_NODES,
+) -> tuple[Node | None, list[Diagnostic], str]:
+    """Load the bytes of a file at `path` as load_file would: (root or None, diagnostics, source text or "").
+
+    For text that is not on disk (yet): an editor's unsaved buffer, encoded as it would be saved.
+    """
+    if len(data) > max_bytes:
+        return None, [_too_large(path, len(data), max_bytes)], ""
+    text, problem = _decode(data, path)
+    if problem is not None:
+        return None, [problem], text
     root, diags = load_text(text, path, max_bytes=max_bytes, max_depth=max_depth,
                             max_aliases=max_aliases, max_nodes=max_nodes)
     return root, diags, text
