@@ -43,7 +43,7 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
                 raise click.UsageError(f"{option} only applies with --simulate")
             raise click.UsageError(f"{option} does not apply with --simulate")
     if sim_games is not None:
-        run_simulation(file, sim_games, players, bots or "random", 1 if seed is None else seed,
+        run_simulation(file, sim_games, players, bots or "heuristic", 1 if seed is None else seed,
                        workers, match, as_json or fmt == "json", root)
         return
     game = load_game(file, root)
