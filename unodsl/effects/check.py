@@ -60,12 +60,15 @@ class Checker:
         return None if unit.failed else unit.checked
 
     def condition(self, tree: A.Condition, ctx: Context) -> Checked | None:
-        """Check a condition; its facts, or None when it has an error (`choose player` is refused, E504)."""
+        """Check a condition; its facts, or None when it has an error."""
         unit = _Unit(self, tree.text, ctx)
         try:
             unit.expect(tree.test, BOOL)
         except _Broken:
             return None
+        if any(isinstance(node, A.ChoosePlayer) for node in A.walk(tree.test)):
+            # The expression check refuses `choose player` outside `let` (E504): this guards the checker.
+            unit.error(tree.test.span, "E505", "a condition cannot choose or bind players")
         return None if unit.failed else unit.checked
 
 

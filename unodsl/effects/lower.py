@@ -83,10 +83,11 @@ class Code:
 
 @dataclass(frozen=True, slots=True)
 class Predicate:
-    """A lowered condition: its closure, and `hand(next) OP c` as a table by hand size when it is that form."""
+    """A lowered condition: its closure, and what is known of it before it runs."""
 
-    fn: Callable
-    next_answers: tuple | None = None
+    fn: Callable                    # fn(state, frame) -> bool
+    constant: bool | None = None    # its value when the variant alone decides it
+    next_answers: tuple | None = None   # `hand(next) OP c`: the answer by the next player's hand size
 
 
 class Lowering:
@@ -110,7 +111,7 @@ class Lowering:
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
         value = unit.expr(tree.test)
-        return Predicate(value.fn, unit.next_answers.get(id(value.fn)))
+        return Predicate(value.fn, value.const if value.is_const else None, unit.next_answers.get(id(value.fn)))
 
 
 def _guard(ops: list[Op]):

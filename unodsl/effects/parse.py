@@ -89,8 +89,8 @@ def _token_text(token) -> str:
     return f"'{token.value}'"
 
 
-def _lark_parse(text: Text, start: str) -> tuple[Tree | None, list[Diagnostic]]:
-    """Parse an effect (or, with start='condition', a condition) into a Lark tree."""
+def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnostic]]:
+    """Parse an effect (or, with start="condition", a condition) into a Lark tree: the tokens, for the lexer's tests."""
     if len(text.source) > MAX_EFFECT_LENGTH:
         # Refused before Lark sees it: a 1 MB effect would take it ~20 s and, if deeply nested, ~700 MB.
         what = "condition" if start == "condition" else "effect"
@@ -192,7 +192,7 @@ def _end_position(source: str) -> tuple[int, int]:
 
 def parse(text: Text, start: str = "effect") -> tuple[A.Effect | A.Condition | None, list[Diagnostic]]:
     """Parse an effect (or, with start='condition', a condition) into its syntax tree, or None and why not."""
-    tree, diags = _lark_parse(text, start)
+    tree, diags = parse_tree(text, start)
     if tree is None:
         return None, diags
     flattened = start == "condition"

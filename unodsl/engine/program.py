@@ -26,19 +26,22 @@ def _always(st, fr) -> bool:
     return True
 
 
-class _Program:
-    """The compile step's view of one variant: its trees, checked and lowered into `game`'s code table."""
+class Program:
+    """The compile step of one game: trees checked (E5xx, into `checker.diags`), lowered and registered.
+
+    compile_effects runs one over a variant's texts; tests and tools compile a tree of their
+    own into a game with `compile_effect` and `compile_condition`.
+    """
 
     def __init__(self, game, ops: dict, flags: dict):
         self.game = game
-        self.syntax = game.variant.syntax
         self.checker = Checker(game)
         self.lowering = Lowering(game, ops, flags)
-        self.lowered: list = []           # per code id: its Code record
+        self.first = len(game.codes)      # the code id of the first code this program registers
+        self.lowered: list = []           # per code id from `first` on: its Code record
 
-    def effect(self, text, ctx: Context) -> int:
-        """Check and lower an effect, register it in the game; return its code id or -1."""
-        tree = self.syntax.tree(text)
+    def compile_effect(self, tree, ctx: Context) -> int:
+        """Check and lower an effect tree, register it in the game; return its code id or -1."""
         if tree is None:
             return -1
         checked = self.checker.effect(tree, ctx)
@@ -48,15 +51,18 @@ class _Program:
         self.game.codes.append((code.ops, code.nlocals))
         self.game.code_locals.append(code.local_kinds)
         self.lowered.append(code)
-        return len(self.lowered) - 1
+        return len(self.game.codes) - 1
 
-    def condition(self, text, ctx: Context):
-        """Check and lower a condition; its Predicate, or None if absent or broken."""
-        tree = self.syntax.tree(text)
+    def compile_condition(self, tree, ctx: Context):
+        """Check and lower a condition tree; its Predicate, or None if absent or broken."""
         if tree is None:
             return None
         checked = self.checker.condition(tree, ctx)
         return None if checked is None else self.lowering.condition(tree, checked)
+
+    def code(self, code_id: int):
+        """The Code record of a code id this program registered."""
+        return self.lowered[code_id - self.first]
 
 
 def compile_effects(game, ops: dict, flags: dict) -> None:
@@ -69,31 +75,32 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     if v.syntax is None:
         raise NotParsed("this Variant's effects are not parsed: build it with unodsl.check_file or unodsl.load, "
                         "or give Game `unodsl.effects.parse.with_syntax(variant)`")
-    program = _Program(game, ops, flags)
+    program = Program(game, ops, flags)
+    tree = v.syntax.tree
     game.diagnostics.extend(v.syntax.diagnostics)
     game.on_play, game.on_start, game.restriction, game.strict, game.resolve_last = [], [], [], [], []
     for tid, ct in v.cards.items():
         program.checker.current_card = ct
-        game.on_play.append(program.effect(ct.on_play, Context("on_play")))
+        game.on_play.append(program.compile_effect(tree(ct.on_play), Context("on_play")))
         start_text = ct.on_start or v.start_default
-        start = program.effect(start_text, Context("on_start")) if start_text else game.on_play[-1]
+        start = program.compile_effect(tree(start_text), Context("on_start")) if start_text else game.on_play[-1]
         game.on_start.append(start)
-        restriction = program.condition(ct.restriction, Context("condition"))
+        restriction = program.compile_condition(tree(ct.restriction), Context("condition"))
         game.restriction.append(restriction.fn if restriction is not None else None)
         game.strict.append(ct.restriction_check == "strict")
         game.resolve_last.append(ct.last_card == "resolve")
     program.checker.current_card = None
-    game.on_deal = program.effect(v.on_deal, Context("setup"))
-    game.on_player_out = program.effect(v.on_player_out, Context("event"))
-    game.after_draw = program.effect(v.after_draw, Context("event"))
+    game.on_deal = program.compile_effect(tree(v.on_deal), Context("setup"))
+    game.on_player_out = program.compile_effect(tree(v.on_player_out), Context("event"))
+    game.after_draw = program.compile_effect(tree(v.after_draw), Context("event"))
     # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
     # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
-    game.after_draw_guard = (program.lowered[game.after_draw].guard
+    game.after_draw_guard = (program.code(game.after_draw).guard
                              if game.after_draw >= 0 and game.fast else None)
     game.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
     # A condition that does not compile (the file is refused, but check_file still builds the game for
     # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
-    may_draw = program.condition(v.may_draw_if, Context("condition")) if v.may_draw_if is not None else None
+    may_draw = program.compile_condition(tree(v.may_draw_if), Context("condition"))
     if v.may_draw_if is None:
         game.may_draw_if = _always
     else:
