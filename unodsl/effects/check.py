@@ -352,6 +352,8 @@ class _Unit:
                           + suggestion_suffix(what.name, self.v.cards))
         elif isinstance(what, A.HoldNumber):
             self.expect(what.number, INT)
+        elif not isinstance(what, (A.HoldWild, A.HoldPlayable)):       # nothing to check in these
+            raise TypeError(f"no type rule for the holding '{what.rule}'")
         return BOOL
 
     def e_is_partner(self, e):

@@ -555,7 +555,9 @@ class _Unit:
             number = self.expr(what.number).fn
             k_number = g.k_number
             return Value(lambda st, fr: any(k_number[k] == number(st, fr) for k in st.hand_of(who(st, fr))))
-        return Value(lambda st, fr: st.holds_playable(who(st, fr)))
+        if isinstance(what, A.HoldPlayable):
+            return Value(lambda st, fr: st.holds_playable(who(st, fr)))
+        raise TypeError(f"no lowering for the holding '{what.rule}'")
 
     def e_is_out(self, e):
         who = self.expr(e.who).fn
