@@ -8,7 +8,19 @@ import pytest
 
 from unodsl.check import check_file, load
 from tools.rulebooks import rulebook_paths
-from unodsl.rulebook.english import describe_condition, describe_effect, render_rulebook
+from unodsl.effects.parse import parse
+from unodsl.model.variant import Text
+from unodsl.rulebook.english import describe_condition as _describe_condition
+from unodsl.rulebook.english import describe_effect as _describe_effect
+from unodsl.rulebook.english import render_rulebook
+
+
+def describe_effect(game, source: str) -> str:
+    return _describe_effect(game, parse(Text(source))[0])
+
+
+def describe_condition(game, source: str) -> str:
+    return _describe_condition(game, parse(Text(source), "condition")[0])
 
 REPO = Path(__file__).resolve().parent.parent
 PAIRS = rulebook_paths(REPO)

@@ -20,7 +20,6 @@ from pathlib import Path
 from ..effects import ast as A
 from ..effects.ast import walk
 from ..effects.fold import fold
-from ..effects.parse import parse
 from ..model.variant import Text
 
 # ---------------------------------------------------------------------------
@@ -706,32 +705,30 @@ def _title(name: str) -> str:
     return name.replace("_", " ")
 
 
-def _tree(game, text: Text | str, start: str):
-    """The tree of an effect or condition: the one the check step parsed for the variant, or a new one
-    for text the variant does not hold (None when it does not parse)."""
-    if isinstance(text, str):
-        text = Text(text)
-    syntax = game.variant.syntax
-    tree = syntax.tree(text) if syntax is not None else None
-    return tree if tree is not None else parse(text, start)[0]
+def _tree(game, text):
+    """The tree of one of the variant's texts, as the check step parsed it (or a tree given as it is)."""
+    if isinstance(text, Text):
+        return game.variant.syntax.tree(text)
+    return text
 
 
-def describe_effect(game, text: Text | str | None, where: str = "on_play") -> str:
-    """Plain-English sentences for an effect of `game` (as on_play, on_start, setup, player_out, after_draw)."""
-    source = text.source if isinstance(text, Text) else text
-    if source is None or not source.strip():
-        return ""
-    tree = _tree(game, text, "effect")
-    return source.strip() if tree is None else Translator(game, where).effect(tree)
+def describe_effect(game, text: Text | A.Effect | None, where: str = "on_play") -> str:
+    """Plain-English sentences for an effect of `game` (as on_play, on_start, setup, player_out, after_draw).
+
+    `text` is one of the variant's texts, or a tree of one's own (effects.parse.parse).
+    """
+    tree = _tree(game, text)
+    if tree is None:
+        return text.source.strip() if isinstance(text, Text) else ""     # empty, or never parsed (E405)
+    return Translator(game, where).effect(tree)
 
 
-def describe_condition(game, text: Text | str | None, where: str = "condition") -> str:
-    """A plain-English clause for a condition of `game`."""
-    source = text.source if isinstance(text, Text) else text
-    if source is None or not source.strip():
-        return ""
-    tree = _tree(game, text, "condition")
-    return source.strip() if tree is None else Translator(game, where).condition(tree)
+def describe_condition(game, text: Text | A.Condition | None, where: str = "condition") -> str:
+    """A plain-English clause for a condition of `game` (one of its texts, or a tree of one's own)."""
+    tree = _tree(game, text)
+    if tree is None:
+        return text.source.strip() if isinstance(text, Text) else ""
+    return Translator(game, where).condition(tree)
 
 
 # ---------------------------------------------------------------------------
