@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from unodsl.engine.core import OPS
+from unodsl.engine.core import OP_FLAGS, OPS
 from unodsl.check import check_file, load
-from unodsl.effects.compiler import Context, EffectCompiler
+from unodsl.effects.check import Context
+from unodsl.effects.parse import parse
+from unodsl.engine.program import Program
 from unodsl.model.variant import Text
 
 REPO = Path(__file__).resolve().parent.parent
@@ -70,14 +72,14 @@ def games(workspace):
 def _compile(games, info, body, condition: bool):
     game = games["teams" if "teams" in info else "classic"]
     where = "on_start" if "on_start" in info else ("condition" if condition else "on_play")
-    compiler = EffectCompiler(game, OPS)
+    program = Program(game, OPS, OP_FLAGS)
+    tree, diags = parse(Text(body), "condition" if condition else "effect")
     if condition:
-        result = compiler.compile_condition(Text(body), Context(where))
-        ok = result is not None
+        ok = program.compile_condition(tree, Context(where)) is not None
     else:
-        result = compiler.compile_effect(Text(body), Context(where))
-        ok = result >= 0
-    errors = [f"{d.line}:{d.column}: {d.code} {d.message}" for d in compiler.diags if d.severity == "error"]
+        ok = program.compile_effect(tree, Context(where)) >= 0
+    errors = [f"{d.line}:{d.column}: {d.code} {d.message}" for d in diags + program.checker.diags
+              if d.severity == "error"]
     return ok, errors
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from unodsl import engine
 from unodsl.source import compose
-from unodsl.effects import compiler as effects
+from unodsl.effects import check, parse as effects
 from unodsl.model import variant as model
 from unodsl.source import yaml_tree as source
 
@@ -39,7 +39,7 @@ def test_limits_table_holds_the_constants():
         "Length of one effect or condition": (effects.MAX_EFFECT_LENGTH, "E404"),
         "Length of all a variant's effects and conditions together": (effects.MAX_EFFECTS_LENGTH, "E405"),
         "Nesting of statements and expressions in one effect or condition": (effects.MAX_NESTING, "E513"),
-        "`repeat` count": (effects.MAX_REPEAT, "E506"),
+        "`repeat` count": (check.MAX_REPEAT, "E506"),
         "Work in one turn: effect steps and cards moved, over all its decisions": (engine.MAX_STEPS_PER_TURN, "—"),
         "Effects open at once (one started inside another)": (engine.MAX_FRAMES, "—"),
     }

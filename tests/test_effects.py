@@ -16,11 +16,16 @@ from pathlib import Path
 import pytest
 from lark import Lark, Token, Tree
 
-from unodsl.engine.core import OPS
-from unodsl.effects import compiler as effects
+from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.program import Program
+from unodsl.effects import ast as A
+from unodsl.effects import lower
+from unodsl.effects import parse as effects
 from unodsl.check import check_file
 from unodsl.diagnostics import format_full
-from unodsl.effects.compiler import _EffectIndenter, grammar_path, parse, parser
+from unodsl.effects.check import Context
+from unodsl.effects.layout import F_LOCALS, F_SELF
+from unodsl.effects.parse import _EffectIndenter, grammar_path, parse, parse_tree, parser
 from unodsl.effects.lexer import ContextLexer
 from unodsl.model.variant import Text
 
@@ -455,19 +460,19 @@ def test_parser_uses_the_single_regex_lexer():
 
 
 def test_keyword_is_a_name_where_only_a_name_fits():
-    tree, diags = parse(Text("card.number == 7 and card is number"), "condition")
+    tree, diags = parse_tree(Text("card.number == 7 and card is number"), "condition")
     assert diags == []
     assert [t[:2] for t in tokens(tree)] == [("NAME", "number"), ("COMP_OP", "=="), ("INT", "7"), ("KIND", "number")]
 
 
 def test_keywords_as_hold_type_and_variable():
-    tree, diags = parse(Text("let color = 2\nif self holds card skip: self draws color"))
+    tree, diags = parse_tree(Text("let color = 2\nif self holds card skip: self draws color"))
     assert diags == []
     assert [t[:2] for t in tokens(tree)] == [("NAME", "color"), ("INT", "2"), ("NAME", "skip"), ("NAME", "color")]
 
 
 def test_minus_is_unary_or_binary_by_position():
-    tree, diags = parse(Text("-1 - -2 > 0"), "condition")
+    tree, diags = parse_tree(Text("-1 - -2 > 0"), "condition")
     assert diags == []
     difference = tree.children[0].children[0]
     assert difference.data == "binop" and difference.children[1].type == "ADD_OP"
@@ -483,16 +488,16 @@ def test_minus_is_unary_or_binary_by_position():
                         "end of line"),
 ])
 def test_a_token_the_state_cannot_take_is_reported_as_before(source, message):
-    _, diags = parse(Text(source), "condition")
+    _, diags = parse_tree(Text(source), "condition")
     assert [f"{d.code} {d.message}" for d in diags] == [message]
 
 
 def test_lexers_agree_on_every_shipped_text(monkeypatch):
     texts = shipped_texts(monkeypatch)
     assert len(texts) > 20
-    ours = [parse(Text(source), start) for source, start in texts]
+    ours = [parse_tree(Text(source), start) for source, start in texts]
     monkeypatch.setattr(effects, "parser", lark_contextual)
-    theirs = [parse(Text(source), start) for source, start in texts]
+    theirs = [parse_tree(Text(source), start) for source, start in texts]
     assert all(tree is not None for tree, _ in ours)
     assert [(tree, tokens(tree), diags) for tree, diags in ours] == \
            [(tree, tokens(tree), diags) for tree, diags in theirs]
@@ -505,9 +510,9 @@ def test_lexers_agree_on_every_shipped_text(monkeypatch):
     ("if card.number <== 2:\n    skip next", "effect"), ("self holds card 3", "condition"),
 ])
 def test_lexers_agree_on_broken_texts(monkeypatch, source, start):
-    ours = parse(Text(source), start)
+    ours = parse_tree(Text(source), start)
     monkeypatch.setattr(effects, "parser", lark_contextual)
-    assert ours[0] is None and parse(Text(source), start) == ours
+    assert ours[0] is None and parse_tree(Text(source), start) == ours
 
 
 def test_lexers_agree_on_mangled_shipped_texts(monkeypatch):
@@ -522,9 +527,9 @@ def test_lexers_agree_on_mangled_shipped_texts(monkeypatch):
         position = rng.randrange(len(parts))
         parts[position:position + rng.randint(0, 1)] = [rng.choice(words)] * rng.randint(0, 2)
         mangled.append((rng.choice([" ", "", " ", "\n"]).join(parts), start))
-    ours = [parse(Text(source), start) for source, start in mangled]
+    ours = [parse_tree(Text(source), start) for source, start in mangled]
     monkeypatch.setattr(effects, "parser", lark_contextual)
-    theirs = [parse(Text(source), start) for source, start in mangled]
+    theirs = [parse_tree(Text(source), start) for source, start in mangled]
     assert [(tree, tree and tokens(tree), diags) for tree, diags in ours] == \
            [(tree, tree and tokens(tree), diags) for tree, diags in theirs]
     assert sum(tree is None for tree, _ in ours) > 50
@@ -540,23 +545,40 @@ def classic_game(two_player_reverse_is_skip: bool, fast: bool | None = None):
                 {"two_player_reverse_is_skip": two_player_reverse_is_skip}, fast=fast)
 
 
+def compile_condition(game, condition: str) -> lower.Predicate:
+    """A condition of ours, checked and lowered against `game`."""
+    tree, diags = parse(Text(condition), "condition")
+    assert tree is not None, diags
+    program = Program(game, OPS, OP_FLAGS)
+    predicate = program.compile_condition(tree, Context("condition"))
+    assert predicate is not None, program.checker.diags
+    return predicate
+
+
+def compile_effect(game, text: str, where: str = "on_play") -> tuple[int, lower.Code]:
+    """An effect of ours, checked, lowered and registered in `game`: its code id and Code record."""
+    tree, diags = parse(Text(text))
+    assert tree is not None, diags
+    program = Program(game, OPS, OP_FLAGS)
+    code = program.compile_effect(tree, Context(where))
+    assert code >= 0, program.checker.diags
+    return code, program.code(code)
+
+
 def evaluate(condition: str, ruling: bool, hand_size: int) -> tuple[bool, bool]:
     """(value, compiled to a constant) of a condition for player 0, whose hand is cut to hand_size."""
-    from unodsl.effects.compiler import EffectCompiler, _is_const
     game = classic_game(ruling)
-    compiler = EffectCompiler(game, OPS)
-    fn = compiler.compile_condition(Text(condition), effects.Context("condition"))
-    assert fn is not None, compiler.diags
+    predicate = compile_condition(game, condition)
     state = game.new_game(3, seed=1)
     state.hands[0] = state.hands[0][:hand_size]
-    return fn(state, [-1, 0, 0, -1, True, False]), _is_const(fn)
+    return predicate.fn(state, [-1, 0, 0, -1, True, False]), predicate.constant is not None
 
 
 @pytest.mark.parametrize("condition,ruling,hand,expected", [
     ("rule.two_player_reverse_is_skip and hand(self) > 2", True, 5, (True, False)),
     ("rule.two_player_reverse_is_skip and hand(self) > 2", True, 1, (False, False)),
     ("rule.two_player_reverse_is_skip and hand(self) > 2", False, 5, (False, True)),
-    ("hand(self) > 2 or rule.two_player_reverse_is_skip", True, 1, (True, False)),
+    ("hand(self) > 2 or rule.two_player_reverse_is_skip", True, 1, (True, True)),     # true decides an `or`
     ("hand(self) > 2 or rule.two_player_reverse_is_skip", False, 1, (False, False)),
     ("hand(self) > 2 or rule.two_player_reverse_is_skip", False, 3, (True, False)),
     ("rule.two_player_reverse_is_skip", True, 5, (True, True)),
@@ -577,10 +599,8 @@ def test_if_on_a_constant_runs_only_its_branch():
     from unodsl.check import load
     for ruling, drawn in ((True, 2), (False, 1)):
         game = load(str(REPO / "variants" / "classic.yaml"), str(REPO), {"two_player_reverse_is_skip": ruling})
-        compiler = effects.EffectCompiler(game, OPS)
-        code = compiler.compile_effect(Text("if rule.two_player_reverse_is_skip:\n    next draws 2\nelse:\n"
-                                            "    next draws 1\n"), effects.Context("on_play"))
-        assert code >= 0, compiler.diags
+        code, _ = compile_effect(game, "if rule.two_player_reverse_is_skip:\n    next draws 2\nelse:\n"
+                                       "    next draws 1\n")
         state = game.new_game(3, seed=1)
         before = len(state.hands[1])
         state._push(code, 0, -1, True, False)
@@ -589,8 +609,9 @@ def test_if_on_a_constant_runs_only_its_branch():
 
 
 @pytest.mark.parametrize("condition,hand,expected", [
-    ("hand(self) > 2 and false", 5, (False, False)),
-    ("hand(self) > 2 or true or hand(next) == 1", 1, (True, False)),
+    # Expressions have no side effects: a deciding constant anywhere decides the whole (effects.fold).
+    ("hand(self) > 2 and false", 5, (False, True)),
+    ("hand(self) > 2 or true or hand(next) == 1", 1, (True, True)),
     ("false and hand(self) > 2", 5, (False, True)),
     ("true or hand(self) > 2", 1, (True, True)),
     ("hand(self) > 9 or hand(self) > 8 or hand(self) > 2", 5, (True, False)),
@@ -632,9 +653,9 @@ def test_folded_arithmetic_matches_run_time_arithmetic(condition):
 def test_a_call_op_passes_every_kind_of_argument(monkeypatch, args, expected):
     """Each shape `_call` builds (constants built in, slots read in place) calls the instruction alike."""
     seen = []
-    made = {"const": effects._const(7), "slot": effects._slot(effects.F_SELF),
-            "call": lambda st, fr: fr[effects.F_LOCALS] * 10}
-    op = effects._call("op_probe", lambda st, *values: seen.append((st, values)), *(made[a] for a in args))
+    made = {"const": lower._const(7), "slot": lower._slot(F_SELF),
+            "call": lower.Value(lambda st, fr: fr[F_LOCALS] * 10)}
+    op = lower._call(lambda st, *values: seen.append((st, values)), *(made[a] for a in args))
     state, frame = object(), [-1, 0, 2, -1, True, False, 4]
     assert op(state, frame, 5) == 6
     assert seen == [(state, expected)]
@@ -647,11 +668,8 @@ def test_a_call_op_passes_every_kind_of_argument(monkeypatch, args, expected):
     ("hand(next) == 3", False),
 ])
 def test_hand_size_reads_the_right_seat(text, expected):
-    from unodsl.effects.compiler import EffectCompiler
     game = classic_game(True)
-    compiler = EffectCompiler(game, OPS)
-    fn = compiler.compile_condition(Text(text), effects.Context("condition"))
-    assert fn is not None, compiler.diags
+    fn = compile_condition(game, text).fn
     state = game.new_game(3, seed=1)
     state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]
     assert fn(state, [-1, 0, 0, -1, True, False]) is expected
@@ -662,43 +680,36 @@ def test_hand_size_reads_the_right_seat(text, expected):
 def test_a_hand_size_compared_with_a_constant_agrees_with_the_plain_comparison(op, who, seat):
     """`hand(self|next) OP c` is one fused closure; every operator and constant gives what Python's does."""
     import operator
-    from unodsl.effects.compiler import EffectCompiler
     compare = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
                ">": operator.gt, ">=": operator.ge}[op]
     game = classic_game(True, fast=True)                 # the fused form is the fast mode's
-    compiler = EffectCompiler(game, OPS)
     state = game.new_game(3, seed=1)
     state.hands[0], state.hands[1], state.hands[2] = state.hands[0][:3], state.hands[1][:5], state.hands[2][:6]
     frame = game.seat_frames[0]                 # conditions run on the shared, read-only seat frames
     for c in range(8):
-        fn = compiler.compile_condition(Text(f"hand({who}) {op} {c}"), effects.Context("condition"))
-        assert fn is not None, compiler.diags
+        fn = compile_condition(game, f"hand({who}) {op} {c}").fn
         assert ("_compare_hand_size" in fn.__qualname__) is (who != "previous")
         assert fn(state, frame) is compare(len(state.hands[seat]), c)
 
 
 def test_hand_of_next_is_zero_when_nobody_else_is_in_play():
-    from unodsl.effects.compiler import EffectCompiler
     game = classic_game(True)
-    compiler = EffectCompiler(game, OPS)
     state = game.new_game(3, seed=1)
     state.eliminated[1] = state.eliminated[2] = True
     assert state.next_of(0) == -1
     for text, expected in (("hand(next) == 0", True), ("hand(next) < 1", True), ("hand(next) > 0", False)):
-        fn = compiler.compile_condition(Text(text), effects.Context("condition"))
+        fn = compile_condition(game, text).fn
         assert fn(state, game.seat_frames[0]) is expected
 
 
 @pytest.mark.parametrize("direction", [1, -1])
 def test_hand_of_next_skips_a_neighbour_who_is_out(direction):
     """The fused `hand(next)` reads the neighbour in place; past an eliminated or empty-handed one it asks next_of."""
-    from unodsl.effects.compiler import EffectCompiler
     game = classic_game(True)
-    compiler = EffectCompiler(game, OPS)
     state = game.new_game(4, seed=1)
     state.direction = direction
     state.hands = [state.hands[0][:3], state.hands[1][:5], state.hands[2][:6], state.hands[3][:2]]
-    fn = compiler.compile_condition(Text("hand(next) == 6"), effects.Context("condition"))
+    fn = compile_condition(game, "hand(next) == 6").fn
     neighbour, beyond = (1, 2) if direction == 1 else (3, 2)
     assert fn(state, game.seat_frames[0]) is (len(state.hands[neighbour]) == 6)
     for leave in ("eliminated", "empty"):
@@ -719,19 +730,16 @@ def test_hand_of_next_skips_a_neighbour_who_is_out(direction):
     ("if hand(self) > 2:\n    next draws 1\nskip next\n", None),
     ("next draws 1\n", None),
 ])
-def test_guard_of_is_the_test_without_which_the_effect_does_nothing(text, guard):
-    from unodsl.effects.compiler import _is_const, guard_of
+def test_guard_is_the_test_without_which_the_effect_does_nothing(text, guard):
     game = classic_game(False)
-    compiler = effects.EffectCompiler(game, OPS)
-    code = compiler.compile_effect(Text(text), effects.Context("on_play"))
-    assert code >= 0, compiler.diags
-    found = guard_of(game.codes[code][0])
+    _, code = compile_effect(game, text)
+    found = code.guard
+    state = game.new_game(3, seed=1)
     if guard is None:
         assert found is None
     elif guard == "false":
-        assert _is_const(found) and found.const is False
+        assert found(state, game.seat_frames[0]) is False
     else:
-        state = game.new_game(3, seed=1)
         dealt = state.hands[0]
         for size in (1, 2, 3, 5):
             state.hands[0] = dealt[:size]

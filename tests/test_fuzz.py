@@ -1,7 +1,7 @@
 """Property-based and fuzz tests: the checker and the effect language never crash, never hang.
 
 * Effect sentences are generated FROM THE GRAMMAR: a hypothesis strategy walks the rules of
-  the compiled Lark parser (`unodsl.effects.parser()`), so it follows every change to
+  the compiled Lark parser (`unodsl.effects.parse.parser()`), so it follows every change to
   grammar/effect.lark. Every generated sentence must parse with no diagnostic.
 * Random text given to parse() and to the compiler must only ever produce diagnostics.
 * The shipped variants (variants/*.yaml that extend nothing) are mutated as text (delete,
@@ -32,10 +32,12 @@ import yaml
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from unodsl.engine.core import OPS
+from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.program import Program
 from unodsl.check import check_file
 from unodsl.diagnostics import split_lines
-from unodsl.effects.compiler import Context, EffectCompiler, parse, parser
+from unodsl.effects.check import Context
+from unodsl.effects.parse import parse, parser
 from unodsl.model.variant import Text
 from unodsl.source.yaml_tree import load_text
 
@@ -241,7 +243,7 @@ def test_grammar_has_no_lalr_conflicts(caplog):
 
     from lark import Lark, logger
 
-    from unodsl.effects.compiler import _EffectIndenter, grammar_path
+    from unodsl.effects.parse import _EffectIndenter, grammar_path
     logger.setLevel(logging.DEBUG)
     logger.propagate = True
     try:
@@ -332,12 +334,17 @@ def _positions_ok(diags, source: str) -> None:
 def _compile_everywhere(games, source: str) -> None:
     for game in games:
         for ctx in _CONTEXTS:
-            compiler = EffectCompiler(game, OPS)
+            program = Program(game, OPS, OP_FLAGS)
+            diags = []
             with budget(what="compile"):
-                compiler.compile_effect(Text(source), ctx)
-                compiler.compile_condition(Text(source), ctx)
-            _positions_ok(compiler.diags, source)
-            assert not [d for d in compiler.diags if d.code in ("E510", "E599")], compiler.diags
+                for start, compile_tree in (("effect", program.compile_effect),
+                                            ("condition", program.compile_condition)):
+                    tree, found = parse(Text(source), start)
+                    diags += found
+                    compile_tree(tree, ctx)
+            diags += program.checker.diags
+            _positions_ok(diags, source)
+            assert not [d for d in diags if d.code in ("E510", "E599")], diags
 
 
 def test_random_text_never_raises(games, record_property):

@@ -1,7 +1,7 @@
 """The instruction set the compiler emits: every instruction says what it may do."""
 
 from unodsl.engine.core import OP_FLAGS, OPS
-from unodsl.engine.program import DRAWS, PAUSES, PUSHES, RESHAPES
+from unodsl.effects.layout import DRAWS, PAUSES, PUSHES, RESHAPES
 
 
 def test_every_instruction_declares_what_it_may_do():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from unodsl.effects import compiler as effects
+from unodsl.effects import parse as effects
 from unodsl.check import check_file
 from unodsl.model.variant import Text
 

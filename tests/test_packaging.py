@@ -36,7 +36,7 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
                             capture_output=True, text=True, cwd=work, env=clean)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no problems" in result.stderr
-    where = subprocess.run([str(python), "-c", "import unodsl.effects.compiler as e, unodsl.source.schema as s; "
+    where = subprocess.run([str(python), "-c", "import unodsl.effects.parse as e, unodsl.source.schema as s; "
                             "print(e.grammar_path()); print(s.load_schema()['$id'])"],
                            capture_output=True, text=True, cwd=work, check=True, env=clean)
     grammar_line = where.stdout.splitlines()[0]

@@ -8,7 +8,19 @@ import pytest
 
 from unodsl.check import check_file, load
 from tools.rulebooks import rulebook_paths
-from unodsl.rulebook.english import describe_condition, describe_effect, render_rulebook
+from unodsl.effects.parse import parse
+from unodsl.model.variant import Text
+from unodsl.rulebook.english import describe_condition as _describe_condition
+from unodsl.rulebook.english import describe_effect as _describe_effect
+from unodsl.rulebook.english import render_rulebook
+
+
+def describe_effect(game, source: str) -> str:
+    return _describe_effect(game, parse(Text(source))[0])
+
+
+def describe_condition(game, source: str) -> str:
+    return _describe_condition(game, parse(Text(source), "condition")[0])
 
 REPO = Path(__file__).resolve().parent.parent
 PAIRS = rulebook_paths(REPO)
@@ -208,16 +220,16 @@ def _effect_sources():
 
 
 def _compound(tr, t) -> bool:
-    from lark import Tree
+    from unodsl.effects import ast as A
     inner = tr.bound(t)
-    return isinstance(inner, Tree) and inner.data in ("binop", "neg") and tr.fold(inner) is None
+    return isinstance(inner, (A.BinOp, A.Neg)) and tr.fold(inner) is None
 
 
 @pytest.mark.parametrize("label, game, where, source", _effect_sources(), ids=lambda x: x if isinstance(x, str) and ":" in x or x == "issue 21" else "")
 def test_arithmetic_grouping_is_kept(label, game, where, source):
     """A compound right operand of -, * and // (and left operand of * and //) is one group."""
-    from lark import Tree
-    from unodsl.effects.compiler import parse
+    from unodsl.effects import ast as A
+    from unodsl.effects.parse import parse
     from unodsl.model.variant import Text
     from unodsl.rulebook.english import Translator
     kind = "condition" if where == "condition" else "effect"
@@ -225,18 +237,18 @@ def test_arithmetic_grouping_is_kept(label, game, where, source):
     if tree is None:
         pytest.skip("not parseable on its own")
     tr = Translator(game, where)
-    english = tr.condition(source) if kind == "condition" else tr.effect(source)
-    for node in tree.iter_subtrees():
-        if node.data != "binop" or tr.fold(node) is not None:
+    english = tr.condition(tree) if kind == "condition" else tr.effect(tree)
+    for node in A.walk(tree):
+        if not isinstance(node, A.BinOp) or tr.fold(node) is not None:
             continue
-        left, op, right = node.children
         rendered = tr.num(node)
-        sides = [right] if str(op) == "-" else [left, right] if str(op) in ("*", "//") else []
+        sides = [node.right] if node.op == "-" else [node.left, node.right] if node.op in ("*", "//") else []
         for side in sides:
             if _compound(tr, side):
-                assert f"({tr.num(tr.bound(side))})" in rendered, (rendered, str(op))
-        if str(op) == "+" and _compound(tr, right) and str(tr.bound(right).children[1] if tr.bound(right).data == "binop" else "") in ("+", "-"):
-            assert f"({tr.num(tr.bound(right))})" in rendered, rendered
+                assert f"({tr.num(tr.bound(side))})" in rendered, (rendered, node.op)
+        inner = tr.bound(node.right)
+        if node.op == "+" and _compound(tr, node.right) and isinstance(inner, A.BinOp) and inner.op in ("+", "-"):
+            assert f"({tr.num(inner)})" in rendered, rendered
     assert "(rounded down) times" not in english
 
 

@@ -1,6 +1,6 @@
 """The checking pipeline: every stage from bytes to compiled effects, all problems reported.
 
-load -> compose (extends/include) -> schema -> typed variant -> effects -> semantic checks.
+load -> compose (extends/include) -> schema -> typed variant -> effects parsed -> compiled -> semantic checks.
 Each stage returns values and diagnostics; only the CLI prints.
 """
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .source.compose import compose_file
 from .diagnostics import Diagnostic, DiagnosticError
+from .effects.parse import with_syntax
 from .engine import ENGINE_RULINGS, Game
 from .model.variant import Variant, build_variant
 
@@ -64,6 +65,7 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None,
         result.variant = variant
         if variant is not None and variant.cards and not any(d.code in _ENGINE_CANNOT_TAKE for d in diags):
             try:
+                variant = result.variant = with_syntax(variant)
                 game = Game(variant, rulings, fast=fast)
             except Exception as err:           # a compiler bug must not hide the other diagnostics
                 result.diagnostics.append(Diagnostic(path, 1, 1, "E599", f"internal error while compiling: {err!r}"))

@@ -1,7 +1,11 @@
-"""The effect language: grammar, lexer, parser and the compiler to engine code.
+"""The effect language: grammar, parser, syntax tree, checker, folder and lowering to engine code.
 
 effect.lark the grammar
 lexer       the contextual lexer, one regex for all states
-layout      what compiled code and the engine agree on: decision kinds, frame slots
-compiler    effect and condition text -> type-checked code (E5xx)
+parse       text -> syntax tree (E4xx), every text of a variant once (Variant.syntax); only this imports Lark
+ast         the syntax tree: a frozen dataclass per grammar rule, with spans
+check       scopes, names and types (E5xx)
+fold        constant folding, shared by the lowering and the rulebook
+lower       checked tree -> op lists, with the Code and Predicate records the engine reads
+layout      what compiled code and the engine agree on: decision kinds, frame slots, op flags
 """

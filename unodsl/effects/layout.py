@@ -1,4 +1,4 @@
-"""The shared vocabulary of the engine: decision kinds and the layout of an effect frame.
+"""The shared vocabulary of the engine and the compiler: decision kinds, the layout of an effect frame, op flags.
 
 An effect in progress is a frame, a plain list so that a paused state clones and
 serializes as data: [code id, pc, self seat, card kind, honest, jumped, locals...].
@@ -24,3 +24,10 @@ CATCH = "catch"          # catch a player who did not call UNO, or pass
 UNO = "uno"              # call UNO after ending up with one card outside one's own play
 
 KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO)
+
+# What an instruction may do besides setting fields (the engine declares these per op in OP_FLAGS):
+# the facts the compiled code's records (effects.lower.Code) and the fast paths are built on.
+PAUSES = "pauses"            # may stop for a player's decision
+PUSHES = "pushes"            # may run another effect (a new frame)
+RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled
+DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one

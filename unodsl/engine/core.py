@@ -20,7 +20,8 @@ from ..effects import layout as D
 from ..effects.layout import F_SELF
 from ..diagnostics import Diagnostic
 from ..model.variant import Variant
-from .program import DRAWS, PAUSES, PUSHES, RESHAPES, compile_effects
+from ..effects.layout import DRAWS, PAUSES, PUSHES, RESHAPES
+from .program import compile_effects
 
 # Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
 ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")

@@ -1,18 +1,19 @@
 """The compile step: a variant's effects and conditions become engine code, and the tables that choose fast paths.
 
-The engine hands the compiler its instruction set (`ops`: name -> function) and says what
-each instruction may do (`flags`); the compiler never imports the engine.
+The engine hands the lowering its instruction set (`ops`: name -> function) and says what
+each instruction may do (`flags`, in effects.layout's words); effects never imports the
+engine, and the engine never imports the parser: it reads the trees `Variant.syntax` holds.
 """
 
 from __future__ import annotations
 
-from ..effects.compiler import Context, EffectCompiler, guard_of
+from ..effects.check import Checker, Context
+from ..effects.layout import DRAWS
+from ..effects.lower import Lowering
 
-# What an instruction may do besides setting fields: the facts the fast paths need.
-PAUSES = "pauses"            # may stop for a player's decision
-PUSHES = "pushes"            # may run another effect (a new frame)
-RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled
-DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one
+
+class NotParsed(ValueError):
+    """A Game was asked to compile a Variant whose effects were never parsed (Variant.syntax is None)."""
 
 
 def _never(st, fr) -> bool:
@@ -25,38 +26,87 @@ def _always(st, fr) -> bool:
     return True
 
 
+class Program:
+    """The compile step of one game: trees checked (E5xx, into `checker.diags`), lowered and registered.
+
+    compile_effects runs one over a variant's texts; tests and tools compile a tree of their
+    own into a game with `compile_effect` and `compile_condition`.
+    """
+
+    def __init__(self, game, ops: dict, flags: dict):
+        self.game = game
+        self.checker = Checker(game)
+        self.lowering = Lowering(game, ops, flags)
+        self.first = len(game.codes)      # the code id of the first code this program registers
+        self.lowered: list = []           # per code id from `first` on: its Code record
+
+    def compile_effect(self, tree, ctx: Context) -> int:
+        """Check and lower an effect tree, register it in the game; return its code id or -1."""
+        if tree is None:
+            return -1
+        checked = self.checker.effect(tree, ctx)
+        if checked is None:
+            return -1
+        code = self.lowering.effect(tree, checked)
+        self.game.codes.append((code.ops, code.nlocals))
+        self.game.code_locals.append(code.local_kinds)
+        self.lowered.append(code)
+        return len(self.game.codes) - 1
+
+    def compile_condition(self, tree, ctx: Context):
+        """Check and lower a condition tree; its Predicate, or None if absent or broken."""
+        if tree is None:
+            return None
+        checked = self.checker.condition(tree, ctx)
+        return None if checked is None else self.lowering.condition(tree, checked)
+
+    def code(self, code_id: int):
+        """The Code record of a code id this program registered."""
+        return self.lowered[code_id - self.first]
+
+
 def compile_effects(game, ops: dict, flags: dict) -> None:
-    """Compile every effect and condition of `game.variant` into `game`'s code tables."""
+    """Compile every effect and condition of `game.variant` into `game`'s code tables.
+
+    The variant's texts were parsed before (Variant.syntax, by effects.parse.parse_variant):
+    the engine never runs the parser.
+    """
     v = game.variant
-    compiler = EffectCompiler(game, ops)
+    if v.syntax is None:
+        raise NotParsed("this Variant's effects are not parsed: build it with unodsl.check_file or unodsl.load, "
+                        "or give Game `unodsl.effects.parse.with_syntax(variant)`")
+    program = Program(game, ops, flags)
+    tree = v.syntax.tree
+    game.diagnostics.extend(v.syntax.diagnostics)
     game.on_play, game.on_start, game.restriction, game.strict, game.resolve_last = [], [], [], [], []
     for tid, ct in v.cards.items():
-        compiler.current_card = ct
-        game.on_play.append(compiler.compile_effect(ct.on_play, Context("on_play")))
+        program.checker.current_card = ct
+        game.on_play.append(program.compile_effect(tree(ct.on_play), Context("on_play")))
         start_text = ct.on_start or v.start_default
-        start = compiler.compile_effect(start_text, Context("on_start")) if start_text else game.on_play[-1]
+        start = program.compile_effect(tree(start_text), Context("on_start")) if start_text else game.on_play[-1]
         game.on_start.append(start)
-        game.restriction.append(compiler.compile_condition(ct.restriction, Context("condition")))
+        restriction = program.compile_condition(tree(ct.restriction), Context("condition"))
+        game.restriction.append(restriction.fn if restriction is not None else None)
         game.strict.append(ct.restriction_check == "strict")
         game.resolve_last.append(ct.last_card == "resolve")
-    compiler.current_card = None
-    game.on_deal = compiler.compile_effect(v.on_deal, Context("setup"))
-    game.on_player_out = compiler.compile_effect(v.on_player_out, Context("event"))
-    game.after_draw = compiler.compile_effect(v.after_draw, Context("event"))
+    program.checker.current_card = None
+    game.on_deal = program.compile_effect(tree(v.on_deal), Context("setup"))
+    game.on_player_out = program.compile_effect(tree(v.on_player_out), Context("event"))
+    game.after_draw = program.compile_effect(tree(v.after_draw), Context("event"))
     # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
     # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
-    game.after_draw_guard = (guard_of(game.codes[game.after_draw][0])
+    game.after_draw_guard = (program.code(game.after_draw).guard
                              if game.after_draw >= 0 and game.fast else None)
     game.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
     # A condition that does not compile (the file is refused, but check_file still builds the game for
     # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
+    may_draw = program.compile_condition(tree(v.may_draw_if), Context("condition"))
     if v.may_draw_if is None:
         game.may_draw_if = _always
     else:
-        game.may_draw_if = compiler.compile_condition(v.may_draw_if, Context("condition")) or _never
+        game.may_draw_if = may_draw.fn if may_draw is not None else _never
     # `hand(next) OP c` as a table by hand size, which FastState.play_out reads in place (None: not that form).
-    game.may_draw_next_answers = getattr(game.may_draw_if, "next_answers", None)
-    # A condition only reads its frame: one immutable frame per seat, not a new list every turn.
+    game.may_draw_next_answers = may_draw.next_answers if may_draw is not None else None
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None
                          and game.strict[game.k_type[k]]}
@@ -74,14 +124,13 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
                         and game.after_draw < 0)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn.
     game.plain = [fast and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
-    # Straight effects: every op is a forward jump, an assignment or a call of a State method that
-    # cannot pause for a decision, push an effect or end the round. One runs to its end at once,
-    # without an effect frame on the stack (drawing may run the after-draw event, if there is one).
+    # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
+    # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
+    # the stack (drawing may run the after-draw event, if there is one).
     allowed = set() if game.after_draw >= 0 else {DRAWS}
-    safe = {""} | {name for name, may in flags.items() if may <= allowed}
-    game.straight = [fast and all(getattr(op, "calls", None) in safe for op in ops) for ops, _ in game.codes]
+    game.straight = [fast and code.straight(allowed) for code in program.lowered]
     game.stack_types = None
     if v.stack_cards is not None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
-    game.diagnostics.extend(compiler.diags)
-    game.rulings_used = compiler.rulings_used
+    game.diagnostics.extend(program.checker.diags)
+    game.rulings_used = program.checker.rulings_used

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 
 from ..effects import layout as D
-from ..effects import compiler as E
+from ..effects import check as E
 from .core import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS,
                      InvalidState, State)
 

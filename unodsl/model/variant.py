@@ -121,6 +121,9 @@ class Variant:
     max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
     root: Node | None = field(default=None, compare=False, repr=False)
+    # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
+    # sits below the effect language and cannot parse; Game reads the trees from here.
+    syntax: object = field(default=None, compare=False, repr=False)
 
     @property
     def deck_size(self) -> int:

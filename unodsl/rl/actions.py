@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..effects.compiler import parse
+from ..effects.ast import walk
 
 # Statements of the effect language that open a decision, by the grammar's rule name.
 _TRADE, _GIVE = "trade", {"give", "exchange"}
@@ -54,15 +54,13 @@ def capabilities(game) -> Capabilities:
     rules: set[str] = set()
     groups: set[str] = set()
     for text in _effect_texts(v):
-        if text is None:
+        tree = v.syntax.tree(text)
+        if tree is None:        # absent or empty
             continue
-        tree, _ = parse(text)
-        if tree is None:        # a compiled game's effects parse; kept for safety
-            continue
-        for node in tree.iter_subtrees():
-            rules.add(node.data)
-            if node.data == _CHOOSE_PLAYER:
-                groups.update(getattr(child, "data", "?") for child in node.children)
+        for node in walk(tree):
+            rules.add(node.rule)
+            if node.rule == _CHOOSE_PLAYER:
+                groups.add(node.group.rule)
     uno = bool(v.uno_enabled)
     return Capabilities(
         play_uno=uno,

@@ -1,12 +1,13 @@
 """The rulebook: a readable description of a compiled variant, in Markdown or plain text.
 
 What each card does comes from its `text` when the author gave one, and otherwise
-from a translation of its effect's parse tree into English. Rulings are folded in
-as the constants they are (`rule.x` reads the chosen value), so the rulebook says
-what this variant does rather than what it could do. Output is deterministic: the
-same variant always gives the same text, byte for byte.
+from a translation of its effect's syntax tree (the one the check step parsed) into
+English. Constants are folded by effects.fold, as the compiler folds them (`rule.x`
+reads the chosen value), so the rulebook says what this variant does rather than what
+it could do. Output is deterministic: the same variant always gives the same text,
+byte for byte.
 
-    python -m unodsl.rulebook            # regenerate docs/variants/<variant>.md
+    python -m tools.rulebooks            # regenerate docs/variants/<variant>.md
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Token, Tree
-
-from ..effects.compiler import if_clauses, parse
+from ..effects import ast as A
+from ..effects.ast import walk
+from ..effects.fold import fold
 from ..model.variant import Text
 
 # ---------------------------------------------------------------------------
@@ -157,365 +158,301 @@ _BINOP_WORDS = {"+": "plus", "-": "minus", "*": "times", "//": "divided by"}
 
 
 class Translator:
-    """Turns effect and condition parse trees of one variant into English sentences."""
+    """Turns the effect and condition trees of one variant into English sentences."""
 
     def __init__(self, game, where: str = "on_play"):
         self.game = game
         self.variant = game.variant
         self.where = where
         self.me, self.card_phrase = _WHO.get(where, _WHO["on_play"])
-        self.names: dict[str, object] = {}
+        self.names: dict[str, object] = {}     # a name -> the player phrase or the expression it stands for
 
     # --- entry points
 
-    def effect(self, source: str) -> str:
-        """English for an effect text; "" when it does nothing."""
-        tree, diags = parse(Text(source), "effect")
-        if tree is None:
-            return source.strip()
-        return " ".join(self.stmts(tree.children))
+    def effect(self, tree: A.Effect) -> str:
+        """English for an effect; "" when it does nothing."""
+        return " ".join(self.stmts(tree.body))
 
-    def condition(self, source: str) -> str:
-        """English for a condition text (a clause without a final period)."""
-        tree, diags = parse(Text(source), "condition")
-        if tree is None:
-            return source.strip()
-        folded = self.fold(tree.children[0])
+    def condition(self, tree: A.Condition) -> str:
+        """English for a condition (a clause without a final period)."""
+        folded = self.fold(tree.test)
         if folded is True:
             return "always"
         if folded is False:
             return "never"
-        return self.cond(tree.children[0])
+        return self.cond(tree.test)
 
     # --- statements
 
-    def stmts(self, items) -> list[str]:
+    def stmts(self, body) -> list[str]:
         out: list[str] = []
-        for item in items:
-            if isinstance(item, Token):
-                continue
-            if item.data in ("simple_stmts", "suite"):
-                out.extend(self.stmts(item.children))
-                continue
-            method = getattr(self, "s_" + item.data, None)
-            sentence = method(item) if method else None
+        for stmt in body:
+            method = getattr(self, "s_" + stmt.rule, None)
+            if method is None:
+                raise TypeError(f"the rulebook has no English for the statement '{stmt.rule}'")
+            sentence = method(stmt)
             if isinstance(sentence, list):
                 out.extend(s for s in sentence if s)
             elif sentence:
                 out.append(sentence)
         return out
 
-    def body(self, suite) -> list[str]:
-        return self.stmts([suite])
-
-    def s_nothing(self, t):
+    def s_nothing(self, s):
         return "Nothing happens." if self.where != "on_start" else "Nothing happens; play starts normally."
 
-    def s_draw(self, t):
-        who = self.player(t.children[0])
-        return _cap(f"{who.verb('draw')} {self.cards(t.children[1])}.")
+    def s_draw(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} {self.cards(s.count)}.")
 
-    def s_draw_until(self, t):
-        who = self.player(t.children[0])
+    def s_draw_until(self, s):
+        who = self.player(s.who)
         return _cap(f"{who.verb('draw')} cards one at a time until {who.they} draw a card {who.they} can play.")
 
-    def s_draw_to(self, t):
-        who = self.player(t.children[0])
-        return _cap(f"{who.verb('draw')} until {who.they} hold {self.cards(t.children[1])}.")
+    def s_draw_to(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} until {who.they} hold {self.cards(s.count)}.")
 
-    def s_penalty(self, t):
-        who = self.player(t.children[0])
-        text = f"{who.verb('draw')} {self.cards(t.children[1])} and {'lose' if who.you else 'loses'} {who.their} turn"
+    def s_penalty(self, s):
+        who = self.player(s.who)
+        text = f"{who.verb('draw')} {self.cards(s.count)} and {'lose' if who.you else 'loses'} {who.their} turn"
         if self.variant.stacking != "none":
             text += f" (unless {who.they} can stack, see Stacking)"
         return _cap(text + ".")
 
-    def s_skip_one(self, t):
-        who = self.player(t.children[0])
+    def s_skip_one(self, s):
+        who = self.player(s.who)
         return _cap(f"{who.be()} skipped: {who.they} lose {who.their} next turn.")
 
-    def s_skip_many(self, t):
-        n = self.const(t.children[0])
+    def s_skip_many(self, s):
+        n = self.const(s.count)
         if n == 1:
             return f"The next player after {self.me.text} is skipped." if not self.me.you else "The next player is skipped."
-        count = str(n) if isinstance(n, int) else self.num(t.children[0])
+        count = str(n) if isinstance(n, int) else self.num(s.count)
         return f"The next {count} players are skipped (never {self.me.text}; with fewer players, each other player once)."
 
-    def s_reverse(self, t):
+    def s_reverse(self, s):
         return "The direction of play reverses."
 
-    def s_choose_color_self(self, t):
+    def s_choose_color_self(self, s):
         if not self.variant.colors:
             return None
         return _cap(f"{self.me.verb('choose')} the color that continues play.")
 
-    def s_choose_color_by(self, t):
+    def s_choose_color_by(self, s):
         if not self.variant.colors:
             return None
-        who = self.player(t.children[0])
+        who = self.player(s.who)
         return _cap(f"{who.verb('choose')} the color that continues play.")
 
-    def s_set_color(self, t):
-        return f"The color in play becomes {self.color(t.children[0])}."
+    def s_set_color(self, s):
+        return f"The color in play becomes {self.color(s.color)}."
 
-    def s_let(self, t):
-        name, value = str(t.children[0]), t.children[1]
-        if isinstance(value, Tree) and value.data == "choose_player":
-            group = self.group(value.children[0])
-            self.names[name] = _P("the chosen player")
+    def s_let(self, s):
+        if isinstance(s.value, A.ChoosePlayer):
+            group = self.group(s.value.group)
+            self.names[s.name] = _P("the chosen player")
             return _cap(f"{self.me.verb('choose')} a player from {group}.")
-        self.names[name] = value
+        self.names[s.name] = s.value
         return None
 
-    def s_swap_hands(self, t):
-        who = self.player(t.children[0])
+    def s_swap_hands(self, s):
+        who = self.player(s.who)
         return _cap(f"{self.me.verb('swap')} hands with {who.text}.")
 
-    def s_rotate_hands(self, t):
+    def s_rotate_hands(self, s):
         return "Every player passes their hand to the next player in the direction of play."
 
-    def s_give(self, t):
-        giver, taker = self.player(t.children[0]), self.player(t.children[2])
-        return _cap(f"{giver.verb('give')} {self.cards(t.children[1])} of {giver.their} choice to {taker.text}.")
+    def s_give(self, s):
+        giver, taker = self.player(s.giver), self.player(s.taker)
+        return _cap(f"{giver.verb('give')} {self.cards(s.count)} of {giver.their} choice to {taker.text}.")
 
-    def s_exchange(self, t):
-        a, b = self.player(t.children[0]), self.player(t.children[2])
-        return _cap(f"{a.text} and {b.text} each pick {self.cards(t.children[1])} from their own hand, face down; "
+    def s_exchange(self, s):
+        a, b = self.player(s.first), self.player(s.second)
+        return _cap(f"{a.text} and {b.text} each pick {self.cards(s.count)} from their own hand, face down; "
                     f"then the picked cards change hands at the same time.")
 
-    def s_look(self, t):
-        who = self.player(t.children[0])
+    def s_look(self, s):
+        who = self.player(s.who)
         return _cap(f"{self.me.verb('look')} at {who.pos} hand.")
 
-    def s_trade(self, t):
-        who = self.player(t.children[0])
+    def s_trade(self, s):
+        who = self.player(s.who)
         return _cap(f"{self.me.verb('may', 'may')} swap any number of {self.me.their} cards, one for one, with cards "
                     f"of {who.pos} hand (seen face up), so both hands keep their size.")
 
-    def s_discard_color(self, t):
-        who = self.player(t.children[0])
-        return _cap(f"{who.verb('discard')} every card of {self.color(t.children[1])} from {who.their} hand "
+    def s_discard_color(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('discard')} every card of {self.color(s.color)} from {who.their} hand "
                     f"(under the top card of the discard pile).")
 
-    def s_redeal(self, t):
+    def s_redeal(self, s):
         start = "you" if self.me.you else self.me.text
         return (f"All hands are gathered, shuffled and dealt out again one card at a time, starting with the "
                 f"player after {start}.")
 
-    def s_extra_turn(self, t):
+    def s_extra_turn(self, s):
         if self.where == "on_start":
             return _cap(f"{self.me.verb('take')} the first turn.")
         return _cap(f"{self.me.verb('take')} another turn.")
 
-    def s_turn_to(self, t):
-        who = self.player(t.children[0])
+    def s_turn_to(self, s):
+        who = self.player(s.who)
         return _cap(f"{who.verb('take')} the next turn.")
 
-    def s_eliminate(self, t):
-        who = self.player(t.children[0])
+    def s_eliminate(self, s):
+        who = self.player(s.who)
         return _cap(f"{who.be()} out of the round for good; {who.their} cards go under the draw pile.")
 
-    def s_lock(self, t):
-        color, owner = self.color(t.children[0]), self.player(t.children[1])
+    def s_lock(self, s):
+        color, owner = self.color(s.color), self.player(s.owner)
         wilds = "" if self.variant.lock_allows_wild else " (not even wild cards)"
         until = "your next turn" if owner.you else f"{owner.pos} next turn"
         return (f"Until {until}, the other players may only play cards of {color}{wilds}; "
                 f"a player without one draws.")
 
-    def s_must_play(self, t):
-        who, color = self.player(t.children[0]), self.color(t.children[1])
+    def s_must_play(self, s):
+        who, color = self.player(s.who), self.color(s.color)
         return _cap(f"{who.verb('must', 'must')} play a card of {color} if {who.they} can; the turn then continues "
                     f"from {who.text}.")
 
-    def s_must_play_block(self, t):
-        who, color = self.player(t.children[0]), self.color(t.children[1])
-        otherwise = self.body(t.children[2])
+    def s_must_play_block(self, s):
+        who, color = self.player(s.who), self.color(s.color)
+        otherwise = self.stmts(s.otherwise)
         return [_cap(f"{who.verb('must', 'must')} play a card of {color}; the turn then continues from {who.text}."),
                 _join_if(f"If {who.they} cannot", otherwise)]
 
-    def s_flip_again(self, t):
+    def s_flip_again(self, s):
         return "Ignore it: leave it in the discard pile and turn up the next card of the draw pile instead."
 
-    def s_return_and_flip(self, t):
+    def s_return_and_flip(self, s):
         return "Put it back into the draw pile, shuffle, and turn up a new start card."
 
-    def s_if_stmt(self, t):
-        clauses, otherwise = if_clauses(t)
+    def s_if_stmt(self, s):
         out: list[str] = []
         first = True
-        for cond, suite in clauses:
-            value = self.fold(cond)
+        for clause in s.clauses:
+            value = self.fold(clause.test)
             if value is False:
                 continue
             if value is True:
-                body = self.body(suite)
+                body = self.stmts(clause.body)
                 if first:
                     return body
                 out.append(_join_if("Otherwise", body))
                 return out
-            out.append(_join_if(("If " if first else "Otherwise, if ") + self.cond(cond), self.body(suite)))
+            out.append(_join_if(("If " if first else "Otherwise, if ") + self.cond(clause.test),
+                                self.stmts(clause.body)))
             first = False
-        if otherwise is not None:
-            body = self.body(otherwise)
+        if s.otherwise is not None:
+            body = self.stmts(s.otherwise)
             out.extend(body if first else [_join_if("Otherwise", body)])
         return out
 
-    def s_for_stmt(self, t):
-        name, group, suite = str(t.children[0]), t.children[1], t.children[2]
-        self.names[name] = _P("that player")
-        return _join_if(f"For {self.each(group)}", self.body(suite))
+    def s_for_stmt(self, s):
+        self.names[s.name] = _P("that player")
+        return _join_if(f"For {self.each(s.group)}", self.stmts(s.body))
 
-    def s_repeat_stmt(self, t):
-        n = self.const(t.children[0])
-        times = "twice" if n == 2 else f"{n} times" if isinstance(n, int) else f"{self.num(t.children[0])} times"
-        body = self.body(t.children[1]) or ["nothing."]
+    def s_repeat_stmt(self, s):
+        n = self.const(s.count)
+        times = "twice" if n == 2 else f"{n} times" if isinstance(n, int) else f"{self.num(s.count)} times"
+        body = self.stmts(s.body) or ["nothing."]
         return f"Do the following {times}: " + " ".join([_lc(body[0])] + body[1:])
 
-    def s_challenge(self, t):
-        who = self.player(t.children[0])
-        branches = {b.data: self.body(b.children[0]) for b in t.children[1:]}
+    def s_challenge(self, s):
+        who = self.player(s.who)
+        branches = {b.kind: self.stmts(b.body) for b in s.branches}
         out = [_cap(f"{who.verb('may', 'may')} challenge {self.card_phrase}.")]
         words = {"guilty": f"If {who.they} challenge and it was played illegally",
                  "innocent": f"If {who.they} challenge and it was played legally",
                  "accepted": f"If {who.they} do not challenge"}
-        for name in ("guilty", "innocent", "accepted"):
+        for name in A.BRANCHES:
             body = branches.get(name)
             out.append(_join_if(words[name], body or ["nothing happens."]))
         return out
 
     # --- numbers, players, groups, colors
 
-    def const(self, t):
+    def const(self, e):
         """The value of a constant expression (rulings folded in), else _NOT_CONST."""
-        value = self.fold(t)
+        value = self.fold(e)
         return _NOT_CONST if value is None else value
 
-    def fold(self, t):
-        """Fold constants and rulings: a bool, int or str when the value is known, else None."""
-        if isinstance(t, Token):
-            return None
-        d = t.data
-        if d == "int_":
-            return int(t.children[0])
-        if d == "true":
-            return True
-        if d == "false":
-            return False
-        if d == "string":
-            return str(t.children[0])[1:-1]
-        if d == "rule_ref":
-            value = self.game.ruling_value(str(t.children[0]))
-            return value
-        if d == "not_":
-            inner = self.fold(t.children[0])
-            return (not inner) if isinstance(inner, bool) else None
-        if d in ("and_expr", "or_expr"):
-            parts = [self.fold(c) for c in t.children]
-            if d == "and_expr":
-                if any(p is False for p in parts):
-                    return False
-                if all(p is True for p in parts):
-                    return True
-            else:
-                if any(p is True for p in parts):
-                    return True
-                if all(p is False for p in parts):
-                    return False
-            return None
-        if d == "comparison":
-            left, op, right = t.children
-            a, b = self.fold(left), self.fold(right)
-            if a is None or b is None or isinstance(a, bool) != isinstance(b, bool):
-                return None
-            op = str(op)
-            try:
-                return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-            except TypeError:
-                return None
-        if d == "binop":
-            a, b = self.fold(t.children[0]), self.fold(t.children[2])
-            if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
-                op = str(t.children[1])
-                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0}[op]
-            return None
-        if d == "neg":
-            a = self.fold(t.children[0])
-            return -a if isinstance(a, int) and not isinstance(a, bool) else None
-        if d == "var":
-            bound = self.names.get(str(t.children[0]))
-            return self.fold(bound) if isinstance(bound, Tree) else None
-        return None
+    def fold(self, e):
+        """The value of `e` (a bool, int or str) when the variant decides it (effects.fold), else None."""
+        return fold(e, self.game.ruling_value, self.bound_expr)
 
-    def cards(self, t) -> str:
-        n = self.const(t)
+    def bound_expr(self, var: A.Var):
+        """The expression a `let` name stands for, or None (a player phrase, or not a `let` name)."""
+        bound = self.names.get(var.name)
+        return bound if isinstance(bound, A.Expr) else None
+
+    def cards(self, e) -> str:
+        n = self.const(e)
         if isinstance(n, int) and not isinstance(n, bool):
             return "1 card" if n == 1 else f"{n} cards"
-        return f"as many cards as {self.num(t)}"
+        return f"as many cards as {self.num(e)}"
 
-    def num(self, t) -> str:
-        value = self.fold(t)
+    def num(self, e) -> str:
+        value = self.fold(e)
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
-        d = t.data if isinstance(t, Tree) else ""
+        d = e.rule
         if d == "player_count":
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
         if d == "card_attr":
-            attr = str(t.children[0])
+            attr = e.name
             return {"number": f"the number on {self.card_phrase}", "points": f"the points of {self.card_phrase}",
                     "draw": f"the draw penalty of {self.card_phrase}"}.get(attr, f"the {attr} of {self.card_phrase}")
         if d == "hand_size":
-            who = self.player(t.children[0])
+            who = self.player(e.who)
             return f"the number of cards in {who.pos} hand"
         if d == "hand_points":
-            who = self.player(t.children[0])
+            who = self.player(e.who)
             return f"the points in {who.pos} hand"
         if d == "half":
-            return f"half of {self.num(t.children[0])} (rounded down)"
+            return f"half of {self.num(e.value)} (rounded down)"
         if d == "max_hand":
-            return f"the largest hand among {self.group(t.children[0])}"
+            return f"the largest hand among {self.group(e.group)}"
         if d == "min_hand":
-            return f"the smallest hand among {self.group(t.children[0])}"
+            return f"the smallest hand among {self.group(e.group)}"
         if d == "group_count":
-            return f"the number of {self.group(t.children[0])}"
+            return f"the number of {self.group(e.group)}"
         if d == "binop":
-            op = str(t.children[1])
-            word = _BINOP_WORDS[op]
-            left = self.operand(t.children[0], keep_chain=op in ("+", "-"))
-            right = self.operand(t.children[2])
-            return f"{left} {word} {right}" + (", rounded down" if op == "//" else "")
+            word = _BINOP_WORDS[e.op]
+            left = self.operand(e.left, keep_chain=e.op in ("+", "-"))
+            right = self.operand(e.right)
+            return f"{left} {word} {right}" + (", rounded down" if e.op == "//" else "")
         if d == "neg":
-            return f"minus {self.operand(t.children[0])}"
+            return f"minus {self.operand(e.operand)}"
         if d == "rule_ref":
-            return f"the value of ruling `{t.children[0]}`"
+            return f"the value of ruling `{e.name}`"
         if d == "var":
-            bound = self.names.get(str(t.children[0]))
-            if isinstance(bound, Tree):
+            bound = self.bound_expr(e)
+            if bound is not None:
                 return self.num(bound)
-            return str(t.children[0])
-        return self.value(t)
+            return e.name
+        return self.value(e)
 
-    def operand(self, t, keep_chain: bool = False) -> str:
+    def operand(self, e, keep_chain: bool = False) -> str:
         """English for an operand of arithmetic: one group in parentheses when it is itself arithmetic,
         so the sentence keeps the file's grouping (a left-hand sum before + or - reads left to right)."""
-        inner = self.bound(t)
-        if isinstance(inner, Tree) and inner.data in ("binop", "neg") and self.fold(inner) is None:
-            if keep_chain and inner.data == "binop" and str(inner.children[1]) in ("+", "-"):
+        inner = self.bound(e)
+        if isinstance(inner, (A.BinOp, A.Neg)) and self.fold(inner) is None:
+            if keep_chain and isinstance(inner, A.BinOp) and inner.op in ("+", "-"):
                 return self.num(inner)
             return f"({self.num(inner)})"
-        return self.num(t)
+        return self.num(e)
 
-    def bound(self, t):
-        """The expression a `let` name stands for (the tree itself when it is not a name)."""
-        while isinstance(t, Tree) and t.data == "var" and isinstance(self.names.get(str(t.children[0])), Tree):
-            t = self.names[str(t.children[0])]
-        return t
+    def bound(self, e):
+        """The expression a `let` name stands for (the expression itself when it is not a name)."""
+        while isinstance(e, A.Var) and self.bound_expr(e) is not None:
+            e = self.bound_expr(e)
+        return e
 
-    def player(self, t) -> _P:
-        if isinstance(t, Token):
-            return _P(str(t))
-        d = t.data
+    def player(self, e) -> _P:
+        d = e.rule
         if d == "self_":
             return self.me
         if d == "next_":
@@ -529,29 +466,29 @@ class Translator:
         if d == "partner_self":
             return _P("your partner") if self.me.you else _P(f"{self.me.pos} partner")
         if d == "partner_of":
-            return _P(f"{self.player(t.children[0]).pos} partner")
+            return _P(f"{self.player(e.who).pos} partner")
         if d == "next_of":
-            return _P(f"the player after {self.player(t.children[0]).text}")
+            return _P(f"the player after {self.player(e.who).text}")
         if d == "next_seat":                     # a seat, in the round or not: nobody is passed over
             return _P("the player in the next seat") if self.me.you else _P(f"the player in the seat after "
                                                                             f"{self.me.text}")
         if d == "seat_after":
-            return _P(f"the player in the seat after {self.player(t.children[0]).text}")
+            return _P(f"the player in the seat after {self.player(e.who).text}")
         if d == "most_cards":
             return _P("the player with the most cards")
         if d == "fewest_cards":
             return _P("the player with the fewest cards")
         if d == "var":
-            bound = self.names.get(str(t.children[0]))
+            bound = self.names.get(e.name)
             if isinstance(bound, _P):
                 return bound
-            if isinstance(bound, Tree):
+            if isinstance(bound, A.Expr):
                 return self.player(bound)
-            return _P(str(t.children[0]))
-        return _P(self.value(t))
+            return _P(e.name)
+        return _P(self.value(e))
 
-    def group(self, t) -> str:
-        d = t.data if isinstance(t, Tree) else ""
+    def group(self, e) -> str:
+        d = e.rule
         me = "you" if self.me.you else self.me.text
         if d == "all_players":
             return f"all players ({me} included)"
@@ -560,108 +497,105 @@ class Translator:
         if d == "opponents":
             return "your opponents" if self.me.you else f"{self.me.pos} opponents"
         if d == "team_of":
-            return f"{self.player(t.children[0]).pos} team"
+            return f"{self.player(e.who).pos} team"
         if d == "all_from":
-            return f"all players, starting with {self.player(t.children[0]).text} ({me} included)"
+            return f"all players, starting with {self.player(e.who).text} ({me} included)"
         if d == "others_from":
-            return f"all players other than {me}, starting with {self.player(t.children[0]).text}"
+            return f"all players other than {me}, starting with {self.player(e.who).text}"
         if d == "one_per_team":
             return "one player of each team"
         if d == "var":
-            bound = self.names.get(str(t.children[0]))
-            if isinstance(bound, Tree):
+            bound = self.bound_expr(e)
+            if bound is not None:
                 return self.group(bound)
-        return self.value(t)
+        return self.value(e)
 
-    def each(self, t) -> str:
+    def each(self, e) -> str:
         """A group as the range of a loop: "each player in turn order, starting with ..."."""
-        d = t.data if isinstance(t, Tree) else ""
+        d = e.rule
         me = "you" if self.me.you else self.me.text
         if d == "all_players":
             return f"each player in turn order, starting with {me}"
         if d == "others":
             return f"each player other than {me}, in turn order"
         if d == "all_from":
-            return f"each player in turn order, starting with {self.player(t.children[0]).text} ({me} included)"
+            return f"each player in turn order, starting with {self.player(e.who).text} ({me} included)"
         if d == "others_from":
-            return f"each player other than {me}, in turn order starting with {self.player(t.children[0]).text}"
+            return f"each player other than {me}, in turn order starting with {self.player(e.who).text}"
         if d == "opponents":
             return "each of your opponents in turn order" if self.me.you else f"each of {self.me.pos} opponents"
         if d == "team_of":
-            return f"each member of {self.player(t.children[0]).pos} team"
+            return f"each member of {self.player(e.who).pos} team"
         if d == "one_per_team":
             return "one player of each team"
-        return f"each of {self.group(t)}"
+        return f"each of {self.group(e)}"
 
-    def color(self, t) -> str:
-        d = t.data if isinstance(t, Tree) else ""
+    def color(self, e) -> str:
+        d = e.rule
         if d == "current_color":
             return "the current color"
         if d == "var":
-            name = str(t.children[0])
-            bound = self.names.get(name)
-            if isinstance(bound, Tree):
+            bound = self.bound_expr(e)
+            if bound is not None:
                 return self.color(bound)
-            if name in self.variant.colors:
-                return _title(name)
-        if d == "card_attr" and str(t.children[0]) == "color":
+            if e.name in self.variant.colors:
+                return _title(e.name)
+        if d == "card_attr" and e.name == "color":
             return f"the color of {self.card_phrase}"
-        return self.value(t)
+        return self.value(e)
 
-    def value(self, t) -> str:
+    def value(self, e) -> str:
         """Any expression as a noun phrase (fallback for mixed types)."""
-        if isinstance(t, Token):
-            return str(t)
-        folded = self.fold(t)
+        folded = self.fold(e)
         if isinstance(folded, bool):
             return "true" if folded else "false"
         if isinstance(folded, int):
             return str(folded)
         if isinstance(folded, str):
             return f'"{folded}"'
-        d = t.data
+        d = e.rule
         if d == "current_color":
             return "the current color"
         if d == "card_attr":
-            attr = str(t.children[0])
-            if attr == "color":
+            if e.name == "color":
                 return f"the color of {self.card_phrase}"
-            if attr in ("type", "kind"):
-                return f"the {attr} of {self.card_phrase}"
-            return self.num(t)
+            if e.name in ("type", "kind"):
+                return f"the {e.name} of {self.card_phrase}"
+            return self.num(e)
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
                  "group_count", "binop", "neg", "rule_ref"):
-            return self.num(t)
+            return self.num(e)
         if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
                  "seat_after", "most_cards", "fewest_cards"):
-            return self.player(t).text
+            return self.player(e).text
         if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team"):
-            return self.group(t)
+            return self.group(e)
         if d == "var":
-            name = str(t.children[0])
-            bound = self.names.get(name)
+            bound = self.names.get(e.name)
             if isinstance(bound, _P):
                 return bound.text
-            if isinstance(bound, Tree):
+            if isinstance(bound, A.Expr):
                 return self.value(bound)
-            if name in self.variant.colors:
-                return _title(name)
-            return name
+            if e.name in self.variant.colors:
+                return _title(e.name)
+            return e.name
         if d == "jumped":
             return f"whether {self.card_phrase} was played by jumping in"
-        return self.cond(t)
+        if d in _CONDITIONS:
+            return self.cond(e)
+        raise TypeError(f"the rulebook has no English for the expression '{d}'")
 
     # --- conditions
 
-    def cond(self, t, negate: bool = False) -> str:
-        folded = self.fold(t)
+    def cond(self, e, negate: bool = False) -> str:
+        folded = self.fold(e)
         if isinstance(folded, bool):
             return "always" if folded != negate else "never"
-        d = t.data
+        d = e.rule
         if d == "not_":
-            return self.cond(t.children[0], not negate)
+            return self.cond(e.operand, not negate)
         if d in ("and_expr", "or_expr"):
-            parts = [c for c in t.children if self.fold(c) is None]
+            parts = [c for c in e.parts if self.fold(c) is None]
             is_and = (d == "and_expr") != negate
             words = [self.cond(c, negate) for c in parts]
             if len(words) == 1:
@@ -670,57 +604,54 @@ class Translator:
             return joiner.join(words[:-1]) + joiner + words[-1] if len(words) == 2 else \
                 ", ".join(words[:-1]) + "," + joiner + words[-1]
         if d == "holds":
-            who, what = self.player(t.children[0]), t.children[1]
-            thing = self.holding(what, who)
+            who = self.player(e.who)
+            thing = self.holding(e.what, who)
             if negate:
                 return f"{who.text} {'do' if who.you else 'does'} not hold {thing}"
             return f"{who.verb('hold')} {thing}"
         if d == "is_out":
-            who = self.player(t.children[0])
+            who = self.player(e.who)
             return f"{who.be()} {'still in' if negate else 'out of'} the round"
         if d == "is_partner":
-            a, b = self.player(t.children[0]), self.player(t.children[1])
+            a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
         if d == "card_is":
-            kind = str(t.children[0])
-            article = "an" if kind == "action" else "a"
-            return f"{self.card_phrase} is{' not' if negate else ''} {article} {kind} card"
+            article = "an" if e.kind == "action" else "a"
+            return f"{self.card_phrase} is{' not' if negate else ''} {article} {e.kind} card"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
         if d == "comparison":
-            return self.comparison(t, negate)
+            return self.comparison(e, negate)
         if d == "rule_ref":
-            return f"ruling `{t.children[0]}` is {'off' if negate else 'on'}"
+            return f"ruling `{e.name}` is {'off' if negate else 'on'}"
         if d == "var":
-            bound = self.names.get(str(t.children[0]))
-            if isinstance(bound, Tree):
+            bound = self.bound_expr(e)
+            if bound is not None:
                 return self.cond(bound, negate)
-        prefix = "it is not the case that " if negate else ""
-        return prefix + self.value(t)
+            prefix = "it is not the case that " if negate else ""
+            return prefix + self.value(e)
+        raise TypeError(f"the rulebook has no English for the condition '{d}'")
 
-    def comparison(self, t, negate: bool) -> str:
-        left, op_tok, right = t.children
-        op = str(op_tok)
+    def comparison(self, e, negate: bool) -> str:
+        left, op, right = e.left, e.op, e.right
         if negate:
             op = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
-        lt = left.data if isinstance(left, Tree) else ""
-        rt = right.data if isinstance(right, Tree) else ""
-        if lt == "int_" and rt in ("hand_size", "player_count"):
-            left, right, lt, rt = right, left, rt, lt
+        if isinstance(left, A.Int) and isinstance(right, (A.HandSize, A.PlayerCount)):
+            left, right = right, left
             op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
-        if lt == "hand_size" and self.fold(right) is not None:
-            who = self.player(left.children[0])
+        if isinstance(left, A.HandSize) and self.fold(right) is not None:
+            who = self.player(left.who)
             n = self.fold(right)
             if n == 0 and op in (">", "!="):
                 return f"{who.verb('still hold')} cards"
             if n == 0 and op in ("==", "<="):
                 return f"{who.verb('hold')} no cards"
             return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
-        if lt == "card_attr" and str(left.children[0]) == "type" and self.fold(right) in self.variant.cards \
+        if isinstance(left, A.CardAttr) and left.name == "type" and self.fold(right) in self.variant.cards \
                 and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
             return f"{self.card_phrase} is{' not' if op == '!=' else ''} a {name}"
-        if lt == "player_count" and isinstance(self.fold(right), int):
+        if isinstance(left, A.PlayerCount) and isinstance(self.fold(right), int):
             n = self.fold(right)
             word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",
                     ">=": "at least "}[op]
@@ -728,22 +659,25 @@ class Translator:
                    f"in the round"
         return f"{self.value(left)} {_CMP[op]} {self.value(right)}"
 
-    def holding(self, t, who: _P) -> str:
-        d = t.data
-        if d == "hold_color":
-            return f"a card of {self.color(t.children[0])}"
-        if d == "hold_type":
-            name = str(t.children[0])
-            ct = self.variant.cards.get(name)
-            return f"a {ct.name if ct else name} card" if not (ct and ct.name.lower().endswith("card")) else \
+    def holding(self, what, who: _P) -> str:
+        if isinstance(what, A.HoldColor):
+            return f"a card of {self.color(what.color)}"
+        if isinstance(what, A.HoldType):
+            ct = self.variant.cards.get(what.name)
+            return f"a {ct.name if ct else what.name} card" if not (ct and ct.name.lower().endswith("card")) else \
                 f"a {ct.name}"
-        if d == "hold_wild":
+        if isinstance(what, A.HoldWild):
             return "a wild card"
-        if d == "hold_playable":
+        if isinstance(what, A.HoldPlayable):
             return f"a card {who.they} can play"
-        if d == "hold_number":
-            return f"a card numbered {self.num(t.children[0])}"
-        return "a card"
+        if isinstance(what, A.HoldNumber):
+            return f"a card numbered {self.num(what.number)}"
+        raise TypeError(f"the rulebook has no English for the holding '{what.rule}'")
+
+
+# Expressions whose English is a clause (`cond`), not a noun phrase.
+_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "comparison", "true",
+               "false")
 
 
 def _cap(text: str) -> str:
@@ -771,18 +705,30 @@ def _title(name: str) -> str:
     return name.replace("_", " ")
 
 
-def describe_effect(game, source: str | None, where: str = "on_play") -> str:
-    """Plain-English sentences for an effect of `game` (as on_play, on_start, setup, player_out, after_draw)."""
-    if source is None or not source.strip():
-        return ""
-    return Translator(game, where).effect(source)
+def _tree(game, text):
+    """The tree of one of the variant's texts, as the check step parsed it (or a tree given as it is)."""
+    if isinstance(text, Text):
+        return game.variant.syntax.tree(text)
+    return text
 
 
-def describe_condition(game, source: str | None, where: str = "condition") -> str:
-    """A plain-English clause for a condition of `game`."""
-    if source is None or not source.strip():
-        return ""
-    return Translator(game, where).condition(source)
+def describe_effect(game, text: Text | A.Effect | None, where: str = "on_play") -> str:
+    """Plain-English sentences for an effect of `game` (as on_play, on_start, setup, player_out, after_draw).
+
+    `text` is one of the variant's texts, or a tree of one's own (effects.parse.parse).
+    """
+    tree = _tree(game, text)
+    if tree is None:
+        return text.source.strip() if isinstance(text, Text) else ""     # empty, or never parsed (E405)
+    return Translator(game, where).effect(tree)
+
+
+def describe_condition(game, text: Text | A.Condition | None, where: str = "condition") -> str:
+    """A plain-English clause for a condition of `game` (one of its texts, or a tree of one's own)."""
+    tree = _tree(game, text)
+    if tree is None:
+        return text.source.strip() if isinstance(text, Text) else ""
+    return Translator(game, where).condition(tree)
 
 
 # ---------------------------------------------------------------------------
@@ -922,11 +868,11 @@ class _Rulebook:
             if ct.text:
                 lines.append(_one_line(ct.text))
             elif ct.on_play is not None and ct.on_play.source.strip():
-                lines.append(describe_effect(self.g, ct.on_play.source, "on_play"))
+                lines.append(describe_effect(self.g, ct.on_play, "on_play"))
             else:
                 lines.append("No effect: it only has to match." if ct.kind == "number" or not ct.wild
                              else "No effect.")
-            cond = describe_condition(self.g, ct.restriction.source, "condition") if ct.restriction else "always"
+            cond = describe_condition(self.g, ct.restriction, "condition") if ct.restriction else "always"
             if cond == "never":
                 lines.append("It can never be played.")
             elif cond != "always":
@@ -954,13 +900,13 @@ class _Rulebook:
                     "named)." if v.colors else "."),
                  "The player to the dealer's left plays first, and play goes to the left."]
         if v.on_deal is not None:
-            items.insert(2, "After the deal: " + _lc(describe_effect(g, v.on_deal.source, "setup")))
+            items.insert(2, "After the deal: " + _lc(describe_effect(g, v.on_deal, "setup")))
         self.ul(items)
         self.h(3, "The start card")
         groups: dict[str, list[str]] = {}
         for ct in v.cards.values():
             text = ct.on_start or v.start_default or ct.on_play
-            said = describe_effect(g, text.source, "on_start") if text is not None else ""
+            said = describe_effect(g, text, "on_start") if text is not None else ""
             said = said or "Nothing happens; play starts normally."
             groups.setdefault(said, []).append(ct.name)
         self.table(("Start card", "What happens"), [(", ".join(names), said) for said, names in groups.items()])
@@ -980,7 +926,7 @@ class _Rulebook:
         if g.may_always_draw:
             items.append("You may also draw one card instead of playing a card you could play.")
         elif v.may_draw_if is not None:
-            cond = describe_condition(g, v.may_draw_if.source, "condition")
+            cond = describe_condition(g, v.may_draw_if, "condition")
             if cond == "never":
                 items.append("You may not draw while you hold a card you can play.")
             else:
@@ -991,23 +937,22 @@ class _Rulebook:
                            "ends.",
                  "forbidden": "You keep the card you drew, even if it could be played; your turn ends."}
         items.append(drawn.get(v.drawn_card, ""))
-        if self._uses("lock"):
+        if self._uses(A.Lock):
             items.append("While a color lock is in force, wild cards "
                          + ("count as cards of the locked color." if v.lock_allows_wild else "may not be played."))
         if v.after_draw is not None:
             items.append("After a player (the drawer) draws: "
-                         + _lc(describe_effect(g, v.after_draw.source, "after_draw")))
+                         + _lc(describe_effect(g, v.after_draw, "after_draw")))
         items.append("Skipped players lose their turn; players who are out of the round are passed over.")
         self.ul(items)
 
-    def _uses(self, statement: str) -> bool:
+    def _uses(self, statement: type) -> bool:
+        """Whether any effect of the variant has a `statement` (an effects.ast class)."""
         texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
         texts += [self.v.start_default, self.v.on_deal, self.v.on_player_out, self.v.after_draw]
         for text in texts:
-            if text is None:
-                continue
-            tree, _ = parse(text, "effect")
-            if tree is not None and any(True for _ in tree.find_data(statement)):
+            tree = self.v.syntax.tree(text)
+            if tree is not None and any(isinstance(node, statement) for node in walk(tree)):
                 return True
         return False
 
@@ -1074,7 +1019,7 @@ class _Rulebook:
             items.append(f"A {_list_words(ignoring, 'or')} played as the last card has no effect.")
         if v.on_player_out is not None:
             items.append("When a player (the out player) goes out: "
-                         + _lc(describe_effect(g, v.on_player_out.source, "player_out")))
+                         + _lc(describe_effect(g, v.on_player_out, "player_out")))
         stall = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
                  "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
                  "no_winner": "nobody wins it"}.get(v.stall, v.stall)

@@ -1,0 +1,367 @@
+"""The meaning of an effect: scopes, names and types (E5xx), checked on the syntax tree before it is lowered.
+
+The checker resolves every name (to the `let` or `for each` that binds it, or to a color)
+and gives every expression its type; the lowering reads both and never fails. A broken
+statement is reported and skipped, so one effect reports all its independent problems.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast as A
+from .ast import diagnostic_at
+from ..diagnostics import Diagnostic, suggestion_suffix
+
+MAX_REPEAT = 1000
+MAX_NUMBER = 1_000_000
+
+# Types of expressions
+INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
+SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
+
+CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
+
+
+@dataclass
+class Context:
+    """What a piece of effect code may refer to, and where it lives."""
+
+    where: str            # on_play | on_start | event | setup | condition
+    start_only: bool = False
+
+
+@dataclass
+class Checked:
+    """What the checker learned about one effect or condition, for the lowering."""
+
+    types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
+    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let or ForEach, or a color index
+
+
+class _Broken(Exception):
+    """Raised inside the checker to abandon one statement after its diagnostic."""
+
+
+class Checker:
+    """Checks the effects and conditions of one variant; `diags` and `rulings_used` collect over all of them."""
+
+    def __init__(self, game):
+        self.variant = game.variant
+        self.ruling_value = game.ruling_value
+        self.diags: list[Diagnostic] = []
+        self.rulings_used: set[str] = set()
+        self.current_card = None                  # the CardType whose effects are being checked
+
+    def effect(self, tree: A.Effect, ctx: Context) -> Checked | None:
+        """Check an effect; its facts for the lowering, or None when it has an error."""
+        unit = _Unit(self, tree.text, ctx)
+        unit.block(tree.body)
+        return None if unit.failed else unit.checked
+
+    def condition(self, tree: A.Condition, ctx: Context) -> Checked | None:
+        """Check a condition; its facts, or None when it has an error."""
+        unit = _Unit(self, tree.text, ctx)
+        try:
+            unit.expect(tree.test, BOOL)
+        except _Broken:
+            return None
+        if any(isinstance(node, A.ChoosePlayer) for node in A.walk(tree.test)):
+            # The expression check refuses `choose player` outside `let` (E504): this guards the checker.
+            unit.error(tree.test.span, "E505", "a condition cannot choose or bind players")
+        return None if unit.failed else unit.checked
+
+
+class _Unit:
+    """The check of one effect text: its scopes and its verdict."""
+
+    def __init__(self, checker: Checker, text, ctx: Context):
+        self.c = checker
+        self.v = checker.variant
+        self.text = text
+        self.ctx = ctx
+        self.scopes: list[dict[str, tuple[A.Node, str]]] = [{}]
+        self.checked = Checked()
+        self.failed = False
+
+    def error(self, span: A.Span, code: str, message: str, severity: str = "error") -> None:
+        self.c.diags.append(diagnostic_at(self.text, span.line, span.column, code, message, severity))
+        if severity == "error":
+            self.failed = True
+
+    def fail(self, span: A.Span, code: str, message: str):
+        self.error(span, code, message)
+        raise _Broken(message)
+
+    def bind(self, name: str, node: A.Node, typ: str) -> None:
+        self.scopes[-1][name] = (node, typ)
+
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    # --- statements
+
+    def block(self, body) -> None:
+        for stmt in body:
+            try:
+                getattr(self, "s_" + stmt.rule)(stmt)
+            except _Broken:
+                continue
+
+    def suite(self, body) -> None:
+        self.scopes.append({})
+        self.block(body)
+        self.scopes.pop()
+
+    def _who(self, s):
+        self.expect(s.who, PLAYER)
+
+    def _who_count(self, s):
+        self.expect(s.who, PLAYER)
+        self.expect(s.count, INT)
+
+    def _none(self, s):
+        pass
+
+    s_draw = s_draw_to = s_penalty = _who_count
+    s_draw_until = s_skip_one = s_choose_color_by = s_swap_hands = s_look = s_trade = s_turn_to = s_eliminate = _who
+    s_nothing = s_reverse = s_choose_color_self = s_rotate_hands = s_redeal = s_extra_turn = _none
+
+    def s_skip_many(self, s):
+        self.expect(s.count, INT)
+
+    def s_set_color(self, s):
+        self.expect(s.color, COLOR)
+
+    def s_let(self, s):
+        if isinstance(s.value, A.ChoosePlayer):
+            self.expect(s.value.group, GROUP)
+            self.checked.types[id(s.value)] = PLAYER
+            self.bind(s.name, s, PLAYER)
+            return
+        self.bind(s.name, s, self.expr(s.value))
+
+    def s_give(self, s):
+        self.expect(s.giver, PLAYER)
+        self.expect(s.count, INT)
+        self.expect(s.taker, PLAYER)
+
+    def s_exchange(self, s):
+        self.expect(s.first, PLAYER)
+        self.expect(s.count, INT)
+        self.expect(s.second, PLAYER)
+
+    def s_discard_color(self, s):
+        self.expect(s.who, PLAYER)
+        self.expect(s.color, COLOR)
+
+    def s_lock(self, s):
+        self.expect(s.color, COLOR)
+        self.expect(s.owner, PLAYER)
+
+    def s_must_play(self, s):
+        self.expect(s.who, PLAYER)
+        self.expect(s.color, COLOR)
+
+    def s_must_play_block(self, s):
+        self.s_must_play(s)
+        self.suite(s.otherwise)
+
+    def s_flip_again(self, s):
+        if self.ctx.where != "on_start":
+            self.fail(s.span, "E507", "'flip again' only makes sense for the start card (on_start or start.default)")
+
+    s_return_and_flip = s_flip_again
+
+    def s_if_stmt(self, s):
+        broken = False
+        for clause in s.clauses:
+            try:
+                self.expect(clause.test, BOOL)
+            except _Broken:
+                broken = True                   # keep going: the bodies may hold more problems
+            self.suite(clause.body)
+        if s.otherwise is not None:
+            self.suite(s.otherwise)
+        if broken:
+            raise _Broken("bad condition")
+
+    def s_for_stmt(self, s):
+        self.expect(s.group, GROUP)
+        self.scopes.append({})
+        self.bind(s.name, s, PLAYER)
+        self.block(s.body)
+        self.scopes.pop()
+
+    def s_repeat_stmt(self, s):
+        self.expect(s.count, INT)
+        if isinstance(s.count, A.Int) and len(s.count.digits) <= 9 and int(s.count.digits) > MAX_REPEAT:
+            self.fail(s.count.span, "E506", f"repeat {int(s.count.digits)} is over the limit of {MAX_REPEAT}")
+        self.suite(s.body)
+
+    def s_challenge(self, s):
+        self.expect(s.who, PLAYER)
+        card = self.c.current_card
+        if self.ctx.where == "on_play" and card is not None and card.restriction is None:
+            self.error(s.span, "W501", f"'{card.id}' may be challenged but has no restriction to check", "warning")
+        seen = set()
+        for branch in s.branches:
+            if branch.kind in seen:
+                self.error(branch.span, "E511", f"branch '{branch.kind}' is given twice")
+            seen.add(branch.kind)
+            self.suite(branch.body)
+
+    # --- expressions
+
+    def expect(self, e, typ: str) -> None:
+        got = self.expr(e)
+        if got != typ:
+            self.fail(e.span, "E501", f"expected a {typ}, got a {got}")
+
+    def expr(self, e) -> str:
+        """Check an expression; return its type."""
+        typ = getattr(self, "e_" + e.rule)(e)
+        self.checked.types[id(e)] = typ
+        return typ
+
+    def _typed(typ: str):
+        def check(self, e):
+            return typ
+        return check
+
+    e_true = e_false = e_jumped = e_card_is = _typed(BOOL)
+    e_string = _typed(STRING)
+    e_current_color = _typed(COLOR)
+    e_player_count = e_stack_size = _typed(INT)
+    e_self_ = e_next_ = e_previous = e_dealer = e_next_seat = e_most_cards = e_fewest_cards = _typed(PLAYER)
+    e_all_players = e_others = _typed(GROUP)
+
+    def _of_player(typ: str, teams: bool = False):
+        def check(self, e):
+            if teams:
+                self._needs_teams(e)
+            self.expect(e.who, PLAYER)
+            return typ
+        return check
+
+    e_hand_size = e_hand_points = _of_player(INT)
+    e_is_out = _of_player(BOOL)
+    e_next_of = e_seat_after = _of_player(PLAYER)
+    e_partner_of = _of_player(PLAYER, teams=True)
+    e_all_from = e_others_from = _of_player(GROUP)
+    e_team_of = _of_player(GROUP, teams=True)
+
+    def _of_group(self, e):
+        self.expect(e.group, GROUP)
+        return INT
+
+    e_max_hand = e_min_hand = e_group_count = _of_group
+
+    def _teams_only(typ: str):
+        def check(self, e):
+            self._needs_teams(e)
+            return typ
+        return check
+
+    e_partner_self = _teams_only(PLAYER)
+    e_opponents = e_one_per_team = _teams_only(GROUP)
+    del _typed, _of_player, _teams_only
+
+    def e_int_(self, e):
+        digits = e.digits
+        if len(digits) > 9:                           # also keeps int() away from huge literals
+            self.fail(e.span, "E512", f"number {digits[:12]}{'...' if len(digits) > 12 else ''} is too large "
+                      f"(at most {MAX_NUMBER})")
+        if int(digits) > MAX_NUMBER:
+            self.fail(e.span, "E512", f"number {int(digits)} is too large (at most {MAX_NUMBER})")
+        return INT
+
+    def e_card_attr(self, e):
+        if e.name in CARD_ATTRIBUTES:
+            return CARD_ATTRIBUTES[e.name]
+        self.fail(e.span, "E502", f"cards have no attribute '{e.name}'"
+                  + suggestion_suffix(e.name, ["number", "points", "draw", "color", "type", "kind"]))
+
+    def e_rule_ref(self, e):
+        rulings = self.v.rulings
+        if e.name not in rulings:
+            self.fail(e.span, "E502", f"unknown ruling '{e.name}'" + suggestion_suffix(e.name, rulings))
+        self.c.rulings_used.add(e.name)
+        value = self.c.ruling_value(e.name)
+        return BOOL if isinstance(value, bool) else INT if isinstance(value, int) else STRING
+
+    def e_half(self, e):
+        self.expect(e.value, INT)
+        return INT
+
+    def e_choose_player(self, e):
+        self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP'")
+
+    def e_var(self, e):
+        found = self.lookup(e.name)
+        if found is not None:
+            node, typ = found
+            self.checked.refers[id(e)] = node
+            return typ
+        colors = self.v.colors
+        if e.name in colors:
+            self.checked.refers[id(e)] = colors.index(e.name)
+            return COLOR
+        visible = [n for scope in self.scopes for n in scope]
+        self.fail(e.span, "E502", f"unknown name '{e.name}'" + suggestion_suffix(e.name, visible + list(colors)))
+
+    def e_comparison(self, e):
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if lt != rt:
+            self.fail(e.span, "E501", f"cannot compare a {lt} with a {rt}")
+        if e.op not in ("==", "!=") and lt != INT:
+            self.fail(e.op_span, "E501", f"'{e.op}' compares numbers, not {lt}s")
+        return BOOL
+
+    def e_binop(self, e):
+        self.expect(e.left, INT)
+        self.expect(e.right, INT)
+        return INT
+
+    def e_neg(self, e):
+        self.expect(e.operand, INT)
+        return INT
+
+    def e_not_(self, e):
+        self.expect(e.operand, BOOL)
+        return BOOL
+
+    def e_and_expr(self, e):
+        for part in e.parts:
+            self.expect(part, BOOL)
+        return BOOL
+
+    e_or_expr = e_and_expr
+
+    def e_holds(self, e):
+        self.expect(e.who, PLAYER)
+        what = e.what
+        if isinstance(what, A.HoldColor):
+            self.expect(what.color, COLOR)
+        elif isinstance(what, A.HoldType):
+            if what.name not in self.v.cards:
+                self.fail(what.span, "E301", f"unknown card type '{what.name}'"
+                          + suggestion_suffix(what.name, self.v.cards))
+        elif isinstance(what, A.HoldNumber):
+            self.expect(what.number, INT)
+        elif not isinstance(what, (A.HoldWild, A.HoldPlayable)):       # nothing to check in these
+            raise TypeError(f"no type rule for the holding '{what.rule}'")
+        return BOOL
+
+    def e_is_partner(self, e):
+        self._needs_teams(e)
+        self.expect(e.who, PLAYER)
+        self.expect(e.other, PLAYER)
+        return BOOL
+
+    def _needs_teams(self, e):
+        if self.v.team_size < 2:
+            self.fail(e.span, "E503", "this refers to teams, but the variant has no teams")

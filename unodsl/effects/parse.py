@@ -1,0 +1,415 @@
+"""Effect text -> syntax tree: Lark's parser, its errors in words (E4xx), and the Transformer to the AST.
+
+Every effect and condition of a variant is parsed here once (`parse_variant`), before a
+Game is built: the engine reads the trees from `Variant.syntax` and never imports this
+module or Lark.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from . import ast as A
+from .ast import Span, Syntax, diagnostic_at
+from ..diagnostics import Diagnostic, suggestion_suffix
+from .lexer import ContextLexer
+from ..model.variant import Text, Variant
+
+MAX_NESTING = 40            # statements and expressions nested deeper than this are refused (E513)
+MAX_EFFECT_LENGTH = 10_000  # characters in one effect or condition (E404): Lark takes ~25 us a token
+MAX_EFFECTS_LENGTH = 100_000    # characters of all a variant's effects and conditions together (E405)
+
+
+class _EffectIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR"]
+    CLOSE_PAREN_types = ["RPAR"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def grammar_path() -> Path:
+    """Return the effect grammar, packaged beside this module."""
+    return Path(__file__).resolve().parent / "effect.lark"
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    """Build the LALR parser once per process (Lark caches its tables on disk).
+
+    ContextLexer lexes as Lark's contextual lexer does, with one regex instead of one per state.
+    """
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer=ContextLexer,
+                postlex=_EffectIndenter(), start=["effect", "condition"], propagate_positions=True,
+                maybe_placeholders=False, cache=True)
+
+
+# Friendly names for terminals in "expected ..." messages.
+_TOKEN_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of text",
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "COLON": "':'", "SEMICOLON": "';'",
+    "LPAR": "'('", "RPAR": "')'", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*' or '//'",
+    "EQUAL": "'='", "DOT": "'.'", "KIND": "number, action or wild", "MINUS": "'-'",
+}
+
+
+def _describe_expected(expected) -> str:
+    names = []
+    for term in sorted(expected):
+        if term in _TOKEN_NAMES:
+            names.append(_TOKEN_NAMES[term])
+        elif term.isupper() or term.startswith("_"):
+            try:
+                pattern = parser().get_terminal(term).pattern.value
+                names.append(f"'{pattern}'" if isinstance(pattern, str) else term.lower())
+            except KeyError:
+                names.append(term.lower())
+        else:
+            names.append(term)
+    names = sorted(set(names))
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def _token_text(token) -> str:
+    if token.type == "$END":
+        return "end of text"
+    if token.type == "_NL":
+        return "end of line"
+    if token.type in ("_INDENT", "_DEDENT"):
+        return "indentation"
+    return f"'{token.value}'"
+
+
+def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Diagnostic]]:
+    """Parse an effect (or, with start="condition", a condition) into a Lark tree: the tokens, for the lexer's tests."""
+    if len(text.source) > MAX_EFFECT_LENGTH:
+        # Refused before Lark sees it: a 1 MB effect would take it ~20 s and, if deeply nested, ~700 MB.
+        what = "condition" if start == "condition" else "effect"
+        return None, [diagnostic_at(text, 1, 1, "E404", f"{what} is {len(text.source):,} characters long, "
+                                                   f"over the limit of {MAX_EFFECT_LENGTH:,}")]
+    original = text.source if text.source.endswith("\n") else text.source + "\n"
+    # A condition is one expression: line breaks inside it are plain spaces. Positions are
+    # mapped back through `_unflatten` so diagnostics still point into the original lines.
+    source = original.rstrip("\n").replace("\n", " ") + "\n" if start == "condition" else original
+    try:
+        return parser().parse(source, start=start), []
+    except UnexpectedInput as err:
+        line, column = getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1
+        if isinstance(err, UnexpectedCharacters):
+            char = source[err.pos_in_stream]
+            message = f"E402 unexpected character {char!r}"
+        elif isinstance(err, UnexpectedToken):
+            if err.token.type == "$END" or line < 1:
+                line, column = _end_position(source)
+            message = (f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(err.expected)}"
+                       + _misspelling_hint(err, source))
+        elif isinstance(err, UnexpectedEOF):
+            line, column = _end_position(source)
+            message = f"E401 unexpected end of text; expected {_describe_expected(err.expected)}"
+        else:
+            message = "E401 syntax error"
+        code, msg = message.split(" ", 1)
+        if start == "condition":
+            line, column = _unflatten(original, column)
+        return None, [diagnostic_at(text, line, column, code, msg)]
+    except Exception:                           # indentation errors from the postlexer
+        line = _bad_dedent_line(source)
+        return None, [diagnostic_at(text, line, 1, "E403",
+                               "this line's indentation matches no enclosing block")]
+
+
+def _bad_dedent_line(source: str) -> int:
+    """The line whose dedent returns to no enclosing indentation level (what the indenter refused)."""
+    levels = [0]
+    for number, line in enumerate(source.split("\n"), start=1):
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line[:len(line) - len(stripped)].expandtabs(4))
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            return number
+    return 1
+
+
+def _unflatten(original: str, column: int) -> tuple[int, int]:
+    """Map a column of the flattened one-line condition back to (line, column)."""
+    offset = column - 1
+    for number, line in enumerate(original.split("\n"), start=1):
+        if offset <= len(line):
+            return number, offset + 1
+        offset -= len(line) + 1
+    return _end_position(original)
+
+
+_STATEMENT_WORDS = ("skip", "reverse", "choose", "set", "let", "swap", "rotate", "look", "trade", "gather",
+                    "extra", "turn", "eliminate", "lock", "flip", "return", "nothing", "if", "for", "repeat")
+
+
+def _misspelling_hint(err: UnexpectedToken, source: str) -> str:
+    """Suggest the keyword a misspelt word was probably meant to be."""
+    value = str(err.token.value)
+    if value.isidentifier():
+        words = []
+        for term in err.expected:
+            try:
+                pattern = parser().get_terminal(term).pattern
+            except KeyError:
+                continue
+            if pattern.type == "str" and pattern.value.isalpha():
+                words.append(pattern.value)
+        hint = suggestion_suffix(value, words)
+        if hint:
+            return hint
+    # "skp next": the misspelt verb parsed as a name, so the error lands on the word after it.
+    line_text = source.split("\n")[err.line - 1] if err.line >= 1 else ""
+    first = line_text.split()[0] if line_text.split() else ""
+    before = line_text[:max(0, err.column - 1)].split()
+    if len(before) == 1 and first.isidentifier() and first not in _STATEMENT_WORDS:
+        return suggestion_suffix(first, _STATEMENT_WORDS)
+    return ""
+
+
+def _end_position(source: str) -> tuple[int, int]:
+    lines = source.rstrip("\n").split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+
+
+def parse(text: Text, start: str = "effect") -> tuple[A.Effect | A.Condition | None, list[Diagnostic]]:
+    """Parse an effect (or, with start='condition', a condition) into its syntax tree, or None and why not."""
+    tree, diags = parse_tree(text, start)
+    if tree is None:
+        return None, diags
+    flattened = start == "condition"
+    deep = _too_deep(tree)
+    what = "condition" if flattened else "effect"
+    builder = _Builder(text, flattened)
+    if deep is not None:
+        line, column = builder.start_of(deep)
+        return None, [diagnostic_at(text, line, column, "E513", f"{what} nested more than {MAX_NESTING} levels deep")]
+    try:
+        return builder.transform(tree), []
+    except VisitError as err:
+        if not isinstance(err.orig_exc, _UnknownRule):
+            raise
+        line, column = builder.start_of(err.obj)
+        return None, [diagnostic_at(text, line, column, "E510", f"'{err.obj.data}' cannot be used here")]
+
+
+def _too_deep(tree: Tree) -> Tree | None:
+    """The first node nested deeper than MAX_NESTING, found without recursion."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return node
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
+
+
+class _UnknownRule(Exception):
+    """A grammar rule the Transformer has no method for (tests/test_registry.py keeps that from happening)."""
+
+
+# Grammar rules that make no node of their own: the Transformer folds them into their parent.
+STRUCTURE = ("simple_stmts", "suite", "elif_clause", "else_clause")
+
+
+class _Else(tuple):
+    """The body of an `else` clause, told apart from an `elif` clause among an if_stmt's children."""
+
+
+class _Builder(Transformer):
+    """Lark tree -> AST, bottom up: one method per grammar rule or alias, named after it."""
+
+    def __init__(self, text: Text, flattened: bool):
+        super().__init__()
+        self.text = text
+        # A condition is parsed as one line: its columns are mapped back into its own lines.
+        self.original = (text.source if text.source.endswith("\n") else text.source + "\n") if flattened else None
+
+    def _at(self, line: int, column: int) -> tuple[int, int]:
+        return _unflatten(self.original, column) if self.original is not None else (line, column)
+
+    def span(self, meta) -> Span:
+        if meta.empty:
+            return Span(*self._at(1, 1), *self._at(1, 1))
+        return Span(*self._at(meta.line, meta.column), *self._at(meta.end_line, meta.end_column))
+
+    def token_span(self, token: Token) -> Span:
+        return Span(*self._at(token.line, token.column), *self._at(token.end_line, token.end_column))
+
+    def start_of(self, tree: Tree) -> tuple[int, int]:
+        """Where a Lark tree starts, as a diagnostic points at it."""
+        meta = tree.meta
+        return self._at(meta.line, meta.column) if not meta.empty else self._at(1, 1)
+
+    def __default__(self, data, children, meta):
+        raise _UnknownRule(data)
+
+    # --- structure
+
+    def effect(self, meta, children):
+        return A.Effect(_statements(children), text=self.text, span=self.span(meta))
+
+    def condition(self, meta, children):
+        return A.Condition(children[0], text=self.text, span=self.span(meta))
+
+    def simple_stmts(self, meta, children):
+        return tuple(children)
+
+    def suite(self, meta, children):
+        return _statements(children)
+
+    def elif_clause(self, meta, children):
+        return A.Clause(children[0], children[1])
+
+    def else_clause(self, meta, children):
+        return _Else(children[0])
+
+    def if_stmt(self, meta, children):
+        clauses = [A.Clause(children[0], children[1])]
+        otherwise = None
+        for extra in children[2:]:
+            if isinstance(extra, _Else):
+                otherwise = tuple(extra)
+            else:
+                clauses.append(extra)
+        return A.If(tuple(clauses), otherwise, span=self.span(meta))
+
+    def for_stmt(self, meta, children):
+        return A.ForEach(str(children[0]), children[1], children[2], span=self.span(meta))
+
+    def challenge(self, meta, children):
+        return A.Challenge(children[0], tuple(children[1:]), span=self.span(meta))
+
+    def must_play_block(self, meta, children):
+        return A.MustPlayBlock(children[0], children[1], children[2], span=self.span(meta))
+
+    # --- nodes whose children are tokens
+
+    def skip_many(self, meta, children):
+        count = children[0]
+        if isinstance(count, Token):
+            count = A.Int(str(count), span=self.token_span(count))
+        return A.SkipMany(count, span=self.span(meta))
+
+    def let(self, meta, children):
+        return A.Let(str(children[0]), children[1], span=self.span(meta))
+
+    def comparison(self, meta, children):
+        left, op, right = children
+        return A.Compare(left, str(op), right, op_span=self.token_span(op), span=self.span(meta))
+
+    def binop(self, meta, children):
+        left, op, right = children
+        return A.BinOp(left, str(op), right, span=self.span(meta))
+
+    def or_expr(self, meta, children):
+        return A.Or(tuple(children), span=self.span(meta))
+
+    def and_expr(self, meta, children):
+        return A.And(tuple(children), span=self.span(meta))
+
+    def int_(self, meta, children):
+        return A.Int(str(children[0]), span=self.span(meta))
+
+    def string(self, meta, children):
+        return A.String(str(children[0])[1:-1], span=self.span(meta))
+
+    def hold_type(self, meta, children):
+        return A.HoldType(str(children[0]), span=self.span(meta))
+
+
+def _branch(kind: str):
+    """The Transformer method of one challenge branch (guilty, innocent, accepted)."""
+    def build(self, meta, children):
+        return A.Branch(kind, children[0], span=self.span(meta))
+    return build
+
+
+def _nodes(cls):
+    """A Transformer method building `cls` from its children (tokens as their text), in field order."""
+    def build(self, meta, children):
+        return cls(*(str(c) if isinstance(c, Token) else c for c in children), span=self.span(meta))
+    return build
+
+
+for _name, _cls in A.NODES.items():
+    if _name not in vars(_Builder):
+        setattr(_Builder, _name, _branch(_name) if _cls is A.Branch else _nodes(_cls))
+_Builder = v_args(meta=True)(_Builder)      # after the generated methods, so that they get (meta, children) too
+
+
+def _statements(children) -> tuple:
+    """The statements of a block: simple_stmts lines (tuples) spread out, compound statements as they are."""
+    out: list = []
+    for child in children:
+        if isinstance(child, tuple):
+            out.extend(child)
+        elif isinstance(child, A.Stmt):
+            out.append(child)
+    return tuple(out)
+
+
+def parse_variant(variant: Variant) -> Syntax:
+    """Parse every effect and condition of `variant` once, within the variant's budget of effect text (E405).
+
+    The texts are counted in the order the compile step has always read them (a card's
+    on_play, its start effect, its restriction; then the deal, player-out and after-draw
+    events and the may-draw condition), so E405 lands on the same text.
+    """
+    trees: dict[int, A.Effect | A.Condition] = {}
+    texts: list[Text] = []
+    diags: list[Diagnostic] = []
+    used = 0
+
+    def read(text: Text | None, start: str) -> None:
+        nonlocal used
+        if text is None or (start == "effect" and not text.source.strip()):
+            return
+        if len(text.source) <= MAX_EFFECT_LENGTH:       # longer: parse refuses it alone, unparsed (E404)
+            before, used = used, used + len(text.source)
+            if used > MAX_EFFECTS_LENGTH:
+                if before <= MAX_EFFECTS_LENGTH:
+                    diags.append(diagnostic_at(text, 1, 1, "E405", f"the variant's effects and conditions add up "
+                                               f"to more than {MAX_EFFECTS_LENGTH:,} characters; this one and "
+                                               f"those after it are not checked"))
+                return
+        if id(text) in trees:
+            return
+        tree, found = parse(text, start)
+        diags.extend(found)
+        texts.append(text)
+        if tree is not None:
+            trees[id(text)] = tree
+
+    for ct in variant.cards.values():
+        read(ct.on_play, "effect")
+        read(ct.on_start or variant.start_default, "effect")
+        read(ct.restriction, "condition")
+    read(variant.on_deal, "effect")
+    read(variant.on_player_out, "effect")
+    read(variant.after_draw, "effect")
+    read(variant.may_draw_if, "condition")
+    return Syntax(trees, tuple(texts), tuple(diags))
+
+
+def with_syntax(variant: Variant) -> Variant:
+    """`variant` with its effects and conditions parsed (Variant.syntax), ready for Game."""
+    return replace(variant, syntax=parse_variant(variant))
