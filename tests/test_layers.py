@@ -38,7 +38,6 @@ def test_no_cycles_between_the_modules_of_a_package():
     assert_kept("acyclic")
 
 
-@pytest.mark.xfail(strict=True, reason="until the effects-ast branch lands")
 def test_the_engine_does_not_import_the_effects_parser():
     assert_kept("engine-no-parser")
 

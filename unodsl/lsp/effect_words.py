@@ -15,9 +15,9 @@ from typing import Iterable
 from lark.exceptions import LarkError
 from lark.lexer import PatternStr
 
-from ..effects.compiler import parser
+from ..effects.parse import parser
 
-# Card attributes `card.NAME` reads (effects/compiler.py, e_card_attr).
+# Card attributes `card.NAME` reads (effects/check.py, the card attribute rule).
 CARD_ATTRIBUTES = ("number", "points", "draw", "color", "type", "kind")
 # A character no terminal matches: lexing stops there, after every real token was fed.
 _STOP = "\u00a7"
