@@ -8,8 +8,9 @@ pile), so it rolls out worlds: states equal to the real one in everything the se
 - every card the seat sees: its own hand, the discard pile, its own exchange picks;
 - the cards it knows another seat holds: a hand shown to it (a look, a challenge, a trade)
   as `observation['revealed']` has it, and the cards it gave away itself, both less the
-  cards of those kinds that have reached the discard since (a card of the kind went there:
-  it may have been that one, so it is no longer counted as known);
+  cards of those kinds that have reached the discard since its last decision (a card of
+  the kind went there: it may have been that one, so it is no longer counted as known);
+  while it trades with a hand it has just looked at, that hand exactly;
 - a restricted card's honesty (Wild Draw Four), judged on the world's hand of the seat
   that played it, in the colour that was current before it was played.
 
@@ -60,6 +61,11 @@ class Knowledge:
             cards -= gone
             if sum(cards.values()) > view.hand_sizes[q] or not cards:
                 del self.known[q]                 # the hand changed by more than plays: stale
+        pending = pub["pending"]
+        if pending and pending[0] == D.TRADE and str(pending[2]) in shown:
+            # Trading, the seat has just looked (and the engine shows the hand again after each
+            # swap of cards): the hand shown is the hand as it is.
+            self.known[pending[2]] = Counter(names[c] for c in shown[str(pending[2])])
         self.discard = discard
         self.when = when
         self.color = pub["color"]
