@@ -232,3 +232,24 @@ def test_make_bot_refuses_what_it_does_not_know(name, message):
     with pytest.raises(ValueError) as err:
         make_bot(name, random.Random(0))
     assert str(err.value) == message
+
+
+def test_a_search_bot_plays_a_match_for_points():
+    """In a match a rollout ends with its round, and the reward is the round's points: the match still ends."""
+    game = _game("variants/all-wild.yaml")
+    state = game.new_game(2, seed=8, match=True)
+    bots = [make_bot("pimc:2", random.Random(1)), make_bot("ismcts:6", random.Random(2))]
+    while not state.is_over:
+        state.apply(bots[state.current_player].act(state))
+    assert state.winner is not None and state.round > 1
+
+
+def test_rewards_share_a_rounds_points_by_team():
+    from unodsl.agents.rollout import rewards
+    game = _game("variants/teams.yaml")
+    state = game.new_game(4, seed=1)
+    start = list(state.scores)
+    foe = next(q for q in range(4) if not state.same_team(0, q))
+    state.scores[0] += 30
+    state.scores[foe] += 10
+    assert rewards(state, 4, start) == [0.75 if state.same_team(0, q) else 0.25 for q in range(4)]

@@ -99,8 +99,12 @@ class SeatView:
         return self._public
 
     def played_by(self) -> int:
-        """The seat whose card's effect is deciding now (the one to challenge), or -1."""
-        frames = self.public["frames"]
+        """The seat whose card's effect is deciding now (the one to challenge), or -1.
+
+        Read from the open effect frame, not from `public` (a public fact; saving the whole
+        state to find it would cost the heuristic bot a fifth of its time on classic).
+        """
+        frames = self._state.frames
         return frames[-1][D.F_SELF] if frames else -1
 
 
