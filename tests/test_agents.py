@@ -24,7 +24,8 @@ from unodsl.rl import resample_hidden
 # (classic, Teams), looks and trades (Grogu), gifts and exchanges (Teams), swaps and rotations (Seven-O).
 TABLES = [("variants/classic.yaml", 2), ("variants/all-wild-grogu.yaml", 3), ("variants/teams.yaml", 4),
           ("variants/house-rules/seven-o.yaml", 3)]
-SMALL = ["random", "heuristic", "pimc:2", "ismcts:8"]      # search bots at sizes a test can afford
+# Search bots at sizes a test can afford; without the guard (guard=0) every choice is the search's own.
+SMALL = ["random", "heuristic", "pimc:2:guard=0", "ismcts:8:guard=0", "pimc:2:rollout=heuristic", "ismcts:8"]
 
 
 class PeekingBot(HeuristicBot):
@@ -204,7 +205,7 @@ def test_a_search_bot_beats_random_in_a_few_games():
     wins = 0
     for seed in range(12):
         state = game.new_game(2, seed=seed)
-        bots = {seed % 2: make_bot("ismcts:20", random.Random(seed)), 1 - seed % 2: make_bot("random", random.Random(seed))}
+        bots = {seed % 2: make_bot("ismcts:20:guard=0", random.Random(seed)), 1 - seed % 2: make_bot("random", random.Random(seed))}
         while not state.is_over:
             state.apply(bots[state.current_player].act(state))
         wins += state.winner == seed % 2
@@ -216,7 +217,8 @@ def test_make_bot_reads_options():
     assert make_bot("ismcts:50", rng).iterations == 50
     bot = make_bot("ismcts:iterations=30:c=1.5:rollout=random", rng)
     assert (bot.iterations, bot.c, bot.rollout) == (30, 1.5, "random")
-    assert make_bot("pimc:7:rollout=greedy", rng).worlds == 7
+    bot = make_bot("pimc:7:rollout=heuristic:guard=0", rng)
+    assert (bot.worlds, bot.rollout, bot.guard) == (7, "heuristic", 0.0)
     assert set(BOTS) == {"random", "heuristic", "pimc", "ismcts", "cheat"}
 
 
@@ -224,8 +226,8 @@ def test_make_bot_reads_options():
     ("minimax", "unknown bot 'minimax' (choose from random, heuristic, pimc, ismcts, cheat)"),
     ("heuristic:3", "bot 'heuristic' takes no options"),
     ("ismcts:0", "bot 'ismcts' option iterations='0': must be at least 1"),
-    ("ismcts:depth=3", "bot 'ismcts' has no option 'depth' (options: iterations, c, rollout)"),
-    ("pimc:rollout=smart", "bot 'pimc' option rollout='smart': choose from greedy, random"),
+    ("ismcts:depth=3", "bot 'ismcts' has no option 'depth' (options: iterations, c, rollout, guard)"),
+    ("pimc:rollout=smart", "bot 'pimc' option rollout='smart': choose from greedy, random, heuristic"),
     ("ismcts:c=-1", "bot 'ismcts' option c='-1': must be a number of at least 0"),
 ])
 def test_make_bot_refuses_what_it_does_not_know(name, message):

@@ -30,12 +30,13 @@ class IsmctsBot(SearchBot):
     """
 
     name = "ismcts"
-    OPTIONS = {"iterations": positive_int, "c": non_negative, "rollout": policy}
+    OPTIONS = {"iterations": positive_int, "c": non_negative, "rollout": policy, "guard": non_negative}
 
-    def __init__(self, rng, iterations: int = 200, c: float = 0.7, rollout: str = "greedy"):
+    def __init__(self, rng, iterations: int = 200, c: float = 0.7, rollout: str = "greedy", guard: float = 1.64):
         super().__init__(rng, rollout)
         self.iterations = iterations
         self.c = c
+        self.guard = guard
 
     def search(self, view, sampler) -> int:
         rng, c, policy_name = self.rng, self.c, self.rollout
@@ -74,8 +75,21 @@ class IsmctsBot(SearchBot):
                 node.total += reward[seat]
         self.rollouts += self.iterations
         children = root.children
-        return max(view.legal, key=lambda a: children[a].visits if a in children else -1)
+        best = max(view.legal, key=lambda a: children[a].visits if a in children else -1)
+        if not self.guard:
+            return best
+        default = self.fallback(view)
+        if default not in children or best == default:
+            return best
+        return best if _beats(children[best], children[default], self.guard) else default
 
 
 def _ucb(node: Node, c: float, log, sqrt) -> float:
     return node.total / node.visits + c * sqrt(log(node.available) / node.visits)
+
+
+def _beats(node: Node, other: Node, z: float) -> bool:
+    """Whether node's mean reward beats other's by more than z standard errors (rewards in 0..1)."""
+    a, b = node.total / node.visits, other.total / other.visits
+    error = math.sqrt(max(a * (1 - a), 1e-9) / node.visits + max(b * (1 - b), 1e-9) / other.visits)
+    return a - b > z * error

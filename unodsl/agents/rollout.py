@@ -9,7 +9,7 @@ rollouts are 7x cheaper there, and closer to how the game is played, so they are
 
 from __future__ import annotations
 
-POLICIES = ("greedy", "random")
+POLICIES = ("greedy", "random", "heuristic")
 
 # A rollout that reaches this many decisions stops and is scored by hand sizes (a Teams game
 # of uniform players can run to many thousands).
@@ -40,6 +40,8 @@ def rewards(state, n: int, start_scores: list | None = None) -> list[float]:
 
 def roll_out(world, policy: str, rand) -> list[float]:
     """Play `world` on with `policy`, drawing from `rand`, and return each seat's reward."""
+    if policy == "heuristic":
+        return _heuristic_roll_out(world, rand)
     n = world.n
     match = world.match
     if policy == "random" and not match:
@@ -59,3 +61,24 @@ def roll_out(world, policy: str, rand) -> list[float]:
         else:
             world.apply_id(legal[int(rand() * len(legal))])
     return rewards(world, n, start)
+
+
+class _Draws:
+    """A `random.Random` stand-in for the heuristic bot inside a rollout: its `random` is `rand`."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, rand):
+        self.random = rand
+
+
+def _heuristic_roll_out(world, rand) -> list[float]:
+    from .bots import HeuristicBot, SeatView
+    bot = HeuristicBot(_Draws(rand))
+    start = list(world.scores) if world.match else None
+    first_round = world.round
+    for _ in range(MAX_DECISIONS):
+        if world.over or world.round != first_round:
+            break
+        world.apply_id(bot.decide(SeatView(world)))
+    return rewards(world, world.n, start)

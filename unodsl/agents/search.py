@@ -56,6 +56,11 @@ class SearchBot(Bot):
             knowledge.gave(pending[3], action - view.game.A_GIVE)
         return action
 
+    def fallback(self, view: SeatView) -> int:
+        """The heuristic bot's choice: what a search plays unless it finds better with confidence."""
+        from .bots import HeuristicBot
+        return HeuristicBot(self.rng).decide(view)
+
     def search(self, view: SeatView, sampler: WorldSampler) -> int:
         """Return one of `view.legal`, chosen by rolling out worlds from `sampler`."""
         raise NotImplementedError
