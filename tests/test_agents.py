@@ -25,7 +25,7 @@ from unodsl.rl import resample_hidden
 TABLES = [("variants/classic.yaml", 2), ("variants/all-wild-grogu.yaml", 3), ("variants/teams.yaml", 4),
           ("variants/house-rules/seven-o.yaml", 3)]
 # Search bots at sizes a test can afford; without the guard (guard=0) every choice is the search's own.
-SMALL = ["random", "heuristic", "pimc:2:guard=0", "ismcts:8:guard=0", "pimc:2:rollout=heuristic", "ismcts:8"]
+SMALL = ["random", "heuristic", "pimc:2:guard=0", "ismcts:8:guard=0", "ismcts:8:rollout=greedy:guard=0", "ismcts:8"]
 
 
 class PeekingBot(HeuristicBot):

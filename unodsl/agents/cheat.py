@@ -21,7 +21,7 @@ class CheatBot(Bot):
     name = "cheat"
     OPTIONS = {"worlds": positive_int, "rollout": policy}
 
-    def __init__(self, rng, worlds: int = 30, rollout: str = "greedy"):
+    def __init__(self, rng, worlds: int = 30, rollout: str = "heuristic"):
         super().__init__(rng)
         self.worlds = worlds
         self.rollout = rollout

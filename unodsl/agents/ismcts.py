@@ -32,7 +32,7 @@ class IsmctsBot(SearchBot):
     name = "ismcts"
     OPTIONS = {"iterations": positive_int, "c": non_negative, "rollout": policy, "guard": non_negative}
 
-    def __init__(self, rng, iterations: int = 200, c: float = 0.7, rollout: str = "greedy", guard: float = 1.64):
+    def __init__(self, rng, iterations: int = 200, c: float = 0.7, rollout: str = "heuristic", guard: float = 1.64):
         super().__init__(rng, rollout)
         self.iterations = iterations
         self.c = c

@@ -24,7 +24,7 @@ class PimcBot(SearchBot):
     name = "pimc"
     OPTIONS = {"worlds": positive_int, "rollout": policy, "guard": non_negative}
 
-    def __init__(self, rng, worlds: int = 30, rollout: str = "greedy", guard: float = 1.64):
+    def __init__(self, rng, worlds: int = 30, rollout: str = "heuristic", guard: float = 1.64):
         super().__init__(rng, rollout)
         self.worlds = worlds
         self.guard = guard

@@ -39,7 +39,7 @@ class SearchBot(Bot):
     `rollouts` counts the rollouts played, for the benchmarks.
     """
 
-    def __init__(self, rng, rollout: str = "greedy"):
+    def __init__(self, rng, rollout: str = "heuristic"):
         super().__init__(rng)
         self.rollout = rollout
         self.knowledge: dict[int, Knowledge] = {}
