@@ -51,23 +51,20 @@ def public_state(state, seat: int) -> dict:
 class SeatView:
     """The seat to act's legal actions, own hand and public facts; each read from the state once, on demand."""
 
-    __slots__ = ("game", "seat", "decision", "legal", "_state", "_hand", "_sizes", "_teammates", "_public",
-                 "_observation")
+    __slots__ = ("game", "seat", "decision", "legal", "_state", "_sizes", "_teammates", "_public", "_observation")
 
-    def __init__(self, state):
+    def __init__(self, state, legal: list[int] | None = None):
         self._state = state
         self.game = state.g
         self.seat = state.current_player
         self.decision: str = state.decision
-        self.legal: list[int] = state.legal_action_ids()
-        self._hand = self._sizes = self._teammates = self._public = self._observation = None
+        self.legal: list[int] = state.legal_action_ids() if legal is None else legal
+        self._sizes = self._teammates = self._public = self._observation = None
 
     @property
     def hand(self) -> list[int]:
-        """The seat's own cards, as kinds."""
-        if self._hand is None:
-            self._hand = list(self._state.hands[self.seat])
-        return self._hand
+        """The seat's own cards, as kinds (the state's own list: read it, do not change it)."""
+        return self._state.hands[self.seat]
 
     @property
     def hand_sizes(self) -> list[int]:
