@@ -43,7 +43,8 @@ class Knowledge:
         """Take in what changed since the seat's last decision: hands shown, cards discarded."""
         pub = view.public
         when = (pub["round"], pub["turns"], pub["reshuffles"])
-        if self.when is None or when[:1] != self.when[:1] or when < self.when or when[2] != self.when[2]:
+        last = self.when
+        if last is None or when[0] != last[0] or when[2] != last[2] or when < last:
             # A new round, another game, or a reshuffle (the discard pile left for the draw pile):
             # the cards counted as known cannot be followed any longer.
             self.known.clear()
