@@ -76,12 +76,12 @@ class _Draws:
 
 
 def _heuristic_roll_out(world, rand) -> list[float]:
-    from .bots import HeuristicBot, SeatView
+    from .bots import HeuristicBot          # here: bots imports the search bots, which import this module
     bot = HeuristicBot(_Draws(rand))
     start = list(world.scores) if world.match else None
     first_round = world.round
     for _ in range(MAX_DECISIONS):
         if world.over or world.round != first_round:
             break
-        world.apply_id(bot.decide(SeatView(world)))
+        world.apply_id(bot.act(world))
     return rewards(world, world.n, start)
