@@ -1,8 +1,7 @@
-"""Bots: a uniform random player and a sensible heuristic player.
+"""Bots by name: `make_bot('heuristic', rng)`, `make_bot('ismcts:200', rng)`.
 
-Bots see only what the player may know: their own hand, hand sizes, the top card
-and current color, public flags (UNO calls, the stack) and the legal actions.
-They work on integer action ids so simulations stay fast.
+Every bot decides from a `SeatView` (agents/view.py): the legal action ids, its own hand
+and what is public. They work on integer action ids so simulations stay fast.
 """
 
 from __future__ import annotations
@@ -10,60 +9,72 @@ from __future__ import annotations
 import random
 
 from ..effects import layout as D
-from ..engine.core import State
+from .cheat import CheatBot
+from .ismcts import IsmctsBot
+from .pimc import PimcBot
+from .view import Bot, SeatView
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Chooses uniformly among the legal actions."""
 
     name = "random"
 
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def act(self, state: State) -> int:
-        """Return the id of the action to take."""
+    def act(self, state) -> int:
+        """Return the id of the action to take (the legal actions are all it reads)."""
         legal = state.legal_action_ids()
         return legal[int(self.rng.random() * len(legal))]
 
+    def decide(self, view: SeatView) -> int:
+        legal = view.legal
+        return legal[int(self.rng.random() * len(legal))]
 
-class HeuristicBot:
-    """Sheds high points, keeps wilds for need, names its best color, calls and catches UNO."""
+
+class HeuristicBot(Bot):
+    """Sheds high points, keeps wilds for need, names its best color, calls and catches UNO.
+
+    Plays: an UNO call first, then a non-wild (a wild once two cards or fewer are left), then
+    the biggest draw penalty, then the most points. Draws only with nothing to play (a stack
+    is answered when it can be). Names the colour it holds most of; aims at the opponent with
+    the fewest cards; challenges a hand of five or more (more likely to hold the colour);
+    gives away its highest card; trades for the biggest gain in points; catches when it can.
+    """
 
     name = "heuristic"
 
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-
-    def act(self, state: State) -> int:
-        """Return the id of the action to take."""
+    def act(self, state) -> int:
+        """Return the id of the action to take; a forced one without building the view."""
         legal = state.legal_action_ids()
+        return legal[0] if len(legal) == 1 else self.decide(SeatView(state, legal))
+
+    def decide(self, view: SeatView) -> int:
+        legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        g = state.g
-        p = state.current_player
-        kind = state.decision
-        hand = state.hands[p]
+        g = view.game
+        kind = view.decision
         if kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP):
             plays = [a for a in legal if a < 2 * g.num_kinds]
             if not plays:
                 return legal[0] if kind == D.STACK or g.A_DRAW not in legal else g.A_DRAW
-            return max(plays, key=lambda a: self._play_value(state, p, a))
+            few = len(view.hand) <= 2
+            return max(plays, key=lambda a: self._play_value(g, few, a))
         if kind == D.COLOR:
             counts = [0] * len(g.variant.colors)
-            for k in hand:
+            for k in view.hand:
                 if g.k_color[k] >= 0:
                     counts[g.k_color[k]] += 1
             return g.A_COLOR + max(range(len(counts)), key=lambda c: (counts[c], -c))
         if kind == D.TARGET:
             # Aim at the opponent closest to going out (fewest cards), never a partner.
             targets = [a - g.A_TARGET for a in legal]
-            foes = [q for q in targets if not state.same_team(q, p)] or targets
-            return g.A_TARGET + min(foes, key=lambda q: (len(state.hands[q]), q))
+            foes = [q for q in targets if q not in view.teammates] or targets
+            sizes = view.hand_sizes
+            return g.A_TARGET + min(foes, key=lambda q: (sizes[q], q))
         if kind == D.CHALLENGE:
             # A big hand is more likely to hold the color: challenge then.
-            challenged = state.frames[-1][D.F_SELF] if state.frames else -1
-            likely = challenged >= 0 and len(state.hands[challenged]) >= 5
+            challenged = view.played_by()
+            likely = challenged >= 0 and view.hand_sizes[challenged] >= 5
             return g.A_CHALLENGE if likely else g.A_ACCEPT
         if kind == D.GIVE:
             return max(legal, key=lambda a: (g.k_points[a - g.A_GIVE], a))
@@ -84,21 +95,41 @@ class HeuristicBot:
             return g.A_UNO
         return legal[0]
 
-    def _play_value(self, state: State, p: int, action: int) -> tuple:
-        g = state.g
+    @staticmethod
+    def _play_value(g, few: bool, action: int) -> tuple:
         k = action % g.num_kinds
         calls_uno = action >= g.num_kinds
-        wild = g.k_wild[k]
         # Keep wilds unless the hand is nearly gone; otherwise shed the most points first.
-        return (calls_uno, not wild or len(state.hands[p]) <= 2, g.k_draw[k], g.k_points[k], -k)
+        return (calls_uno, not g.k_wild[k] or few, g.k_draw[k], g.k_points[k], -k)
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "pimc": PimcBot, "ismcts": IsmctsBot, "cheat": CheatBot}
 
 
 def make_bot(name: str, rng: random.Random):
-    """Create a bot by name ('random' or 'heuristic')."""
-    try:
-        return BOTS[name](rng)
-    except KeyError:
-        raise ValueError(f"unknown bot '{name}' (choose from {', '.join(BOTS)})") from None
+    """Create a bot by name, options after colons: 'pimc:30', 'ismcts:200:c=0.7:rollout=random'.
+
+    The first option may be the bot's main number without its key (worlds for pimc and cheat,
+    iterations for ismcts). Raises ValueError naming the bots, or the bot's options.
+    """
+    base, *options = name.strip().split(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown bot '{base}' (choose from {', '.join(BOTS)})")
+    bot_class = BOTS[base]
+    if not options:
+        return bot_class(rng)
+    settings = getattr(bot_class, "OPTIONS", {})
+    if not settings:
+        raise ValueError(f"bot '{base}' takes no options")
+    given = {}
+    for i, option in enumerate(options):
+        key, eq, value = option.partition("=")
+        if not eq:
+            key, value = (next(iter(settings)), option) if i == 0 else (option, "")
+        if key not in settings:
+            raise ValueError(f"bot '{base}' has no option '{key}' (options: {', '.join(settings)})")
+        try:
+            given[key] = settings[key](value)
+        except ValueError as err:
+            raise ValueError(f"bot '{base}' option {key}={value!r}: {err}") from None
+    return bot_class(rng, **given)

@@ -1,4 +1,9 @@
-"""Deal again the cards a seat cannot see: a state it cannot tell from the real one (for ISMCTS and leak tests)."""
+"""Deal again the cards a seat cannot see: a state it cannot tell from the real one (for ISMCTS and leak tests).
+
+It starts from the real state (it keeps a shown hand as it is now, and the card a forced
+seat must play), so it is a tool for tests and for OpenSpiel's resampler; the bots deal
+their worlds from what the seat knows alone (unodsl.agents.worlds).
+"""
 
 from __future__ import annotations
 

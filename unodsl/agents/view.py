@@ -1,0 +1,122 @@
+"""What one seat may know of a game: the only thing a bot is given to decide from.
+
+A bot never holds the `State`. `SeatView(state)` reads, for the seat to act, its
+legal action ids, its own hand and the public facts, and `public` is the whole state
+with every card the seat cannot see taken out (other hands and the limbo of an exchange
+become counts, the draw pile a count, the generator and the seed gone). Two states that
+differ only in the cards the seat cannot see give equal views: tests/test_agents.py
+holds every bot to that by dealing the hidden cards again.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..effects import layout as D
+
+# Fields of a saved state that only say what the engine will draw, or held hidden cards
+# before they were played: never part of what a seat knows.
+_SECRET = ("rng", "seed", "history")
+
+
+def public_state(state, seat: int) -> dict:
+    """The saved form of `state` (State.to_json) with everything `seat` cannot see replaced.
+
+    Other seats' hands and the draw pile become their sizes; an exchange's set-aside cards
+    become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
+    unless `seat` played it; only what was shown to `seat` stays in `revealed`; the generator,
+    the seed and the action history (gifts and trades name hidden cards) are removed.
+    """
+    data = json.loads(state.to_json())
+    for q, hand in enumerate(data["hands"]):
+        if q != seat:
+            data["hands"][q] = len(hand)
+    data["draw_pile"] = len(data["draw_pile"])
+    pending = data["pending"]
+    mine = -1                           # the limbo slot `seat` is picking into now, if any
+    if pending and pending[0] == D.GIVE and pending[1] == seat and pending[3] < 0:
+        mine = -1 - pending[3]
+    data["limbo"] = [cards if slot == mine else len(cards) for slot, cards in enumerate(data["limbo"])]
+    for frame in data["frames"]:
+        if frame[D.F_SELF] != seat:
+            frame[D.F_HONEST] = None
+    data["revealed"] = {str(seat): data["revealed"].get(str(seat), {})}
+    if pending and pending[1] != seat and pending[0] == D.DRAWN:
+        data["pending"] = [D.DRAWN, pending[1], None]       # the card another seat drew is theirs to see
+    for key in _SECRET:
+        del data[key]
+    return data
+
+
+class SeatView:
+    """The seat to act's legal actions, own hand and public facts; each read from the state once, on demand."""
+
+    __slots__ = ("game", "seat", "decision", "legal", "_state", "_sizes", "_teammates", "_public", "_observation")
+
+    def __init__(self, state, legal: list[int] | None = None):
+        self._state = state
+        self.game = state.g
+        self.seat = state.current_player
+        self.decision: str = state.decision
+        self.legal: list[int] = state.legal_action_ids() if legal is None else legal
+        self._sizes = self._teammates = self._public = self._observation = None
+
+    @property
+    def hand(self) -> list[int]:
+        """The seat's own cards, as kinds (the state's own list: read it, do not change it)."""
+        return self._state.hands[self.seat]
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """How many cards each seat holds."""
+        if self._sizes is None:
+            self._sizes = [len(h) for h in self._state.hands]
+        return self._sizes
+
+    @property
+    def teammates(self) -> list[int]:
+        """The seats on this seat's team, itself included."""
+        if self._teammates is None:
+            state, seat = self._state, self.seat
+            self._teammates = [q for q in range(state.n) if state.same_team(q, seat)]
+        return self._teammates
+
+    @property
+    def observation(self) -> dict:
+        """`state.observation(seat)`: the engine's own account of what the seat may know."""
+        if self._observation is None:
+            self._observation = self._state.observation(self.seat)
+        return self._observation
+
+    @property
+    def public(self) -> dict:
+        """`public_state(state, seat)`: the state, hidden cards taken out."""
+        if self._public is None:
+            self._public = public_state(self._state, self.seat)
+        return self._public
+
+    def played_by(self) -> int:
+        """The seat whose card's effect is deciding now (the one to challenge), or -1.
+
+        Read from the open effect frame, not from `public` (a public fact; saving the whole
+        state to find it would cost the heuristic bot a fifth of its time on classic).
+        """
+        frames = self._state.frames
+        return frames[-1][D.F_SELF] if frames else -1
+
+
+class Bot:
+    """A player that is a program: `act(state)` hands `decide` the seat's view, and nothing else."""
+
+    name = ""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def act(self, state) -> int:
+        """Return the id of the action to take, decided from what the seat to act may know."""
+        return self.decide(SeatView(state))
+
+    def decide(self, view: SeatView) -> int:
+        """Return one of `view.legal`."""
+        raise NotImplementedError
