@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import unodsl
-from unodsl.agents.bots import HeuristicBot
+from unodsl.agents.simple import HeuristicBot
 from unodsl import IllegalAction, InvalidState, State
 from unodsl.runs.simulate import game_seed
 

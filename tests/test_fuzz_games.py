@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from unodsl.effects import layout as D
-from unodsl.agents.bots import HeuristicBot
+from unodsl.agents.simple import HeuristicBot
 from unodsl.check import check_file
 from unodsl.engine import Game, State
 

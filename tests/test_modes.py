@@ -20,7 +20,7 @@ import random
 import pytest
 
 import unodsl
-from unodsl.agents.bots import HeuristicBot
+from unodsl.agents.simple import HeuristicBot
 from unodsl.engine import Game, State
 from unodsl.runs.simulate import game_seed
 

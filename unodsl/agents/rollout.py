@@ -12,6 +12,8 @@ about 85: greedy rollouts are 7x cheaper there than uniform ones.
 
 from __future__ import annotations
 
+from .simple import HeuristicBot
+
 POLICIES = ("greedy", "random", "heuristic")
 
 # A rollout that reaches this many decisions stops and is scored by hand sizes (a Teams game
@@ -76,7 +78,6 @@ class _Draws:
 
 
 def _heuristic_roll_out(world, rand) -> list[float]:
-    from .bots import HeuristicBot          # here: bots imports the search bots, which import this module
     bot = HeuristicBot(_Draws(rand))
     start = list(world.scores) if world.match else None
     first_round = world.round

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..effects import layout as D
 from .rollout import POLICIES
+from .simple import HeuristicBot
 from .view import Bot, SeatView
 from .worlds import Knowledge, WorldSampler
 
@@ -58,7 +59,6 @@ class SearchBot(Bot):
 
     def fallback(self, view: SeatView) -> int:
         """The heuristic bot's choice: what a search plays unless it finds better with confidence."""
-        from .bots import HeuristicBot
         return HeuristicBot(self.rng).decide(view)
 
     def search(self, view: SeatView, sampler: WorldSampler) -> int:
