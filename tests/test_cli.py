@@ -183,7 +183,16 @@ def test_ctrl_c_during_play_exits_130():
             screen += chunk
         assert b"type an action: " in screen, screen[-500:]
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=120)  # until the process exits (the timeout: a hang guard)
+        # Until the process exits, keep reading its terminal, so that nothing it still writes there can
+        # block it on a full terminal buffer (the 120 s: a hang guard, not a wait).
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.5)[0]:
+                try:
+                    os.read(master, 4096)
+                except OSError:
+                    pass
+        _, err = proc.communicate(timeout=10)
     finally:
         proc.kill()
         proc.stderr.close()
