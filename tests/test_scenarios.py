@@ -380,3 +380,21 @@ def test_a_scenario_file_given_to_a_variant_command_says_use_unodsl_test(command
     shown = result.stdout + result.stderr
     assert f"{path}:6:1: E208 this is a scenario file: use 'unodsl test {path}'" in shown
     assert "E201" not in shown and "E205" not in shown and "E306" not in shown
+
+
+def test_a_scenario_file_names_a_shipped_variant_by_name(tmp_path):
+    """`variant: classic` means the shipped classic, as `extends: classic` does; a typo gets E324 with a guess."""
+    scenario = tmp_path / "mine.yaml"
+    scenario.write_text(textwrap.dedent("""\
+        variant: classic
+        scenarios:
+          - name: a draw two makes the next player draw two
+            given: {hands: [[red_draw_two, blue_1], [green_2, green_3]], start_card: red_5, dealer: 1}
+            actions: [play red_draw_two]
+            expect: {hand_sizes: [1, 4]}
+    """))
+    assert run_scenario_files([str(scenario)]).lines() == ["1 passed, 0 failed"]
+    scenario.write_text(scenario.read_text().replace("variant: classic", "variant: clasic"))
+    report = run_scenario_files([str(scenario)])
+    assert [(d.line, d.column, d.code) for d in report.diagnostics] == [(1, 10, "E324")]
+    assert "did you mean 'classic'?" in report.diagnostics[0].message

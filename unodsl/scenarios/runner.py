@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from ..check import ruling_problem
 from ..diagnostics import Diagnostic
 from ..engine import Game, IllegalAction, State
+from ..source import catalog
 from ..source.compose import find_root
 from ..source.schema import validate_tree
 from ..source.yaml_tree import Node, load_file
@@ -245,6 +246,14 @@ def _run_file(path: str, report: Report, cache: _GameCache) -> None:
         return
     variant_node = root.get("variant")
     variant_path = os.path.join(os.path.dirname(path), variant_node.value)
+    shipped = None
+    if not os.path.lexists(variant_path) and catalog.is_name(variant_node.value):
+        shipped = catalog.path_of(variant_node.value)        # `variant: classic`, as `extends: classic`
+        if shipped is None:
+            report.diagnostics.append(Diagnostic(path, variant_node.line, variant_node.column, "E324",
+                                                 catalog.unknown_message(variant_node.value)))
+            return
+        variant_path = shipped
     if not os.path.isfile(variant_path):
         report.diagnostics.append(Diagnostic(path, variant_node.line, variant_node.column, "E601",
                                              f"variant file '{variant_node.value}' not found "
@@ -252,7 +261,7 @@ def _run_file(path: str, report: Report, cache: _GameCache) -> None:
         return
     variant_path = os.path.normpath(variant_path)
     allowed = find_root(path, cache.root)
-    if not allowed.contains(os.path.realpath(variant_path)):
+    if shipped is None and not allowed.contains(os.path.realpath(variant_path)):
         report.diagnostics.append(Diagnostic(path, variant_node.line, variant_node.column, "E320",
                                              f"variant '{variant_node.value}' is outside the root {allowed.folder} "
                                              f"({allowed.why}); pass --root DIR with a folder that holds both files"))
