@@ -193,3 +193,35 @@ def test_texts_stand_in_for_files_on_disk(tmp_path):
     assert edited.links[str(base)].line == 3                  # reached through mine.yaml's extends
     broken = check_file(str(mine), texts={str(mine): "unodsl: 1\nname: [\n"})
     assert [d.code for d in broken.errors] == ["E110"] and base.read_text().endswith("classic\n")
+
+
+def _project(tmp_path, text: str) -> str:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "mine.yaml").write_text("unodsl: 1\nname: Mine\nextends: classic\n" + text)
+    return str(tmp_path / "mine.yaml")
+
+
+def _found(path: str) -> list[tuple]:
+    from unodsl.check import check_file
+    return [(os.path.basename(d.path), d.line, d.column, d.code) for d in check_file(path).diagnostics]
+
+
+def test_null_removes_an_inherited_number_range_and_a_range_over_one_is_named(tmp_path):
+    clean = _project(tmp_path, 'cards:\n  number:\n    numbers: {"1-9": null, "1-5": 2, "6-9": 2}\n')
+    assert _found(clean) == []
+    twice = _project(tmp_path, 'cards:\n  number:\n    numbers: {"1-5": 2, "6-9": 2}\n')
+    from unodsl.check import check_file
+    errors = check_file(twice).errors
+    assert [(d.line, d.code) for d in errors] == [(6, "E303"), (6, "E303")]
+    assert "inherited from classic.yaml (line 22)" in errors[0].message and '"1-9": null' in errors[0].message
+
+
+def test_removing_what_an_inherited_effect_reads_is_reported_in_the_users_file(tmp_path):
+    ruling = _project(tmp_path, "rulings:\n  draw_two_start_skips: null\n")
+    assert _found(ruling) == [("mine.yaml", 5, 25, "E502")]
+    card = _project(tmp_path, "deck: {total: 100}\ncards:\n  draw_two: null\n")
+    assert _found(card) == [("mine.yaml", 3, 10, "W301")]        # at the extends line, not in classic.yaml
+    both = _project(tmp_path, "deck: {total: 100}\ncards:\n  draw_two: null\nrulings:\n  draw_two_start_skips: null\n")
+    assert _found(both) == []
+    typo = _project(tmp_path, "rulings:\n  draw_too_start_skips: null\n")
+    assert _found(typo) == [("mine.yaml", 5, 25, "W302")]

@@ -6,6 +6,7 @@ Each stage returns values and diagnostics; only the CLI prints.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from .source.compose import compose_file
@@ -72,7 +73,8 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None,
             else:
                 result.game = game
                 result.diagnostics.extend(game.diagnostics)
-                result.diagnostics.extend(_semantic_checks(variant, game))
+                result.diagnostics.extend(_semantic_checks(variant, game, comp.links))
+    result.diagnostics = _at_removals(result.diagnostics, comp, path)
     if comp.incomplete:
         # A linked file could not be loaded: whatever needs the whole variant (references,
         # the deck, effect meaning, the semantic checks) would only report what that file
@@ -92,15 +94,39 @@ def _scenario_file_mark(root) -> object | None:
     return None
 
 
-def _semantic_checks(variant: Variant, game: Game) -> list[Diagnostic]:
+def _at_removals(diagnostics: list[Diagnostic], comp, path: str) -> list[Diagnostic]:
+    """An inherited effect that reads a ruling the checked file removed (E502 in the other file) is
+    reported at the removal, in the checked file: that is the line to change."""
+    removed = {key: node for key, node in comp.removed if node.path == path}
+    out = []
+    for d in diagnostics:
+        name = d.message.removeprefix("unknown ruling '").split("'")[0] if d.code == "E502" else None
+        if name in removed and d.path != path:
+            at = removed[name]
+            d = Diagnostic(at.path, at.line, at.column, "E502",
+                           f"ruling '{name}' is removed here, but an inherited effect reads it "
+                           f"({os.path.basename(d.path)}:{d.line}:{d.column}): keep the ruling, or replace "
+                           f"that effect too")
+        out.append(d)
+    return out
+
+
+def _semantic_checks(variant: Variant, game: Game, links: dict | None = None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     # Which rulings the effects read is only known when every effect compiled: a broken
     # effect (most likely the one that reads the ruling) records nothing after its error.
     usage_known = not any(d.severity == "error" for d in game.diagnostics)
     for name, ruling in variant.rulings.items():
         if usage_known and name not in game.rulings_used and name not in ENGINE_RULINGS and ruling.node is not None:
-            out.append(Diagnostic(ruling.node.path, ruling.node.line, ruling.node.column, "W301",
-                                  f"ruling '{name}' is not used by any effect or engine rule", "warning"))
+            at = links.get(ruling.node.path) if links else None
+            if at is None:
+                out.append(Diagnostic(ruling.node.path, ruling.node.line, ruling.node.column, "W301",
+                                      f"ruling '{name}' is not used by any effect or engine rule", "warning"))
+            else:       # inherited: say so where the user's file brings it in, and how to drop it
+                out.append(Diagnostic(at.path, at.line, at.column, "W301",
+                                      f"ruling '{name}', inherited from {os.path.basename(ruling.node.path)} "
+                                      f"(line {ruling.node.line}), is no longer used by any effect or engine "
+                                      f"rule: remove it with 'rulings: {{{name}: null}}'", "warning"))
     on = set(variant.house_rules)
     if variant.stacking != "none":
         on.add("stacking")

@@ -7,6 +7,7 @@ E3xx diagnostics; effect strings stay as located text for `effects.py`.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -365,10 +366,34 @@ class _Builder:
                 out[card_id] = card
         return out
 
+    def _given_twice(self, card_id: str, twice: list[int], key: str, node: Node,
+                     given_by: dict[int, tuple[str, Node]]) -> None:
+        """E303 once for each earlier key that gave some of `twice` again; an inherited key is named, with
+        where it comes from and how to remove it."""
+        shown = set()
+        for n in twice:
+            other_key, other = given_by[n]
+            if other_key in shown:
+                continue
+            shown.add(other_key)
+            numbers = [m for m in twice if given_by[m][0] == other_key]
+            which = (f"number {numbers[0]}" if len(numbers) == 1 else
+                     f"numbers {numbers[0]}-{numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1))
+                     else "numbers " + ", ".join(map(str, numbers)))
+            verb = "is" if len(numbers) == 1 else "are"
+            if other.path != node.path:
+                self.error(node, "E303", f"{which} of '{card_id}' given by '{key}' here {verb} also given by "
+                           f"'{other_key}', inherited from {os.path.basename(other.path)} (line {other.line}): "
+                           f"to replace that range, remove it with '\"{other_key}\": null'")
+            else:
+                self.error(node, "E303", f"{which} of '{card_id}' given by '{key}' {verb} also given by "
+                           f"'{other_key}'")
+
     def build_card(self, card_id: str, spec: Node, colors: list[str]) -> CardType | None:
         wild = self.scalar(spec, "wild", False, bool)
         numbers_node = self.get(spec, "numbers")
         numbers: dict[int | None, int] = {}
+        given_by: dict[int, tuple[str, Node]] = {}          # number -> the key and count that gave it
         if numbers_node is not None and numbers_node.kind == "map":
             for key, count_node in numbers_node.value.items():
                 count = count_node.value if count_node.kind == "scalar" else None
@@ -379,10 +404,12 @@ class _Builder:
                     continue
                 if count > MAX_COUNT or count < 0:
                     continue                  # the schema reports the range (E204)
+                twice = [n for n in rng if n in numbers]
+                if twice:
+                    self._given_twice(card_id, twice, str(key), count_node, given_by)
                 for n in rng:
-                    if n in numbers:
-                        self.error(count_node, "E303", f"number {n} of '{card_id}' is given twice")
                     numbers[n] = count
+                    given_by[n] = (str(key), count_node)
         per_color = self.scalar(spec, "per_color", None, int)
         count = self.scalar(spec, "count", None, int)
         for key, val in (("per_color", per_color), ("count", count)):

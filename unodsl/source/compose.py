@@ -38,6 +38,7 @@ class Composition:
     # A file named by a link could not be loaded: later stages would only report what is missing.
     incomplete: bool = False
     buffers: dict[str, str] = field(default_factory=dict)     # real path -> text read in place of the file
+    removed: list[tuple[str, Node]] = field(default_factory=list)   # (key, its null): inherited entries removed
 
 
 # A folder holding one of these is a project: its variants may link to each other.
@@ -145,7 +146,7 @@ def _load(path: str, root: Root, comp: Composition, stack: tuple[str, ...], disp
             if item.kind == "scalar" and isinstance(item.value, str):
                 overlay = _load_link(item, real, root, comp, stack, via or item)
                 if overlay is not None:
-                    base = overlay if base is None else merge(base, overlay)
+                    base = overlay if base is None else _merge_noting(base, overlay, comp)
     hr = node.value.get("house_rule")
     if hr is not None:
         comp.house_rules.append(hr)
@@ -154,7 +155,18 @@ def _load(path: str, root: Root, comp: Composition, stack: tuple[str, ...], disp
         if not stack[:-1] and base is None and check_with is not None and isinstance(check_with.value, str):
             base = _load_link(check_with, real, root, comp, stack, check_with)
     own = replace(node, value={k: v for k, v in node.value.items() if k not in _LINK_KEYS})
-    return own if base is None else merge(base, own)
+    return own if base is None else _merge_noting(base, own, comp)
+
+
+def _merge_noting(base: Node, overlay: Node, comp: Composition) -> Node:
+    """merge, with a warning (W302) for each null that has nothing inherited to remove."""
+    nothing: list[Node] = []
+    merged = merge(base, overlay, nothing, comp.removed)
+    for node in nothing:
+        comp.diagnostics.append(Diagnostic(node.path, node.line, node.column, "W302",
+                                           "null removes an inherited entry, but nothing of that name is "
+                                           "inherited here", "warning"))
+    return merged
 
 
 def _load_link(ref: Node, including: str, root: Root, comp: Composition, stack: tuple[str, ...],
@@ -230,14 +242,26 @@ def _os_problem(err: Exception) -> str:
     return getattr(err, "strerror", None) or str(err)
 
 
-def merge(base: Node, overlay: Node) -> Node:
-    """Apply `overlay` on top of `base`: maps merge key by key, anything else replaces."""
+def merge(base: Node, overlay: Node, removed_nothing: list[Node] | None = None,
+          removed: list[tuple[str, Node]] | None = None) -> Node:
+    """Apply `overlay` on top of `base`: maps merge key by key, anything else replaces.
+
+    A key set to null in `overlay` removes the inherited entry (a card type, a number range,
+    a ruling) and is listed in `removed` as (key, the null); one with no entry to remove goes
+    to `removed_nothing`, for a warning.
+    """
     if base.kind != "map" or overlay.kind != "map":
         return overlay
     merged = dict(base.value)
     for key, value in overlay.value.items():
-        if key in merged and merged[key].kind == "map" and value.kind == "map":
-            merged[key] = merge(merged[key], value)
+        if value.kind == "scalar" and value.value is None:
+            if merged.pop(key, None) is None:
+                if removed_nothing is not None:
+                    removed_nothing.append(value)
+            elif removed is not None:
+                removed.append((key, value))
+        elif key in merged and merged[key].kind == "map" and value.kind == "map":
+            merged[key] = merge(merged[key], value, removed_nothing, removed)
         else:
             merged[key] = value
     # Positions come from the most specific file, so diagnostics point at the override.
