@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from unodsl.engine.core import OPS
+from unodsl.engine.ops import OPS
 from unodsl.check import check_file, load
 from unodsl.effects.compiler import Context, EffectCompiler
 from unodsl.model.variant import Text

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from lark import Lark, Token, Tree
 
-from unodsl.engine.core import OPS
+from unodsl.engine.ops import OPS
 from unodsl.effects import compiler as effects
 from unodsl.check import check_file
 from unodsl.diagnostics import format_full

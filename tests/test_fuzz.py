@@ -32,7 +32,7 @@ import yaml
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from unodsl.engine.core import OPS
+from unodsl.engine.ops import OPS
 from unodsl.check import check_file
 from unodsl.diagnostics import split_lines
 from unodsl.effects.compiler import Context, EffectCompiler, parse, parser

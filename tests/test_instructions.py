@@ -1,6 +1,6 @@
 """The instruction set the compiler emits: every instruction says what it may do."""
 
-from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.ops import OP_FLAGS, OPS
 from unodsl.engine.program import DRAWS, PAUSES, PUSHES, RESHAPES
 
 
@@ -13,5 +13,5 @@ def test_an_instruction_that_sets_a_decision_declares_that_it_pauses():
     """An op whose body sets `pending` stops for a decision: it must say PAUSES."""
     import inspect
     for name, fn in OPS.items():
-        if "self.pending = " in inspect.getsource(fn):
+        if "st.pending = " in inspect.getsource(fn):
             assert PAUSES in OP_FLAGS[name], name

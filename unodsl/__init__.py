@@ -42,5 +42,5 @@ def __getattr__(name: str):
 
 def compile_variant(variant, rulings: dict | None = None):
     """Compile a typed Variant into a Game."""
-    from .engine.core import Game
+    from .engine import Game
     return Game(variant, rulings)

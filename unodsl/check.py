@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .source.compose import compose_file
 from .diagnostics import Diagnostic, DiagnosticError
-from .engine.core import ENGINE_RULINGS, Game
+from .engine import ENGINE_RULINGS, Game
 from .model.variant import Variant, build_variant
 
 

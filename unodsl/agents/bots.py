@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ..effects import layout as D
-from ..engine.core import State
+from ..engine import State
 
 
 class RandomBot:

@@ -409,23 +409,23 @@ class _Unit:
 
     def s_draw(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(self.call("op_draw", who, n))
+        ops.append(self.call("draw", who, n))
 
     def s_draw_until(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(self.call("op_draw_until_playable", who))
+        ops.append(self.call("draw_until_playable", who))
 
     def s_draw_to(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(self.call("op_draw_to", who, n))
+        ops.append(self.call("draw_to", who, n))
 
     def s_penalty(self, t, ops):
         who, n = self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT)
-        ops.append(self.call("op_penalty", who, n))
+        ops.append(self.call("penalty", who, n))
 
     def s_skip_one(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(self.call("op_skip", who))
+        ops.append(self.call("skip", who))
 
     def s_skip_many(self, t, ops):
         arg = t.children[0]
@@ -434,10 +434,10 @@ class _Unit:
             n = _const(value)
         else:
             n = self.expect(arg, INT)
-        ops.append(self.call("op_skip_next", _SELF, n))
+        ops.append(self.call("skip_next", _SELF, n))
 
     def s_reverse(self, t, ops):
-        ops.append(self.call("op_reverse"))
+        ops.append(self.call("reverse"))
 
     def s_choose_color_self(self, t, ops):
         self._choose_color(_SELF, ops)
@@ -448,11 +448,12 @@ class _Unit:
     def _choose_color(self, who, ops):
         if not self.g.variant.colors:
             return                                   # every card is wild and colors do not exist
-        ops.append(_decision(lambda st, fr: st.op_choose_color(who(st, fr))))
+        choose = self.c.ops["choose_color"]
+        ops.append(_decision(lambda st, fr: choose(st, who(st, fr))))
 
     def s_set_color(self, t, ops):
         color = self.expect(t.children[0], COLOR)
-        ops.append(self.call("op_set_color", color))
+        ops.append(self.call("set_color", color))
 
     def s_let(self, t, ops):
         name_tok, value = t.children
@@ -460,7 +461,8 @@ class _Unit:
         if isinstance(value, Tree) and value.data == "choose_player":
             group = self.expect(value.children[0], GROUP)
             slot = self.bind(name, PLAYER)
-            ops.append(_decision(lambda st, fr: st.op_choose_player(fr, slot, group(st, fr))))
+            choose = self.c.ops["choose_player"]
+            ops.append(_decision(lambda st, fr: choose(st, fr, slot, group(st, fr))))
             return
         fn, typ = self.expr(value)
         slot = self.bind(name, typ)
@@ -473,15 +475,16 @@ class _Unit:
 
     def s_swap_hands(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(self.call("op_swap_hands", _SELF, who))
+        ops.append(self.call("swap_hands", _SELF, who))
 
     def s_rotate_hands(self, t, ops):
-        ops.append(self.call("op_rotate_hands"))
+        ops.append(self.call("rotate_hands"))
 
     def s_give(self, t, ops):
         giver, n, taker = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
                            self.expect(t.children[2], PLAYER))
-        ops.append(_decision(lambda st, fr: st.op_give(giver(st, fr), n(st, fr), taker(st, fr))))
+        give = self.c.ops["give"]
+        ops.append(_decision(lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
 
     def s_exchange(self, t, ops):
         a, n, b = (self.expect(t.children[0], PLAYER), self.expect(t.children[1], INT),
@@ -496,39 +499,41 @@ class _Unit:
         read.calls = ""
         # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
         ops.append(read)
-        ops.append(_decision(lambda st, fr: st.op_exchange_pick(fr[sa], fr[sb], fr[sn], 0)))
-        ops.append(_decision(lambda st, fr: st.op_exchange_pick(fr[sb], fr[sa], fr[sn], 1)))
-        ops.append(self.call("op_exchange_finish", _slot(sa), _slot(sb)))
+        pick = self.c.ops["exchange_pick"]
+        ops.append(_decision(lambda st, fr: pick(st, fr[sa], fr[sb], fr[sn], 0)))
+        ops.append(_decision(lambda st, fr: pick(st, fr[sb], fr[sa], fr[sn], 1)))
+        ops.append(self.call("exchange_finish", _slot(sa), _slot(sb)))
 
     def s_look(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(self.call("op_look", _SELF, who))
+        ops.append(self.call("look", _SELF, who))
 
     def s_trade(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(_decision(lambda st, fr: st.op_trade(fr[F_SELF], who(st, fr))))
+        trade = self.c.ops["trade"]
+        ops.append(_decision(lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))
 
     def s_discard_color(self, t, ops):
         who, color = self.expect(t.children[0], PLAYER), self.expect(t.children[1], COLOR)
-        ops.append(self.call("op_discard_color", who, color))
+        ops.append(self.call("discard_color", who, color))
 
     def s_redeal(self, t, ops):
-        ops.append(self.call("op_redeal", _SELF))
+        ops.append(self.call("redeal", _SELF))
 
     def s_extra_turn(self, t, ops):
-        ops.append(self.call("op_turn_to", _SELF))
+        ops.append(self.call("turn_to", _SELF))
 
     def s_turn_to(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(self.call("op_turn_to", who))
+        ops.append(self.call("turn_to", who))
 
     def s_eliminate(self, t, ops):
         who = self.expect(t.children[0], PLAYER)
-        ops.append(self.call("op_eliminate", who))
+        ops.append(self.call("eliminate", who))
 
     def s_lock(self, t, ops):
         color, owner = self.expect(t.children[0], COLOR), self.expect(t.children[1], PLAYER)
-        ops.append(self.call("op_lock", color, owner))
+        ops.append(self.call("lock", color, owner))
 
     def s_must_play(self, t, ops):
         self._must_play(t, ops, None)
@@ -542,21 +547,24 @@ class _Unit:
         if else_suite is not None:
             self.suite(else_suite, body)
         size = len(body)
+        must_play = self.c.ops["must_play"]
 
         def op(st, fr, pc):
             # Resume after the else block once the forced play is done; run it if it cannot be.
             fr[F_PC] = pc + 1 + size
-            return st.op_must_play(who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
+            return must_play(st, who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
         ops.append(op)
         ops.extend(body)
 
     def s_flip_again(self, t, ops):
         self._start_only(t)
-        ops.append(lambda st, fr, pc: st.op_flip_again(fr, False))
+        flip = self.c.ops["flip_again"]
+        ops.append(lambda st, fr, pc: flip(st, fr, False))
 
     def s_return_and_flip(self, t, ops):
         self._start_only(t)
-        ops.append(lambda st, fr, pc: st.op_flip_again(fr, True))
+        flip = self.c.ops["flip_again"]
+        ops.append(lambda st, fr, pc: flip(st, fr, True))
 
     def _start_only(self, t):
         if self.ctx.where != "on_start":
@@ -660,9 +668,10 @@ class _Unit:
             at += len(branches.get(name, [])) + 1
         end = at
         targets = tuple(offsets)
+        challenge = self.c.ops["challenge"]
 
         def op(st, fr, pc):
-            return st.op_challenge(fr, who(st, fr), pc, targets)
+            return challenge(st, fr, who(st, fr), pc, targets)
         ops.append(op)
         at = 1
         for name in order:

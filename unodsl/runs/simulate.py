@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..agents.bots import make_bot
-from ..engine.core import Game
+from ..engine import Game
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ..source.compose import find_root
 from ..diagnostics import Diagnostic, one_line, suggestion_suffix
-from ..engine.core import Game, IllegalAction, State
+from ..engine import Game, IllegalAction, State
 from ..source.schema import validate_tree
 from ..source.yaml_tree import Node, load_file
 
@@ -801,7 +801,7 @@ _VALUE_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
 
 def _ruling_error(game: Game, rulings: dict) -> ScenarioError | None:
     """E607 for a ruling the variant does not have, or a value of the wrong type or outside its choices."""
-    from ..engine.core import ENGINE_RULINGS
+    from ..engine import ENGINE_RULINGS
     known = game.variant.rulings
     for name, value in rulings.items():
         where = ("given", "rulings", name)

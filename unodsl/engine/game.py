@@ -1,0 +1,187 @@
+"""The compiled variant: a Game holds its tables and effect code, and starts games (dealt or set up)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from collections import Counter
+
+from ..diagnostics import Diagnostic
+from ..effects import layout as D
+from ..model.variant import Variant
+from .fast import FastState
+from .flow import AFTER_PLAY
+from .ops import OP_FLAGS, OPS
+from .program import compile_effects
+from .state import State
+from .tables import Tables
+
+# Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
+ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
+# The mode a Game gets when none is asked for: the fast one, unless UNODSL_FAST=0 (the whole test
+# suite can then run in the reference mode).
+FAST_BY_DEFAULT = os.environ.get("UNODSL_FAST", "1") != "0"
+
+
+class Game(Tables):
+    """A variant compiled once: card tables, action space and effect code.
+
+    `fast=False` is the reference mode: every rule runs through its one general
+    implementation, State's. The fast paths (a turn's inline legal actions and draw, plain
+    cards, straight effects run without a frame, guarded draw events, the rollout's counted
+    decisions) are FastState's methods, and the fused hand-size tests the effect compiler's;
+    the test suite plays the same games both ways and requires them identical.
+    """
+
+    # Slots for the same reason as State's: the engine reads these tables on every turn.
+    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "type_ids", "card_names",
+                 "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
+                 "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
+                 "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
+                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
+                 "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
+                 "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
+                 "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
+                 "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
+                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals")
+
+    def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
+        self.variant = variant
+        self.fast = fast = FAST_BY_DEFAULT if fast is None else fast
+        self.state_class = FastState if fast else State       # the reference mode plays plain States
+        self.ruling_overrides = dict(rulings or {})
+        self.diagnostics: list[Diagnostic] = []
+        self.codes: list = []
+        self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
+        self._build_cards()
+        self._build_actions()
+        self._compile()
+        self.digest = variant_digest(variant, self.ruling_overrides)
+
+    def _compile(self) -> None:
+        compile_effects(self, OPS, OP_FLAGS)
+
+    def ruling_value(self, name: str):
+        """Return the value of a ruling, with any override applied."""
+        if name in self.ruling_overrides:
+            return self.ruling_overrides[name]
+        ruling = self.variant.rulings.get(name)
+        return ruling.value if ruling else None
+
+    @property
+    def ok(self) -> bool:
+        """True when the variant compiled without errors."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    # --- games
+
+    def check_players(self, players: int) -> None:
+        """Raise ValueError, saying what is allowed, if the variant is not played by `players`."""
+        v = self.variant
+        allowed = v.allowed_players or range(v.min_players, v.max_players + 1)
+        if players not in allowed:
+            raise ValueError(f"{v.name} is played by {_describe_players(v)} players, not {players}")
+
+    def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
+        """Start a game (one round, or a match to the target score) with its own seeded RNG."""
+        self.check_players(players)
+        if seed is None:
+            seed = random.randrange(2**63)
+        state = self.state_class(self, players, seed, match, record)
+        state._new_round(first=True)
+        return state
+
+
+    def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
+                 direction: int = 1, color: str | int | None = None, scores: list | None = None,
+                 uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
+                 start: bool = False, record: bool = False) -> "State":
+        """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
+
+        `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
+        `discard` the discard pile from the bottom up (its last card is the top card); cards are
+        ids or kinds, and together they must be exactly the deck. With `start`, the round begins
+        as a dealt one does (the deal's effect, then the top card's start effect, then the seat
+        after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
+        defaults to the top card's. The game draws from `rng` if given, else from a generator
+        seeded with `seed`. Raises ValueError saying what is wrong.
+        """
+        n = len(hands)
+        self.check_players(n)
+
+        def kinds(cards, where: str) -> list[int]:
+            out = []
+            for c in cards:
+                k = self.card_index.get(c) if isinstance(c, str) else c
+                if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < self.num_kinds:
+                    raise ValueError(f"unknown card {c!r} in {where}")
+                out.append(k)
+            return out
+
+        hand_kinds = [kinds(h, f"hand {i}") for i, h in enumerate(hands)]
+        pile = kinds(draw_pile, "the draw pile")
+        below = kinds(discard, "the discard pile")
+        if not below:
+            raise ValueError("the discard pile needs a top card")
+        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
+        deck = Counter(self.deck)
+        if held != deck:
+            extra, short = held - deck, deck - held
+            wrong = self.card_names[next(iter(extra or short))]
+            raise ValueError(f"card {wrong} is placed more often than the deck holds" if extra
+                             else f"card {wrong} is not placed")
+        for name, seat in (("dealer", dealer), ("turn", turn)):
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+                raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
+        if direction not in (1, -1):
+            raise ValueError("direction must be 1 or -1")
+        state = self.state_class(self, n, seed, match, record)
+        if rng is not None:
+            state.rng = rng
+        state.round = 1
+        state.dealer = dealer
+        state.hands = hand_kinds
+        state.draw_pile = pile[::-1]                # the engine draws from the end of the list
+        state.discard = below
+        state.direction = direction
+        if color is None:
+            state.color = self.k_color[below[-1]]
+        elif isinstance(color, str):
+            if color not in self.variant.colors:
+                raise ValueError(f"unknown color {color!r}")
+            state.color = self.variant.colors.index(color)
+        else:
+            state.color = color
+        if scores is not None:
+            if len(scores) != n:
+                raise ValueError(f"{len(scores)} scores for {n} players")
+            state.scores = list(scores)
+        state.reset_round_fields()
+        for seat in uno_called:
+            state.uno_called[seat] = True
+        if start:
+            state._start_round()
+        else:
+            first = (dealer + direction) % n if turn is None else turn
+            state.current = first
+            state.turns = state.total_turns = 1
+            state.after = AFTER_PLAY
+            state.pending = (D.TURN, first)
+        return state
+
+
+def _describe_players(v: Variant) -> str:
+    if v.allowed_players and len(v.allowed_players) > 1:
+        return ", ".join(map(str, v.allowed_players[:-1])) + f" or {v.allowed_players[-1]}"
+    if v.allowed_players:
+        return str(v.allowed_players[0])
+    return f"{v.min_players} to {v.max_players}"
+
+
+def variant_digest(variant: Variant, overrides: dict) -> str:
+    """A short digest of what matters for replay: the cards, the rules and the rulings."""
+    root = variant.root.to_python() if variant.root is not None else {}
+    text = json.dumps([root, overrides], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,0 +1,73 @@
+"""The end of a round: an open stack drawn, a stalled round's winner, points scored, the match decided."""
+
+from __future__ import annotations
+
+
+class Scoring:
+    """State's end of a round and of the game."""
+
+    __slots__ = ()
+
+    def _end_round(self, winner: int | None, stalled: bool = False) -> None:
+        g, v = self.g, self.g.variant
+        self.frames = []
+        self.pending = None
+        if self.stack and self.stack_victim >= 0:
+            # A stack still open when the round ends is drawn before scoring (1.7.2).
+            self._draw(self.stack_victim, self.stack)
+            self.stack, self.stack_victim = 0, -1
+        if stalled:
+            self.stalled = True
+            if winner is None and v.stall != "no_winner":
+                winner = self._stall_winner()
+        self.round_winner = winner
+        value = g.k_points.__getitem__
+        points = [sum(map(value, hand)) for hand in self.hands]         # hand_points of every seat
+        if v.scoring == "winner_collects" and winner is not None:
+            team = g.team_tables[self.n][0]         # without teams, every seat is a team of its own
+            ours = team[winner]
+            gained = sum([pts for pts, t in zip(points, team) if t != ours])
+            if v.score_by == "team":
+                for q in range(self.n):
+                    if team[q] == ours:
+                        self.scores[q] += gained
+            else:
+                self.scores[winner] += gained
+        elif v.scoring == "lowest_held":
+            for q in range(self.n):
+                self.scores[q] += points[q]
+        if not self.match or v.scoring == "none":
+            self._finish(winner)
+            return
+        scores = self.scores            # not self in the comprehensions: it would make self a cell in the whole method
+        last = self.round >= v.max_rounds           # no round may follow this one (scoring.max_rounds)
+        if last or max(scores) >= v.target:
+            if v.scoring == "lowest_held":
+                self._finish(scores.index(min(scores)))      # the first seat with the lowest score
+            else:
+                high = max(scores)
+                leaders = [q for q in range(self.n) if scores[q] == high]
+                team = g.team_tables[self.n][0]
+                if len({team[q] for q in leaders}) == 1 or g.ruling_value("target_tie_plays_another_round") is False:
+                    self._finish(leaders[0])            # without the ruling, the first seat among the leaders
+                elif last:
+                    self._finish(None)                  # a tie at the top with no round left: no winner
+                else:
+                    self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
+            return
+        self._new_round(first=False)
+
+    def _stall_winner(self) -> int | None:
+        """A stalled round's winner: the fewest points (then cards), or the fewest cards (then points)."""
+        alive = [q for q in range(self.n) if not self.eliminated[q]]
+        if self.g.variant.stall == "fewest_points":
+            key = (lambda q: (self.hand_points(q), len(self.hands[q])))
+        else:
+            key = (lambda q: (len(self.hands[q]), self.hand_points(q)))
+        return min(alive, key=key) if alive else None
+
+    def _finish(self, winner: int | None) -> None:
+        self.over = True
+        self.winner = winner
+        self.pending = None
+        self.frames = []
