@@ -115,24 +115,5 @@ class Cards:
         return sorted(kinds)
 
     def _stack_answers(self, p: int) -> list[int]:
-        g = self.g
-        mode = g.variant.stacking
-        top = self.discard[-1]
-        top_type, top_draw = g.k_type[top], g.k_draw[top]
-        out = []
-        for k in set(self.hands[p]):
-            d = g.k_draw[k]
-            if d <= 0 or (g.stack_types is not None and g.k_type[k] not in g.stack_types):
-                continue
-            t = g.k_type[k]
-            if mode == "same_type":
-                ok = t == top_type
-            elif mode == "same_or_higher":
-                ok = d >= top_draw
-            elif mode == "plus4_on_plus2":
-                ok = t == top_type or d > top_draw
-            else:
-                ok = True
-            if ok:
-                out.append(k)
-        return sorted(out)
+        """The distinct kinds in p's hand that may answer the draw penalty on the top card (stacking on)."""
+        return sorted(self.g.stack_answers[self.discard[-1]].intersection(self.hands[p]))

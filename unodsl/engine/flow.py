@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 
 from ..effects import layout as D
+from ..model.variant import Dealer
 from .cards import shuffle
 from .ops import draw, draw_until_playable
 from .seats import finished_team, one_card, teams_in_play, with_cards
@@ -30,9 +31,9 @@ class Flow:
         v = g.variant
         self.round += 1
         if first:
-            if v.dealer == "high_card":
+            if v.dealer is Dealer.HIGH_CARD:
                 self.dealer = self._high_card_dealer()
-            elif v.dealer == "seat_0":
+            elif v.dealer is Dealer.SEAT_0:
                 self.dealer = 0
             else:
                 self.dealer = rng.randrange(n)
@@ -305,7 +306,7 @@ class Flow:
             elif self.hands[q]:
                 self.out[q] = False
         if newly_out:
-            if v.round_ends == "first_out":
+            if self.g.first_out_ends:
                 self._end_round(newly_out[0])
                 return
             if self._team_finished():
@@ -341,7 +342,7 @@ class Flow:
 
     def _team_finished(self) -> bool:
         """With round_ends team_out: end the round if a whole team is out of cards (its lowest seat wins)."""
-        if self.g.variant.round_ends != "team_out":
+        if not self.g.team_out_ends:
             return False
         size = self.g.variant.team_size
         lead = finished_team(self.g.team_tables[self.n][0], self.hands, self.eliminated,
@@ -361,7 +362,7 @@ class Flow:
     def _offer_drawn(self) -> None:
         """Offer the card just drawn if it may be played, else end the turn."""
         p, k = self.current, self.drawn_this_turn
-        if (k >= 0 and self.g.variant.drawn_card != "forbidden" and k in self.hands[p]
+        if (k >= 0 and self.g.offers_drawn and k in self.hands[p]
                 and self._is_playable(p, k)):
             self.pending = (D.DRAWN, p, k)
             return
@@ -389,7 +390,7 @@ class Flow:
                 self._end_turn()
             return
         before = len(hand)
-        if g.variant.no_playable == "draw_until_playable" and not self._playable_kinds(p):
+        if g.draws_until_playable and not self._playable_kinds(p):
             draw_until_playable(self, p)
         else:
             draw(self, p, 1)

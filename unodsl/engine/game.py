@@ -10,7 +10,7 @@ from collections import Counter
 
 from ..diagnostics import Diagnostic
 from ..effects import layout as D
-from ..model.variant import Variant
+from ..model.variant import DrawnCard, NoPlayable, RoundEnds, Variant
 from .fast import FastState
 from .flow import AFTER_PLAY
 from .ops import OP_FLAGS, OPS
@@ -45,7 +45,8 @@ class Game(Tables):
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
-                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals")
+                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals",
+                 "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -57,11 +58,18 @@ class Game(Tables):
         self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
         self._build_cards()
         self._build_actions()
-        self._compile()
+        compile_effects(self, OPS, OP_FLAGS)
+        self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)
 
-    def _compile(self) -> None:
-        compile_effects(self, OPS, OP_FLAGS)
+    def _choose_rules(self) -> None:
+        """The variant's rule modes, read once: the turn and the round read these fields, not the modes."""
+        v = self.variant
+        self.draws_until_playable = v.no_playable is NoPlayable.DRAW_UNTIL_PLAYABLE
+        self.offers_drawn = v.drawn_card is not DrawnCard.FORBIDDEN
+        self.first_out_ends = v.round_ends is RoundEnds.FIRST_OUT
+        self.team_out_ends = v.round_ends is RoundEnds.TEAM_OUT
+        self.stack_answers = self._stack_table(v.stacking)
 
     def ruling_value(self, name: str):
         """Return the value of a ruling, with any override applied."""

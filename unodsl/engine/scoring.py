@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from ..model.variant import ScoreBy, Stall
+from ..model.variant import Scoring as ScoringMode
+
 
 class Scoring:
     """State's end of a round and of the game."""
@@ -18,31 +21,31 @@ class Scoring:
             self.stack, self.stack_victim = 0, -1
         if stalled:
             self.stalled = True
-            if winner is None and v.stall != "no_winner":
+            if winner is None and v.stall is not Stall.NO_WINNER:
                 winner = self._stall_winner()
         self.round_winner = winner
         value = g.k_points.__getitem__
         points = [sum(map(value, hand)) for hand in self.hands]         # hand_points of every seat
-        if v.scoring == "winner_collects" and winner is not None:
+        if v.scoring is ScoringMode.WINNER_COLLECTS and winner is not None:
             team = g.team_tables[self.n][0]         # without teams, every seat is a team of its own
             ours = team[winner]
             gained = sum([pts for pts, t in zip(points, team) if t != ours])
-            if v.score_by == "team":
+            if v.score_by is ScoreBy.TEAM:
                 for q in range(self.n):
                     if team[q] == ours:
                         self.scores[q] += gained
             else:
                 self.scores[winner] += gained
-        elif v.scoring == "lowest_held":
+        elif v.scoring is ScoringMode.LOWEST_HELD:
             for q in range(self.n):
                 self.scores[q] += points[q]
-        if not self.match or v.scoring == "none":
+        if not self.match or v.scoring is ScoringMode.NONE:
             self._finish(winner)
             return
         scores = self.scores            # not self in the comprehensions: it would make self a cell in the whole method
         last = self.round >= v.max_rounds           # no round may follow this one (scoring.max_rounds)
         if last or max(scores) >= v.target:
-            if v.scoring == "lowest_held":
+            if v.scoring is ScoringMode.LOWEST_HELD:
                 self._finish(scores.index(min(scores)))      # the first seat with the lowest score
             else:
                 high = max(scores)
@@ -60,7 +63,7 @@ class Scoring:
     def _stall_winner(self) -> int | None:
         """A stalled round's winner: the fewest points (then cards), or the fewest cards (then points)."""
         alive = [q for q in range(self.n) if not self.eliminated[q]]
-        if self.g.variant.stall == "fewest_points":
+        if self.g.variant.stall is Stall.FEWEST_POINTS:
             key = (lambda q: (self.hand_points(q), len(self.hands[q])))
         else:
             key = (lambda q: (len(self.hands[q]), self.hand_points(q)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..effects import layout as D
+from ..model.variant import Stacking
 from .errors import IllegalAction
 
 
@@ -27,6 +28,16 @@ def seat_orders(players: int) -> tuple:
     return (None, *(tuple(tuple(tuple((p + i * d) % players for i in range(0 if include else 1, players))
                                 for p in range(players)) for include in (False, True))
                     for d in (1, -1)))
+
+
+# Whether a draw card (its type and draw) may answer one on the discard pile, by stacking rule.
+_STACK_ANSWERS = {
+    Stacking.NONE: lambda t, d, top_type, top_draw: False,
+    Stacking.SAME_TYPE: lambda t, d, top_type, top_draw: t == top_type,
+    Stacking.SAME_OR_HIGHER: lambda t, d, top_type, top_draw: d >= top_draw,
+    Stacking.PLUS4_ON_PLUS2: lambda t, d, top_type, top_draw: t == top_type or d > top_draw,
+    Stacking.ANY_DRAW: lambda t, d, top_type, top_draw: True,
+}
 
 
 class Tables:
@@ -111,6 +122,24 @@ class Tables:
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
         self.num_actions = self.A_TRADE + k * k
+
+    def _stack_table(self, rule: Stacking) -> list[frozenset]:
+        """[top card] -> the kinds that may answer a draw penalty on it by `rule`.
+
+        Only draw cards answer, and only those of stacking.cards when the variant lists them
+        (compile_effects made that set: Game.stack_types). Tops of one type and draw share a row.
+        """
+        answers = _STACK_ANSWERS[rule]
+        k_type, k_draw, types = self.k_type, self.k_draw, self.stack_types
+        drawers = [k for k in range(self.num_kinds) if k_draw[k] > 0 and (types is None or k_type[k] in types)]
+        rows: dict = {}
+        table = []
+        for top in range(self.num_kinds):
+            key = (k_type[top], k_draw[top])
+            if key not in rows:
+                rows[key] = frozenset(k for k in drawers if answers(k_type[k], k_draw[k], *key))
+            table.append(rows[key])
+        return table
 
     def tables_for(self, players: int) -> None:
         """Build the team table, seat orders and empty skip row of a table of `players`, once."""
