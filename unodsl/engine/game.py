@@ -6,14 +6,12 @@ import hashlib
 import json
 import os
 import random
-from collections import Counter
 
 from ..diagnostics import Diagnostic
-from ..effects import layout as D
 from ..model.variant import DrawnCard, NoPlayable, RoundEnds, Variant
 from .fast import FastState
-from .flow import AFTER_PLAY
 from .ops import OP_FLAGS, OPS
+from .position import Positions
 from .program import compile_effects
 from .state import State
 from .tables import Tables
@@ -25,7 +23,7 @@ ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
 FAST_BY_DEFAULT = os.environ.get("UNODSL_FAST", "1") != "0"
 
 
-class Game(Tables):
+class Game(Tables, Positions):
     """A variant compiled once: card tables, action space and effect code.
 
     `fast=False` is the reference mode: every rule runs through its one general
@@ -99,84 +97,6 @@ class Game(Tables):
             seed = random.randrange(2**63)
         state = self.state_class(self, players, seed, match, record)
         state._new_round(first=True)
-        return state
-
-
-    def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
-                 direction: int = 1, color: str | int | None = None, scores: list | None = None,
-                 uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
-                 start: bool = False, record: bool = False) -> "State":
-        """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
-
-        `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
-        `discard` the discard pile from the bottom up (its last card is the top card); cards are
-        ids or kinds, and together they must be exactly the deck. With `start`, the round begins
-        as a dealt one does (the deal's effect, then the top card's start effect, then the seat
-        after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
-        defaults to the top card's. The game draws from `rng` if given, else from a generator
-        seeded with `seed`. Raises ValueError saying what is wrong.
-        """
-        n = len(hands)
-        self.check_players(n)
-
-        def kinds(cards, where: str) -> list[int]:
-            out = []
-            for c in cards:
-                k = self.card_index.get(c) if isinstance(c, str) else c
-                if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < self.num_kinds:
-                    raise ValueError(f"unknown card {c!r} in {where}")
-                out.append(k)
-            return out
-
-        hand_kinds = [kinds(h, f"hand {i}") for i, h in enumerate(hands)]
-        pile = kinds(draw_pile, "the draw pile")
-        below = kinds(discard, "the discard pile")
-        if not below:
-            raise ValueError("the discard pile needs a top card")
-        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
-        deck = Counter(self.deck)
-        if held != deck:
-            extra, short = held - deck, deck - held
-            wrong = self.card_names[next(iter(extra or short))]
-            raise ValueError(f"card {wrong} is placed more often than the deck holds" if extra
-                             else f"card {wrong} is not placed")
-        for name, seat in (("dealer", dealer), ("turn", turn)):
-            if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-                raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
-        if direction not in (1, -1):
-            raise ValueError("direction must be 1 or -1")
-        state = self.state_class(self, n, seed, match, record)
-        if rng is not None:
-            state.rng = rng
-        state.round = 1
-        state.dealer = dealer
-        state.hands = hand_kinds
-        state.draw_pile = pile[::-1]                # the engine draws from the end of the list
-        state.discard = below
-        state.direction = direction
-        if color is None:
-            state.color = self.k_color[below[-1]]
-        elif isinstance(color, str):
-            if color not in self.variant.colors:
-                raise ValueError(f"unknown color {color!r}")
-            state.color = self.variant.colors.index(color)
-        else:
-            state.color = color
-        if scores is not None:
-            if len(scores) != n:
-                raise ValueError(f"{len(scores)} scores for {n} players")
-            state.scores = list(scores)
-        state.reset_round_fields()
-        for seat in uno_called:
-            state.uno_called[seat] = True
-        if start:
-            state._start_round()
-        else:
-            first = (dealer + direction) % n if turn is None else turn
-            state.current = first
-            state.turns = state.total_turns = 1
-            state.after = AFTER_PLAY
-            state.pending = (D.TURN, first)
         return state
 
 
