@@ -30,28 +30,7 @@ class Positions:
         """
         n = len(hands)
         self.check_players(n)
-
-        def kinds(cards, where: str) -> list[int]:
-            out = []
-            for c in cards:
-                k = self.card_index.get(c) if isinstance(c, str) else c
-                if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < self.num_kinds:
-                    raise ValueError(f"unknown card {c!r} in {where}")
-                out.append(k)
-            return out
-
-        hand_kinds = [kinds(h, f"hand {i}") for i, h in enumerate(hands)]
-        pile = kinds(draw_pile, "the draw pile")
-        below = kinds(discard, "the discard pile")
-        if not below:
-            raise ValueError("the discard pile needs a top card")
-        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
-        deck = Counter(self.deck)
-        if held != deck:
-            extra, short = held - deck, deck - held
-            wrong = self.card_names[next(iter(extra or short))]
-            raise ValueError(f"card {wrong} is placed more often than the deck holds" if extra
-                             else f"card {wrong} is not placed")
+        hand_kinds, pile, below = self._placed(hands, draw_pile, discard)
         for name, seat in (("dealer", dealer), ("turn", turn)):
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
@@ -90,3 +69,29 @@ class Positions:
             state.after = AFTER_PLAY
             state.pending = (D.TURN, first)
         return state
+
+    def _placed(self, hands: list, draw_pile: list, discard: list) -> tuple[list, list[int], list[int]]:
+        """The zones of a position as kinds; raises ValueError unless together they are exactly the deck."""
+        hand_kinds = [self._kinds(h, f"hand {i}") for i, h in enumerate(hands)]
+        pile = self._kinds(draw_pile, "the draw pile")
+        below = self._kinds(discard, "the discard pile")
+        if not below:
+            raise ValueError("the discard pile needs a top card")
+        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
+        deck = Counter(self.deck)
+        if held != deck:
+            extra, short = held - deck, deck - held
+            wrong = self.card_names[next(iter(extra or short))]
+            raise ValueError(f"card {wrong} is placed more often than the deck holds" if extra
+                             else f"card {wrong} is not placed")
+        return hand_kinds, pile, below
+
+    def _kinds(self, cards: list, where: str) -> list[int]:
+        """Cards given as ids or kinds, as kinds; raises ValueError naming an unknown one and `where` it is."""
+        out = []
+        for c in cards:
+            k = self.card_index.get(c) if isinstance(c, str) else c
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < self.num_kinds:
+                raise ValueError(f"unknown card {c!r} in {where}")
+            out.append(k)
+        return out
