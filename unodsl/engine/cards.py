@@ -56,22 +56,10 @@ class Cards:
         return got
 
     def _after_draw_event(self, p: int) -> None:
-        """Push the after-draw event for p (the caller runs it).
-
-        Fast path (Game.after_draw_guard, None in the reference mode): not pushed when the event's
-        guard says it would do nothing. Its frame would run right after the op that drew, before
-        anything a condition can read has changed (ops.penalty adds a skip, _turn_draw notes the
-        drawn card: neither is readable), so the guard gives the same answer here as at the top
-        of the frame. A frame not pushed still counts the one step its test would have taken.
-        """
-        g = self.g
-        code = g.after_draw
+        """Push the after-draw event for p, if the variant has one (the caller runs it)."""
+        code = self.g.after_draw
         if code >= 0:
-            guard = g.after_draw_guard
-            if guard is None or guard(self, g.seat_frames[p]):
-                self._push(code, p, -1, True, False)
-            else:
-                self.steps += 1
+            self._push(code, p, -1, True, False)
 
     def _hand_changed(self, p: int) -> None:
         """A hand changed outside its owner's own play: they may need to call UNO."""

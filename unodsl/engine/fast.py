@@ -17,10 +17,13 @@ class FastState(State):
     same name for its common case, and hands every other case to it.
 
     A Game made with fast=True (the default) plays FastStates, one made with fast=False plain
-    States: the reference mode. State itself takes four fast paths where the Game's tables say
-    so, and those tables are all off in the reference mode: plain cards (Game.plain), straight
-    effects (Game.straight), a turn's simple draw (Game.simple_draw) and guarded draw events
-    (Game.after_draw_guard); the effect compiler's fused hand-size tests follow Game.fast too.
+    States: the reference mode. Two of these paths are taken where the Game's tables (made by
+    the compile step) say so: a turn's simple draw (Game.simple_draw) and guarded draw events
+    (Game.after_draw_guard). Two more stay inline in State's flow, where an override would cost
+    a call on every card that does not qualify (+1.5 to 2% instructions per decision, measured):
+    plain cards (Game.plain, in _play) and straight effects (Game.straight, in _discard_played);
+    those tables are all false in the reference mode. The effect compiler's fused hand-size
+    tests follow Game.fast too.
     tests/test_modes.py plays every shipped variant and house rule both ways and requires the
     same actions, states and results at every step.
     """
@@ -137,6 +140,43 @@ class FastState(State):
             ok = g.playable_after[self.color + 1][self.discard[-1]]
             return ok is None or k in ok
         return State._is_playable(self, p, k)
+
+    def _turn_draw(self, p: int) -> None:
+        """As State's: one card (Game.simple_draw: no_playable draw_one, no draw event, the drawn card
+        not forbidden) with no lock: nobody can go out, so the drawn card is judged right here, as
+        _offer_drawn does."""
+        g = self.g
+        if not g.simple_draw or self.lock_owner >= 0:
+            State._turn_draw(self, p)
+            return
+        k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
+        if k < 0:
+            self._end_turn()
+            return
+        self.hands[p].append(k)
+        self.steps += 1
+        self.uno_called[p] = False
+        self.drawn_this_turn = k
+        ok = g.playable_after[self.color + 1][self.discard[-1]]
+        if (ok is None or k in ok) and (k not in g.strict_kinds or self._is_playable(p, k)):
+            self.pending = (D.DRAWN, p, k)
+        else:
+            self._end_turn()
+
+    def _after_draw_event(self, p: int) -> None:
+        """As State's, but not pushed when the event's guard (Game.after_draw_guard) says it would do nothing.
+
+        Its frame would run right after the op that drew, before anything a condition can read
+        has changed (ops.penalty adds a skip, _turn_draw notes the drawn card: neither is
+        readable), so the guard gives the same answer here as at the top of the frame. A frame
+        not pushed still counts the one step its test would have taken.
+        """
+        g = self.g
+        guard = g.after_draw_guard
+        if guard is None or guard(self, g.seat_frames[p]):
+            State._after_draw_event(self, p)
+        else:
+            self.steps += 1
 
     def _end_turn(self) -> None:
         """As State's: with nothing to skip or hand over, the next seat is the neighbour in play, and with

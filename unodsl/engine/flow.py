@@ -242,8 +242,7 @@ class Flow:
             self._end_turn()
             return
         self.after = AFTER_PLAY
-        pushed = self._discard_played(p, k, uno, jumped)
-        if pushed and (not self._run() or self.over):
+        if self._discard_played(p, k, uno, jumped) and (not self._run() or self.over):
             return
         self._after_play()
 
@@ -372,23 +371,6 @@ class Flow:
         """A turn's draw: one card, or until playable (turn.no_playable); then settle and offer it."""
         g = self.g
         hand = self.hands[p]
-        if g.simple_draw and self.lock_owner < 0:
-            # Fast path (Game.simple_draw, false in the reference mode): one card, no draw event, no
-            # lock: nobody can go out, so the drawn card is judged right here, as _offer_drawn does.
-            k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
-            if k < 0:
-                self._end_turn()
-                return
-            hand.append(k)
-            self.steps += 1
-            self.uno_called[p] = False
-            self.drawn_this_turn = k
-            ok = g.playable_after[self.color + 1][self.discard[-1]]
-            if (ok is None or k in ok) and (k not in g.strict_kinds or self._is_playable(p, k)):
-                self.pending = (D.DRAWN, p, k)
-            else:
-                self._end_turn()
-            return
         before = len(hand)
         if g.draws_until_playable and not self._playable_kinds(p):
             draw_until_playable(self, p)
