@@ -604,3 +604,13 @@ def test_the_stack_table_answers_by_the_variants_stacking_rule(rule, answers):
     got = [{game.k_type_id[k] for k in game.stack_answers[kinds[top][0]]} for top in ("draw_two", "wild_draw_four")]
     assert got == answers, [sorted(names[k] for k in row) for row in got]
     assert not any(unodsl.load("variants/classic.yaml").stack_answers)       # no stacking: nothing answers
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_state_has_slots_only_through_all_its_mixins(fast):
+    """Each of State's (and Game's) jobs is a slot-free mixin: one without `__slots__ = ()` would add a dict."""
+    game = unodsl.load("variants/classic.yaml", fast=fast)
+    state = game.new_game(4, seed=1)
+    for made in (game, state):
+        assert not hasattr(made, "__dict__")
+        assert all("__slots__" in vars(cls) for cls in type(made).__mro__ if cls is not object)

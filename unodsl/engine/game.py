@@ -27,10 +27,11 @@ class Game(Tables, Positions):
     """A variant compiled once: card tables, action space and effect code.
 
     `fast=False` is the reference mode: every rule runs through its one general
-    implementation, State's. The fast paths (a turn's inline legal actions and draw, plain
-    cards, straight effects run without a frame, guarded draw events, the rollout's counted
-    decisions) are FastState's methods, and the fused hand-size tests the effect compiler's;
-    the test suite plays the same games both ways and requires them identical.
+    implementation, State's. The fast paths (a turn's inline legal actions and draw, guarded
+    draw events, the rollout's counted decisions) are FastState's methods (engine/fast.py);
+    plain cards and straight effects are State's, behind the tables `plain` and `straight`,
+    all false in the reference mode; the fused hand-size tests are the effect compiler's.
+    The test suite plays the same games both ways and requires them identical.
     """
 
     # Slots for the same reason as State's: the engine reads these tables on every turn.

@@ -12,10 +12,12 @@ class Observation:
 
     @property
     def top_card(self) -> str:
+        """The id of the discard pile's top card ("" for an empty pile)."""
         return self.g.card_names[self.discard[-1]] if self.discard else ""
 
     @property
     def current_color(self) -> str | None:
+        """The color in play, or None while no color is named."""
         return self.g.variant.colors[self.color] if self.color >= 0 else None
 
     def hand(self, player: int) -> list[str]:
