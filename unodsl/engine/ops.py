@@ -31,6 +31,7 @@ def instruction(*flags: str):
 
 @instruction(DRAWS)
 def draw(st, p: int, n: int) -> None:
+    """p draws n cards (never more than the deck holds); then the after-draw event, if the variant has one."""
     if p >= 0 and n > 0 and not st.eliminated[p]:
         g = st.g
         st.steps += st._draw(p, n if n <= g.deck_size else g.deck_size)
@@ -40,12 +41,14 @@ def draw(st, p: int, n: int) -> None:
 
 @instruction(DRAWS)
 def draw_to(st, p: int, n: int) -> None:
+    """p draws until holding n cards."""
     if p >= 0:
         draw(st, p, n - len(st.hands[p]))
 
 
 @instruction(DRAWS)
 def draw_until_playable(st, p: int) -> None:
+    """p draws until a card they may play comes, or both piles are empty."""
     if p < 0 or st.eliminated[p]:
         return
     drawn_any = False
@@ -82,6 +85,7 @@ def penalty(st, p: int, n: int) -> None:
 
 @instruction()
 def skip(st, p: int) -> None:
+    """p loses their next turn (skips add up)."""
     if p >= 0:
         st.skip[p] += 1
 
@@ -103,11 +107,13 @@ def skip_next(st, p: int, n: int) -> None:
 
 @instruction()
 def reverse(st) -> None:
+    """The direction of play turns around."""
     st.direction = -st.direction
 
 
 @instruction(PAUSES)
 def choose_color(st, p: int) -> int:
+    """p names the color in play: a decision."""
     if p < 0 or st.eliminated[p]:
         return 0
     st.pending = (D.COLOR, p)
@@ -116,12 +122,15 @@ def choose_color(st, p: int) -> int:
 
 @instruction()
 def set_color(st, c: int) -> None:
+    """c becomes the color in play (-1, no color: nothing changes)."""
     if c >= 0:
         st.color = c
 
 
 @instruction(PAUSES)
 def choose_player(st, fr: list, slot: int, group: list[int]) -> int:
+    """The effect's owner chooses a player of `group` still in the game (into frame slot `slot`): a decision,
+    but for a lone candidate."""
     eliminated = st.eliminated
     chooser = fr[F_SELF]
     if chooser >= 0 and eliminated[chooser]:
@@ -143,6 +152,7 @@ def choose_player(st, fr: list, slot: int, group: list[int]) -> int:
 
 @instruction(RESHAPES)
 def swap_hands(st, a: int, b: int) -> None:
+    """a and b swap hands."""
     if a >= 0 and b >= 0 and a != b and not st.eliminated[a] and not st.eliminated[b]:
         st.hands[a], st.hands[b] = st.hands[b], st.hands[a]
         st._hand_changed(a)
@@ -163,6 +173,7 @@ def rotate_hands(st) -> None:
 
 @instruction(PAUSES)
 def give(st, giver: int, n: int, taker: int) -> int:
+    """giver picks n of their cards for taker, one decision per card."""
     if giver < 0 or taker < 0 or giver == taker or st.eliminated[taker]:
         return 0
     n = min(n, len(st.hands[giver]))
@@ -174,6 +185,7 @@ def give(st, giver: int, n: int, taker: int) -> int:
 
 @instruction(PAUSES)
 def exchange_pick(st, p: int, other: int, n: int, slot: int) -> int:
+    """p picks n of their cards blind into limbo[slot], for the exchange with other that exchange_finish completes."""
     if p < 0 or other < 0 or p == other or st.eliminated[p] or st.eliminated[other]:
         return 0
     n = min(n, len(st.hands[p]))
@@ -198,12 +210,14 @@ def exchange_finish(st, a: int, b: int) -> None:
 
 @instruction()
 def look(st, viewer: int, target: int) -> None:
+    """viewer sees target's hand as it is now."""
     if viewer >= 0 and target >= 0 and viewer != target:
         st.revealed.setdefault(viewer, {})[target] = list(st.hands[target])
 
 
 @instruction(PAUSES)
 def trade(st, p: int, other: int) -> int:
+    """p swaps cards one for one with other, seeing their hand, until done or the smaller hand is used up."""
     if p < 0 or other < 0 or p == other or not st.hands[p] or not st.hands[other]:
         return 0
     st.pending = (D.TRADE, p, other, min(len(st.hands[p]), len(st.hands[other])))
@@ -212,6 +226,7 @@ def trade(st, p: int, other: int) -> int:
 
 @instruction(RESHAPES)
 def discard_color(st, p: int, c: int) -> None:
+    """p discards every card of color c, under the top card."""
     if p < 0 or c < 0:
         return
     k_color = st.g.k_color
@@ -242,12 +257,14 @@ def redeal(st, p: int) -> None:
 
 @instruction()
 def turn_to(st, p: int) -> None:
+    """p plays next, whoever would have."""
     if p >= 0:
         st.next_exact = p
 
 
 @instruction(RESHAPES)
 def eliminate(st, p: int) -> None:
+    """p leaves the game: their cards go under the draw pile."""
     if p < 0 or st.eliminated[p]:
         return
     st.eliminated[p] = True
@@ -257,12 +274,14 @@ def eliminate(st, p: int) -> None:
 
 @instruction()
 def lock(st, c: int, owner: int) -> None:
+    """Only color c may be played, by everyone but owner, until play reaches owner."""
     if c >= 0 and owner >= 0:
         st.lock_color, st.lock_owner = c, owner
 
 
 @instruction(PAUSES)
 def must_play(st, p: int, c: int, else_pc: int, end_pc: int) -> int:
+    """p must play a card of color c if they hold one (a decision); else the effect goes on at else_pc."""
     if p < 0:
         return else_pc
     st.turn_from = p
@@ -274,6 +293,8 @@ def must_play(st, p: int, c: int, else_pc: int, end_pc: int) -> int:
 
 @instruction(PAUSES)
 def challenge(st, fr: list, victim: int, pc: int, targets: tuple) -> int:
+    """victim may challenge the play (not of a card on a stack, unless stacking allows it): a decision;
+    the effect goes on at the branch taken (targets: the guilty, innocent and accepted offsets)."""
     guilty, innocent, accepted = targets
     if victim < 0 or st.eliminated[victim] or (st.stack and not st.g.variant.stack_challenge):
         return pc + accepted

@@ -152,7 +152,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
 
     @classmethod
     def from_json(cls, game, text: str) -> "State":
-        """Load a state saved by to_json (as a state of `game.state_class`); raises InvalidState naming what is wrong."""
+        """Load a state of `game` saved by to_json; raises InvalidState naming what is wrong."""
         return savefile.load_state(game, text)
 
 
