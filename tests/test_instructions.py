@@ -1,7 +1,6 @@
 """The instruction set the compiler emits: every instruction says what it may do."""
 
-from unodsl.engine.ops import OP_FLAGS, OPS
-from unodsl.engine.program import DRAWS, PAUSES, PUSHES, RESHAPES
+from unodsl.engine.ops import DRAWS, OP_FLAGS, OPS, PAUSES, PUSHES, RESHAPES
 
 
 def test_every_instruction_declares_what_it_may_do():

@@ -1,8 +1,8 @@
 """The instruction set: one function per op the effect compiler emits a call of, `op(state, *values)`.
 
 Each op declares, where it is defined, what it may do besides setting the state's fields
-(`@instruction(DRAWS)`: see program.PAUSES and the others); the compile step reads those
-flags to choose the fast paths. An op that pauses sets `state.pending` and returns D.PAUSE.
+(`@instruction(DRAWS)`, the flags below); the compile step reads those flags to choose the
+fast paths. An op that pauses sets `state.pending` and returns D.PAUSE.
 An eliminated player holds no cards and decides nothing: ops that would hand them cards or a
 decision do nothing for them (docs/language.md, "Eliminated players").
 """
@@ -12,8 +12,13 @@ from __future__ import annotations
 from ..effects import layout as D
 from ..effects.layout import F_SELF
 from .cards import shuffle
-from .program import DRAWS, PAUSES, PUSHES, RESHAPES
 from .seats import not_eliminated
+
+# What an instruction may do besides setting fields: the facts the compile step and the fast paths need.
+PAUSES = "pauses"            # may stop for a player's decision
+PUSHES = "pushes"            # may run another effect (a new frame)
+RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled
+DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one
 
 # name -> function, and name -> what it may do: what the engine hands the compiler (compile_effects).
 OPS: dict = {}

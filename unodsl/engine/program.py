@@ -7,12 +7,7 @@ each instruction may do (`flags`); the compiler never imports the engine.
 from __future__ import annotations
 
 from ..effects.compiler import Context, EffectCompiler, guard_of
-
-# What an instruction may do besides setting fields: the facts the fast paths need.
-PAUSES = "pauses"            # may stop for a player's decision
-PUSHES = "pushes"            # may run another effect (a new frame)
-RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled
-DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one
+from .ops import DRAWS
 
 
 def _never(st, fr) -> bool:
