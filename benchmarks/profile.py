@@ -164,11 +164,11 @@ def format_result(result: dict, top: int) -> str:
     return "\n".join(lines)
 
 
-PHASES = (("dealing", "engine.py: Game.new_game"),
-          ("random play-out", "engine.py: FastState.play_out"),
-          ("legal actions", "engine.py: FastState.legal_action_ids"),
-          ("applying actions", "engine.py: State.apply_id"),
-          ("effects run by _run", "engine.py: State._run"),
+PHASES = (("dealing", "game.py: Game.new_game"),
+          ("random play-out", "fast.py: FastState.play_out"),
+          ("legal actions", "fast.py: FastState.legal_action_ids"),
+          ("applying actions", "state.py: State.apply_id"),
+          ("effects run by _run", "vm.py: VM._run"),
           ("statistics", "simulate.py: Stats.add"))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.ops import OP_FLAGS, OPS
 from unodsl.check import check_file, load
 from unodsl.effects.check import Context
 from unodsl.effects.parse import parse

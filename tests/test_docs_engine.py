@@ -54,6 +54,7 @@ def test_discards_color_asks_for_uno_in_the_docs():
     sentence = LANGUAGE[LANGUAGE.index("A player left with one card by any of these"):][:200]
     assert "but `discards color`" not in sentence
     assert "`discards color` included" in sentence
-    # The engine: op_discard_color hands its change to the same check as swaps and gives.
+    # The engine: the discard_color op hands its change to the same check as swaps and gives.
     import inspect
-    assert "_hand_changed" in inspect.getsource(engine.State.op_discard_color)
+    from unodsl.engine import ops
+    assert "_hand_changed" in inspect.getsource(ops.discard_color)

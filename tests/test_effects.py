@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from lark import Lark, Token, Tree
 
-from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.ops import OP_FLAGS, OPS
 from unodsl.engine.program import Program
 from unodsl.effects import ast as A
 from unodsl.effects import lower

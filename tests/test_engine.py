@@ -6,6 +6,7 @@ import glob
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -543,3 +544,73 @@ def test_observation_shows_the_whole_discard_pile_to_everyone(classic):
     expected = sorted(classic.card_names[k] for k in state.discard)
     assert len(expected) == len(state.discard) > 1
     assert all(state.observation(p)["discard"] == expected for p in range(4))
+
+
+# --- rule modes --------------------------------------------------------------------------------
+
+def _schema_enum(*path):
+    from unodsl.source import schema
+    node = json.loads(Path(schema.__file__).with_name("schemas").joinpath("variant.schema.json").read_text())
+    for key in path:
+        node = node[key]
+    return node["enum"]
+
+
+@pytest.mark.parametrize("mode, path", [
+    ("Dealer", ("properties", "deal", "properties", "dealer")),
+    ("NoPlayable", ("properties", "turn", "properties", "no_playable")),
+    ("DrawnCard", ("properties", "turn", "properties", "drawn_card")),
+    ("Stacking", ("properties", "stacking", "properties", "answer")),
+    ("RoundEnds", ("properties", "round", "properties", "ends_when")),
+    ("Stall", ("properties", "round", "properties", "stall")),
+    ("Scoring", ("properties", "scoring", "properties", "mode")),
+    ("ScoreBy", ("properties", "scoring", "properties", "by")),
+    ("RestrictionCheck", ("$defs", "card", "properties", "restriction_check")),
+    ("LastCard", ("$defs", "card", "properties", "last_card")),
+])
+def test_every_rule_mode_is_the_schemas_list_of_words(mode, path):
+    from unodsl.model import variant as model
+    assert sorted(getattr(model, mode)) == sorted(_schema_enum(*path))
+
+
+def test_a_variant_holds_its_rule_modes_as_members_that_equal_their_words():
+    from unodsl.model.variant import Dealer, DrawnCard, NoPlayable, Stacking
+    v = unodsl.load("variants/house-rules/stacking-plus4-on-plus2.yaml").variant
+    assert v.stacking is Stacking.PLUS4_ON_PLUS2 and v.stacking == "plus4_on_plus2"
+    assert v.no_playable is NoPlayable.DRAW_ONE and v.drawn_card is DrawnCard.OPTIONAL
+    assert isinstance(v.dealer, Dealer)
+
+
+def test_a_mode_the_schema_refuses_is_reported_and_the_game_still_builds(tmp_path):
+    from unodsl.check import check_file
+    variant = tmp_path / "sideways.yaml"
+    variant.write_text(f"unodsl: 1\nname: sideways stacking\nextends: {Path('variants/classic.yaml').resolve()}\n"
+                       "stacking:\n  answer: sideways\nround:\n  stall: politely\n")
+    result = check_file(str(variant), "/")
+    assert {d.code[:2] for d in result.errors} == {"E2"} and result.game is not None
+    assert result.variant.stacking == "same_type" and result.variant.stall == "fewest_points"   # the defaults
+
+
+@pytest.mark.parametrize("rule, answers", [
+    # Which of draw_two and wild_draw_four answer a penalty on each: [on draw_two, on wild_draw_four].
+    ("stacking-progressive", [{"draw_two"}, {"wild_draw_four"}]),
+    ("stacking-equal-or-higher", [{"draw_two", "wild_draw_four"}, {"wild_draw_four"}]),
+    ("stacking-plus4-on-plus2", [{"draw_two", "wild_draw_four"}, {"wild_draw_four"}]),
+])
+def test_the_stack_table_answers_by_the_variants_stacking_rule(rule, answers):
+    game = unodsl.load(f"variants/house-rules/{rule}.yaml")
+    names = game.card_names
+    kinds = {t: [k for k in range(game.num_kinds) if game.k_type_id[k] == t] for t in ("draw_two", "wild_draw_four")}
+    got = [{game.k_type_id[k] for k in game.stack_answers[kinds[top][0]]} for top in ("draw_two", "wild_draw_four")]
+    assert got == answers, [sorted(names[k] for k in row) for row in got]
+    assert not any(unodsl.load("variants/classic.yaml").stack_answers)       # no stacking: nothing answers
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_state_has_slots_only_through_all_its_mixins(fast):
+    """Each of State's (and Game's) jobs is a slot-free mixin: one without `__slots__ = ()` would add a dict."""
+    game = unodsl.load("variants/classic.yaml", fast=fast)
+    state = game.new_game(4, seed=1)
+    for made in (game, state):
+        assert not hasattr(made, "__dict__")
+        assert all("__slots__" in vars(cls) for cls in type(made).__mro__ if cls is not object)

@@ -32,7 +32,7 @@ import yaml
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.ops import OP_FLAGS, OPS
 from unodsl.engine.program import Program
 from unodsl.check import check_file
 from unodsl.diagnostics import split_lines

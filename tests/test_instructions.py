@@ -1,6 +1,6 @@
 """The instruction set the compiler emits: every instruction says what it may do."""
 
-from unodsl.engine.core import OP_FLAGS, OPS
+from unodsl.engine.ops import OP_FLAGS, OPS
 from unodsl.effects.layout import DRAWS, PAUSES, PUSHES, RESHAPES
 
 
@@ -13,5 +13,12 @@ def test_an_instruction_that_sets_a_decision_declares_that_it_pauses():
     """An op whose body sets `pending` stops for a decision: it must say PAUSES."""
     import inspect
     for name, fn in OPS.items():
-        if "self.pending = " in inspect.getsource(fn):
+        if "st.pending = " in inspect.getsource(fn):
             assert PAUSES in OP_FLAGS[name], name
+
+
+def test_the_instruction_set_is_the_ops_module_and_no_state_method():
+    """One place lists the ops: each is a plain function of engine/ops.py, registered under its own name."""
+    from unodsl.engine import State, ops
+    assert OPS and all(fn.__module__ == ops.__name__ and getattr(ops, name) is fn for name, fn in OPS.items())
+    assert not [name for name in dir(State) if name.startswith("op_") or getattr(State, name) in OPS.values()]

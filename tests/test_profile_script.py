@@ -50,6 +50,6 @@ def test_pyinstrument_profile_of_real_games():
     shares = _by_name(result)
     assert result["games"] >= 10 and result["samples"] > 0
     assert shares["simulate.py: run_range"][1] == pytest.approx(1.0)
-    rollout = "core.py: FastState.play_out" if FAST_BY_DEFAULT else "core.py: State.play_out"
+    rollout = "fast.py: FastState.play_out" if FAST_BY_DEFAULT else "state.py: State.play_out"
     assert shares[rollout][1] > 0.5           # random bots: the game is one play-out
     assert abs(sum(f["self"] for f in result["functions"]) - 1.0) < 1e-9

@@ -26,7 +26,7 @@ import random
 from collections import Counter
 
 from ..effects import layout as D
-from ..engine.core import State
+from ..engine import State
 
 
 class Knowledge:

@@ -28,7 +28,7 @@ from rich.text import Text
 
 from ..effects import layout as D
 from ..agents.bots import make_bot
-from ..engine.core import Game, IllegalAction, State
+from ..engine import Game, IllegalAction, State
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 

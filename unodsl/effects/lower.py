@@ -178,25 +178,25 @@ class _Unit:
         pass
 
     def s_draw(self, s, ops):
-        ops.append(self.call("op_draw", self.expr(s.who), self.expr(s.count)))
+        ops.append(self.call("draw", self.expr(s.who), self.expr(s.count)))
 
     def s_draw_until(self, s, ops):
-        ops.append(self.call("op_draw_until_playable", self.expr(s.who)))
+        ops.append(self.call("draw_until_playable", self.expr(s.who)))
 
     def s_draw_to(self, s, ops):
-        ops.append(self.call("op_draw_to", self.expr(s.who), self.expr(s.count)))
+        ops.append(self.call("draw_to", self.expr(s.who), self.expr(s.count)))
 
     def s_penalty(self, s, ops):
-        ops.append(self.call("op_penalty", self.expr(s.who), self.expr(s.count)))
+        ops.append(self.call("penalty", self.expr(s.who), self.expr(s.count)))
 
     def s_skip_one(self, s, ops):
-        ops.append(self.call("op_skip", self.expr(s.who)))
+        ops.append(self.call("skip", self.expr(s.who)))
 
     def s_skip_many(self, s, ops):
-        ops.append(self.call("op_skip_next", _SELF, self.expr(s.count)))
+        ops.append(self.call("skip_next", _SELF, self.expr(s.count)))
 
     def s_reverse(self, s, ops):
-        ops.append(self.call("op_reverse"))
+        ops.append(self.call("reverse"))
 
     def s_choose_color_self(self, s, ops):
         self._choose_color(_SELF, ops)
@@ -207,18 +207,18 @@ class _Unit:
     def _choose_color(self, who: Value, ops):
         if not self.g.variant.colors:
             return                                   # every card is wild and colors do not exist
-        who, choose = who.fn, self.low.ops["op_choose_color"]
-        ops.append(self.decision("op_choose_color", lambda st, fr: choose(st, who(st, fr))))
+        who, choose = who.fn, self.low.ops["choose_color"]
+        ops.append(self.decision("choose_color", lambda st, fr: choose(st, who(st, fr))))
 
     def s_set_color(self, s, ops):
-        ops.append(self.call("op_set_color", self.expr(s.color)))
+        ops.append(self.call("set_color", self.expr(s.color)))
 
     def s_let(self, s, ops):
         if isinstance(s.value, A.ChoosePlayer):
             group = self.expr(s.value.group).fn
             slot = self.slots[id(s)] = self.new_slot(PLAYER)
-            choose = self.low.ops["op_choose_player"]
-            ops.append(self.decision("op_choose_player", lambda st, fr: choose(st, fr, slot, group(st, fr))))
+            choose = self.low.ops["choose_player"]
+            ops.append(self.decision("choose_player", lambda st, fr: choose(st, fr, slot, group(st, fr))))
             return
         fn = self.expr(s.value).fn
         slot = self.slots[id(s)] = self.new_slot(self.checked.types[id(s.value)])
@@ -229,15 +229,15 @@ class _Unit:
         ops.append(Op(assign))
 
     def s_swap_hands(self, s, ops):
-        ops.append(self.call("op_swap_hands", _SELF, self.expr(s.who)))
+        ops.append(self.call("swap_hands", _SELF, self.expr(s.who)))
 
     def s_rotate_hands(self, s, ops):
-        ops.append(self.call("op_rotate_hands"))
+        ops.append(self.call("rotate_hands"))
 
     def s_give(self, s, ops):
         giver, n, taker = self.expr(s.giver).fn, self.expr(s.count).fn, self.expr(s.taker).fn
-        give = self.low.ops["op_give"]
-        ops.append(self.decision("op_give", lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
+        give = self.low.ops["give"]
+        ops.append(self.decision("give", lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
 
     def s_exchange(self, s, ops):
         a, n, b = self.expr(s.first).fn, self.expr(s.count).fn, self.expr(s.second).fn
@@ -249,36 +249,36 @@ class _Unit:
             fr[sa], fr[sn], fr[sb] = a(st, fr), n(st, fr), b(st, fr)
             return pc + 1
         # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
-        pick = self.low.ops["op_exchange_pick"]
+        pick = self.low.ops["exchange_pick"]
         ops.append(Op(read))
-        ops.append(self.decision("op_exchange_pick", lambda st, fr: pick(st, fr[sa], fr[sb], fr[sn], 0)))
-        ops.append(self.decision("op_exchange_pick", lambda st, fr: pick(st, fr[sb], fr[sa], fr[sn], 1)))
-        ops.append(self.call("op_exchange_finish", _slot(sa), _slot(sb)))
+        ops.append(self.decision("exchange_pick", lambda st, fr: pick(st, fr[sa], fr[sb], fr[sn], 0)))
+        ops.append(self.decision("exchange_pick", lambda st, fr: pick(st, fr[sb], fr[sa], fr[sn], 1)))
+        ops.append(self.call("exchange_finish", _slot(sa), _slot(sb)))
 
     def s_look(self, s, ops):
-        ops.append(self.call("op_look", _SELF, self.expr(s.who)))
+        ops.append(self.call("look", _SELF, self.expr(s.who)))
 
     def s_trade(self, s, ops):
-        who, trade = self.expr(s.who).fn, self.low.ops["op_trade"]
-        ops.append(self.decision("op_trade", lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))
+        who, trade = self.expr(s.who).fn, self.low.ops["trade"]
+        ops.append(self.decision("trade", lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))
 
     def s_discard_color(self, s, ops):
-        ops.append(self.call("op_discard_color", self.expr(s.who), self.expr(s.color)))
+        ops.append(self.call("discard_color", self.expr(s.who), self.expr(s.color)))
 
     def s_redeal(self, s, ops):
-        ops.append(self.call("op_redeal", _SELF))
+        ops.append(self.call("redeal", _SELF))
 
     def s_extra_turn(self, s, ops):
-        ops.append(self.call("op_turn_to", _SELF))
+        ops.append(self.call("turn_to", _SELF))
 
     def s_turn_to(self, s, ops):
-        ops.append(self.call("op_turn_to", self.expr(s.who)))
+        ops.append(self.call("turn_to", self.expr(s.who)))
 
     def s_eliminate(self, s, ops):
-        ops.append(self.call("op_eliminate", self.expr(s.who)))
+        ops.append(self.call("eliminate", self.expr(s.who)))
 
     def s_lock(self, s, ops):
-        ops.append(self.call("op_lock", self.expr(s.color), self.expr(s.owner)))
+        ops.append(self.call("lock", self.expr(s.color), self.expr(s.owner)))
 
     def s_must_play(self, s, ops):
         self._must_play(s, ops, ())
@@ -290,13 +290,13 @@ class _Unit:
         who, color = self.expr(s.who).fn, self.expr(s.color).fn
         body = self.block(otherwise)
         size = len(body)
-        must_play = self.low.ops["op_must_play"]
+        must_play = self.low.ops["must_play"]
 
         def op(st, fr, pc):
             # Resume after the else block once the forced play is done; run it if it cannot be.
             fr[F_PC] = pc + 1 + size
             return must_play(st, who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
-        ops.append(Op(op, calls="op_must_play"))
+        ops.append(Op(op, calls="must_play"))
         ops.extend(body)
 
     def s_flip_again(self, s, ops):
@@ -306,8 +306,8 @@ class _Unit:
         self._flip(ops, True)
 
     def _flip(self, ops, put_back: bool):
-        flip_again = self.low.ops["op_flip_again"]
-        ops.append(Op(lambda st, fr, pc: flip_again(st, fr, put_back), calls="op_flip_again"))
+        flip_again = self.low.ops["flip_again"]
+        ops.append(Op(lambda st, fr, pc: flip_again(st, fr, put_back), calls="flip_again"))
 
     def s_if_stmt(self, s, ops):
         compiled = [(self.expr(clause.test), self.block(clause.body)) for clause in s.clauses]
@@ -376,11 +376,11 @@ class _Unit:
             at += len(branches.get(kind, [])) + 1
         end = at
         targets = tuple(offsets)
-        challenge = self.low.ops["op_challenge"]
+        challenge = self.low.ops["challenge"]
 
         def op(st, fr, pc):
             return challenge(st, fr, who(st, fr), pc, targets)
-        ops.append(Op(op, calls="op_challenge"))
+        ops.append(Op(op, calls="challenge"))
         at = 1
         for kind in A.BRANCHES:
             body = branches.get(kind, [])

@@ -4,8 +4,11 @@
     state = game.new_game(players=4, seed=7)
 """
 
-from .core import (ENGINE_RULINGS, FAST_BY_DEFAULT, MAX_FRAMES, MAX_STEPS_PER_TURN, Game, IllegalAction,
-                   InvalidState, State, shuffle)
+from .cards import shuffle
+from .errors import IllegalAction, InvalidState
+from .game import ENGINE_RULINGS, FAST_BY_DEFAULT, Game
+from .state import State
+from .vm import MAX_FRAMES, MAX_STEPS_PER_TURN
 
 __all__ = ["ENGINE_RULINGS", "FAST_BY_DEFAULT", "MAX_FRAMES", "MAX_STEPS_PER_TURN", "Game", "IllegalAction",
            "InvalidState", "State", "shuffle"]

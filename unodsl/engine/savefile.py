@@ -1,14 +1,16 @@
-"""Loading saved states: every field is checked against a schema of the state, and refused by name.
+"""Saved states: written as JSON, and on loading every field is checked against a schema of the state.
 
-A save is the JSON of `State.to_json()`. `FIELDS` says, for each saved field, what a
-valid value is: its type, its range (seat indexes of this table, colors and cards of
-this variant), its length (one entry per seat). A field checker also checks what
+`dump_state` writes every field of `FIELDS`, cards by id. `FIELDS` says, for each saved
+field, what a valid value is: its type, its range (seat indexes of this table, colors and
+cards of this variant), its length (one entry per seat). A field checker also checks what
 its value must agree with in the fields checked before it (the table's order): the
 pending decision with the effect frames, windows and hands it refers to. Then the
 cards of every zone together must be exactly the deck.
 
-A field added to `State._FIELDS` needs an entry here (a test says so): one line that
-combines the checkers below, or a small function of its own.
+A field added to `State.__slots__` needs an entry here (a test says so): one line that
+combines the checkers below, or a small function of its own. This module knows the state
+only by its fields: it builds one with `game.state_class`, so the engine imports it, not
+the other way round.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from collections import Counter
 
 from ..effects import layout as D
 from ..effects import check as E
-from .core import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS,
-                     InvalidState, State)
+from .errors import InvalidState
+from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS
 
 FORMAT = "unodsl-state/1"
 
@@ -239,7 +241,7 @@ def rng(value, ld):
 
 
 def frame(value, ld):
-    """An effect in progress: [code id, pc, self seat, card kind, honest, jumped, locals...] (decisions.py)."""
+    """An effect in progress: [code id, pc, self seat, card kind, honest, jumped, locals...] (effects/layout.py)."""
     if not isinstance(value, list) or len(value) < D.F_LOCALS:
         raise _Bad(f"must be a list of at least {D.F_LOCALS} entries, not {_show(value)}")
     codes = ld.game.codes
@@ -456,8 +458,32 @@ FIELDS = {
 }
 
 
-def load_state(cls, game, text: str):
-    """Build a State from JSON text, raising InvalidState that names the first field that is wrong."""
+def dump_state(state) -> str:
+    """The whole state, RNG included, as JSON text: every field of FIELDS, cards by id."""
+    data = {f: getattr(state, f) for f in FIELDS}
+    # `after` says how to go on once the open effects finish, and `then` how to go on after the
+    # player-out events: read only while they are open (each is set before such effects run), so
+    # otherwise a saved state holds their defaults.
+    if not state.frames:
+        data["after"] = AFTER_SETUP
+    if not state.frames or state.after != AFTER_OUTS:
+        data["then"] = END_TURN
+    names = state.g.card_names
+    data["hands"] = [[names[k] for k in h] for h in state.hands]
+    data["draw_pile"] = [names[k] for k in state.draw_pile]
+    data["discard"] = [names[k] for k in state.discard]
+    data["limbo"] = [[names[k] for k in h] for h in state.limbo]
+    data["revealed"] = {str(p): {str(q): [names[k] for k in c] for q, c in seen.items()}
+                        for p, seen in state.revealed.items()}
+    version, internal, gauss = state.rng.getstate()
+    data["rng"] = [version, list(internal), gauss]
+    data["variant"] = state.g.digest
+    data["format"] = FORMAT
+    return json.dumps(data)
+
+
+def load_state(game, text: str):
+    """Build a state of `game` from JSON text, raising InvalidState that names the first field that is wrong."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as err:
@@ -484,10 +510,8 @@ def load_state(cls, game, text: str):
     game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)
     state.g = game
-    for name in State._FIELDS:
+    for name in FIELDS:
         setattr(state, name, ld.got[name])
-    state.rng = ld.got["rng"]
-    state.revealed = ld.got["revealed"]
     state.log = None
     return state
 

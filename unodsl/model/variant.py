@@ -10,12 +10,85 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from ..diagnostics import Diagnostic, suggestion_suffix
 from ..source.yaml_tree import Node
 
 MAX_CARDS = 10_000
 MAX_COUNT = 10_000
+
+
+# Rule modes: one StrEnum per setting that names a way to play, its values the YAML's words (the
+# schema lists the same). A member equals its word (`Stacking.NONE == "none"`), so text that
+# reads a mode as a string still works; the engine compares members and chooses its tables once
+# per Game.
+
+class Dealer(StrEnum):
+    """deal.dealer: who deals the first round."""
+    RANDOM = "random"
+    HIGH_CARD = "high_card"
+    SEAT_0 = "seat_0"
+
+
+class NoPlayable(StrEnum):
+    """turn.no_playable: what a player without a playable card draws."""
+    DRAW_ONE = "draw_one"
+    DRAW_UNTIL_PLAYABLE = "draw_until_playable"
+
+
+class DrawnCard(StrEnum):
+    """turn.drawn_card: whether a playable drawn card may, must or may not be played."""
+    OPTIONAL = "optional"
+    FORCED = "forced"
+    FORBIDDEN = "forbidden"
+
+
+class Stacking(StrEnum):
+    """stacking.answer: which draw cards may answer a draw penalty (NONE: stacking is off)."""
+    NONE = "none"
+    SAME_TYPE = "same_type"
+    SAME_OR_HIGHER = "same_or_higher"
+    PLUS4_ON_PLUS2 = "plus4_on_plus2"
+    ANY_DRAW = "any_draw"
+
+
+class RoundEnds(StrEnum):
+    """round.ends_when: the first player out of cards, or a whole team."""
+    FIRST_OUT = "first_out"
+    TEAM_OUT = "team_out"
+
+
+class Stall(StrEnum):
+    """round.stall: who wins a round that stalls."""
+    FEWEST_POINTS = "fewest_points"
+    FEWEST_CARDS = "fewest_cards"
+    NO_WINNER = "no_winner"
+
+
+class Scoring(StrEnum):
+    """scoring.mode: the winner collects the others' points, everyone scores what they hold, or none."""
+    WINNER_COLLECTS = "winner_collects"
+    LOWEST_HELD = "lowest_held"
+    NONE = "none"
+
+
+class ScoreBy(StrEnum):
+    """scoring.by: points go to the player or to the whole team."""
+    PLAYER = "player"
+    TEAM = "team"
+
+
+class RestrictionCheck(StrEnum):
+    """A card's restriction_check: a bluff that may be challenged, or a card that may not be played."""
+    CHALLENGE = "challenge"
+    STRICT = "strict"
+
+
+class LastCard(StrEnum):
+    """A card's last_card: whether its effect resolves when it is a player's last card."""
+    RESOLVE = "resolve"
+    IGNORE = "ignore"
 
 
 @dataclass(frozen=True)
@@ -45,10 +118,10 @@ class CardType:
     draw: int                                  # draw penalty size, 0 if none
     label: str                                 # suffix added after the number in card ids
     restriction: Text | None
-    restriction_check: str                     # challenge | strict
+    restriction_check: RestrictionCheck
     on_play: Text | None
     on_start: Text | None
-    last_card: str                             # resolve | ignore
+    last_card: LastCard
     text: str | None
     node: Node | None = None
 
@@ -96,29 +169,29 @@ class Variant:
     cards: dict[str, CardType]
     declared_total: int | None
     hand_size: int
-    dealer: str
+    dealer: Dealer
     on_deal: Text | None
     start_default: Text | None
-    no_playable: str
+    no_playable: NoPlayable
     may_draw_if: Text | None
-    drawn_card: str
+    drawn_card: DrawnCard
     lock_allows_wild: bool
     uno_enabled: bool
     uno_penalty: int
     uno_partner_may_call: bool
-    stacking: str                     # none | same_type | same_or_higher | plus4_on_plus2 | any_draw
+    stacking: Stacking
     stack_cards: tuple[str, ...] | None
     stack_challenge: bool
     jump_in: bool
     jump_in_wilds: bool
     on_player_out: Text | None
     after_draw: Text | None
-    round_ends: str                   # first_out | team_out
+    round_ends: RoundEnds
     max_turns: int
-    stall: str                        # fewest_points | fewest_cards | no_winner
-    scoring: str                      # winner_collects | lowest_held | none
+    stall: Stall
+    scoring: Scoring
     target: int
-    score_by: str                     # player | team
+    score_by: ScoreBy
     max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
     root: Node | None = field(default=None, compare=False, repr=False)
@@ -209,6 +282,11 @@ class _Builder:
             return default
         return value
 
+    def mode(self, node: Node | None, key: str, default: StrEnum) -> StrEnum:
+        """A rule mode: the member named by the YAML word; any other value the schema reported (E2xx)."""
+        word = self.scalar(node, key, default.value, str)
+        return type(default)(word) if word in type(default)._value2member_map_ else default
+
     def text(self, node: Node | None, key: str) -> Text | None:
         """An effect's source text; anything but a string was already reported by the schema."""
         child = self.get(node, key)
@@ -273,7 +351,7 @@ class _Builder:
         uno = self.get(root, "uno")
         stacking = self.get(root, "stacking")
         stack_on = self.scalar(stacking, "enabled", stacking is not None, bool)
-        stack_mode = self.scalar(stacking, "answer", "same_type", str) if stack_on else "none"
+        stack_mode = self.mode(stacking, "answer", Stacking.SAME_TYPE) if stack_on else Stacking.NONE
         stack_cards = None
         if stacking is not None and self.get(stacking, "cards") is not None:
             stack_cards = []
@@ -287,12 +365,12 @@ class _Builder:
         rulings = self.build_rulings()
         conflicts = self.build_conflicts()
         self.check_exclusive()
-        score_by = self.scalar(scoring, "by", "team" if team_size > 1 else "player", str)
-        round_ends = self.scalar(rnd, "ends_when", "first_out", str)
+        score_by = self.mode(scoring, "by", ScoreBy.TEAM if team_size > 1 else ScoreBy.PLAYER)
+        round_ends = self.mode(rnd, "ends_when", RoundEnds.FIRST_OUT)
         if team_size < 2:
-            if score_by == "team":
+            if score_by is ScoreBy.TEAM:
                 self.error(self.get(scoring, "by"), "E312", "scoring.by is 'team' but the variant has no teams")
-            if round_ends == "team_out":
+            if round_ends is RoundEnds.TEAM_OUT:
                 self.error(self.get(rnd, "ends_when"), "E312", "round.ends_when is 'team_out' but the variant has no teams")
         return Variant(
             name=self.scalar(root, "name", "unnamed", str),
@@ -310,12 +388,12 @@ class _Builder:
             cards=variant_cards,
             declared_total=declared,
             hand_size=hand_size,
-            dealer=self.scalar(deal, "dealer", "random", str),
+            dealer=self.mode(deal, "dealer", Dealer.RANDOM),
             on_deal=self.text(deal, "on_deal"),
             start_default=self.text(self.get(root, "start"), "default"),
-            no_playable=self.scalar(turn, "no_playable", "draw_one", str),
+            no_playable=self.mode(turn, "no_playable", NoPlayable.DRAW_ONE),
             may_draw_if=self.condition(turn, "may_draw_if"),
-            drawn_card=self.scalar(turn, "drawn_card", "optional", str),
+            drawn_card=self.mode(turn, "drawn_card", DrawnCard.OPTIONAL),
             lock_allows_wild=self.scalar(turn, "lock_allows_wild", False, bool),
             uno_enabled=self.scalar(uno, "enabled", True, bool),
             uno_penalty=self.scalar(uno, "penalty", 2, int),
@@ -329,8 +407,8 @@ class _Builder:
             after_draw=self.text(events, "after_draw"),
             round_ends=round_ends,
             max_turns=self.scalar(rnd, "max_turns", 3000, int),
-            stall=self.scalar(rnd, "stall", "fewest_points", str),
-            scoring=self.scalar(scoring, "mode", "winner_collects", str),
+            stall=self.mode(rnd, "stall", Stall.FEWEST_POINTS),
+            scoring=self.mode(scoring, "mode", Scoring.WINNER_COLLECTS),
             target=self.scalar(scoring, "target", 500, int),
             max_rounds=self.scalar(scoring, "max_rounds", 1000, int),
             score_by=score_by,
@@ -451,7 +529,7 @@ class _Builder:
                     self.error(points_node, "E313", f"'{card_id}' scores its face value but has no numbers")
             elif isinstance(points_node.value, int):
                 points = points_node.value
-        elif self.scalar(self.get(self.root, "scoring"), "mode", "winner_collects", str) != "none":
+        elif self.mode(self.get(self.root, "scoring"), "mode", Scoring.WINNER_COLLECTS) is not Scoring.NONE:
             self.error(spec, "E314", f"card type '{card_id}' has no points but scoring is on")
         return CardType(
             id=card_id,
@@ -463,10 +541,10 @@ class _Builder:
             draw=self.scalar(spec, "draw", 0, int),
             label=self.scalar(spec, "label", "", str),
             restriction=self.condition(spec, "restriction"),
-            restriction_check=self.scalar(spec, "restriction_check", "challenge", str),
+            restriction_check=self.mode(spec, "restriction_check", RestrictionCheck.CHALLENGE),
             on_play=self.text(spec, "on_play"),
             on_start=self.text(spec, "on_start"),
-            last_card=self.scalar(spec, "last_card", "resolve", str),
+            last_card=self.mode(spec, "last_card", LastCard.RESOLVE),
             text=self.scalar(spec, "text", None, str),
             node=spec,
         )

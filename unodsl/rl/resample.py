@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 
-from ..engine.core import State
+from ..engine import State
 
 
 def resample_hidden(game, state, seat: int, rng: random.Random, reseed: bool = True) -> State:

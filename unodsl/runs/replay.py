@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 
 from ..source.compose import find_root, shown_path
-from ..engine.core import Game, IllegalAction, State
+from ..engine import Game, IllegalAction, State
 
 MAX_LOG_BYTES = 50_000_000
 MAX_ACTIONS = 10_000_000

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..agents.bots import make_bot
-from ..engine.core import Game
+from ..engine import Game
 from .intervals import percentiles, wilson
 from .metrics import Report, play_measured
 

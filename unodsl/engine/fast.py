@@ -1,0 +1,219 @@
+"""The fast paths: FastState specialises State's rules for their common cases, proven equal to them.
+
+Each specialisation is selected by a Game flag or by the Game's choice of FastState, and all
+are off with Game(fast=False) (the reference mode, which plays plain States).
+"""
+
+from __future__ import annotations
+
+from ..effects import layout as D
+from .flow import END_TURN
+from .moves import APPLY, LEGAL
+from .state import State
+
+
+class FastState(State):
+    """State with the fast paths: each method here specialises the rule of State's method of the
+    same name for its common case, and hands every other case to it.
+
+    A Game made with fast=True (the default) plays FastStates, one made with fast=False plain
+    States: the reference mode. Two of these paths are taken where the Game's tables (made by
+    the compile step) say so: a turn's simple draw (Game.simple_draw) and guarded draw events
+    (Game.after_draw_guard). Two more stay inline in State's flow, where an override would cost
+    a call on every card that does not qualify (+1.5 to 2% instructions per decision, measured):
+    plain cards (Game.plain, in _play) and straight effects (Game.straight, in _discard_played);
+    those tables are all false in the reference mode. The effect compiler's fused hand-size
+    tests follow Game.fast too.
+    tests/test_modes.py plays every shipped variant and house rule both ways and requires the
+    same actions, states and results at every step.
+    """
+
+    __slots__ = ()
+
+    def legal_action_ids(self) -> list[int]:
+        """As State's; a turn (four decisions in five in classic) is answered inline, as _legal_turn does."""
+        if self.over:
+            return []
+        kind, p = self.pending[0], self.pending[1]
+        if kind != D.TURN:
+            return LEGAL[kind](self)
+        g = self.g
+        hand = self.hands[p]
+        if self.lock_owner < 0 and not g.strict_kinds:
+            # The common case, kept tight: one table row says what matches the top card.
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            plays = sorted(set(hand) if ok is None else ok.intersection(hand))
+        else:
+            plays = self._playable_kinds(p)
+        if len(hand) == 2 and g.uno_enabled:            # _uno_variants, inline on the hottest path
+            actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
+        else:
+            actions = plays
+        if not plays or g.may_always_draw or g.may_draw_if(self, g.seat_frames[p]):
+            actions.append(g.A_DRAW)
+        return actions
+
+    def play_out(self, rand=None) -> None:
+        """As State's, the same game from the same draws: turns, drawn cards, targets, gifts and
+        trades are answered without the list (their legal actions are counted and only the chosen
+        one is made); colours, challenges and UNO calls come from tables made once."""
+        rand = rand or self.rng.random
+        g = self.g
+        if self.log is not None:                 # a recorded game: apply_id writes each action to the log
+            State.play_out(self, rand)
+            return
+        playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
+        may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
+        # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
+        next_answers = g.may_draw_next_answers
+        strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
+        history = self.history
+        fixed, legal, apply = g.fixed_actions, LEGAL, APPLY
+        turn, drawn, trade, target, give = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
+        while not self.over:
+            pending = self.pending
+            kind = pending[0]
+            if kind == turn and self.lock_owner < 0:
+                # A turn, as legal_action_ids lists it: the playable kinds (doubled with an UNO call
+                # when the card is the next-to-last), then the draw.
+                p = pending[1]
+                hand = self.hands[p]
+                ok = playable_after[self.color + 1][self.discard[-1]]
+                plays = set(hand) if ok is None else ok.intersection(hand)
+                if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
+                    m = len(plays)
+                    n = 2 * m if len(hand) == 2 and uno_enabled else m
+                    if not m or may_always_draw:
+                        i = int(rand() * (n + 1))
+                    else:
+                        seat = (p + self.direction) % self.n
+                        if next_answers is not None and self.hands[seat] and not self.eliminated[seat]:
+                            may_draw = next_answers[len(self.hands[seat])]     # the condition's test, in place
+                        else:
+                            may_draw = may_draw_if(self, seat_frames[p])
+                        i = int(rand() * (n + 1)) if may_draw else int(rand() * n)
+                    self.pending = None
+                    if i == n:
+                        history.append(draw)
+                        self._turn_draw(p)
+                        continue
+                    card = sorted(plays)[i % m]
+                    history.append(card if i < m else card + k)
+                    self._play(p, card, i >= m)
+                    continue
+            elif kind == drawn:
+                # The card just drawn: play it (with an UNO call if it is the next-to-last), or keep it.
+                _, p, card = pending
+                n = 2 if len(self.hands[p]) == 2 and uno_enabled else 1
+                i = int(rand() * (n + 1)) if may_keep else int(rand() * n)
+                self.pending = None
+                if i == n:
+                    history.append(keep)
+                    self._end_turn()
+                else:
+                    history.append(card + i * k)
+                    self._play(p, card, i == 1)
+                continue
+            elif kind != turn:
+                if kind == trade:                # pairs of cards: counted and picked, not listed
+                    action = self._pick_trade(rand)
+                elif kind == target:             # the candidates are in the decision (_legal_target)
+                    seats = pending[3]
+                    action = g.A_TARGET + seats[int(rand() * len(seats))]
+                elif kind == give:               # one of the giver's kinds (_legal_give)
+                    kinds = sorted(set(self.hands[pending[1]]))
+                    action = g.A_GIVE + kinds[int(rand() * len(kinds))]
+                else:
+                    actions = fixed.get(kind) or legal[kind](self)
+                    action = actions[int(rand() * len(actions))]
+                history.append(action)
+                apply[kind](self, action)
+                continue
+            # A turn under a color lock, or with a restricted card playable.
+            actions = self.legal_action_ids()
+            self.apply_id(actions[int(rand() * len(actions))])
+
+    def _is_playable(self, p: int, k: int) -> bool:
+        """As State's, read from the table when no lock and no strict restriction is in the way."""
+        g = self.g
+        if self.lock_owner < 0 and k not in g.strict_kinds:
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            return ok is None or k in ok
+        return State._is_playable(self, p, k)
+
+    def _turn_draw(self, p: int) -> None:
+        """As State's: one card (Game.simple_draw: no_playable draw_one, no draw event, the drawn card
+        not forbidden) with no lock: nobody can go out, so the drawn card is judged right here, as
+        _offer_drawn does."""
+        g = self.g
+        if not g.simple_draw or self.lock_owner >= 0:
+            State._turn_draw(self, p)
+            return
+        k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
+        if k < 0:
+            self._end_turn()
+            return
+        self.hands[p].append(k)
+        self.steps += 1
+        self.uno_called[p] = False
+        self.drawn_this_turn = k
+        ok = g.playable_after[self.color + 1][self.discard[-1]]
+        if (ok is None or k in ok) and (k not in g.strict_kinds or self._is_playable(p, k)):
+            self.pending = (D.DRAWN, p, k)
+        else:
+            self._end_turn()
+
+    def _after_draw_event(self, p: int) -> None:
+        """As State's, but not pushed when the event's guard (Game.after_draw_guard) says it would do nothing.
+
+        Its frame would run right after the op that drew, before anything a condition can read
+        has changed (ops.penalty adds a skip, _turn_draw notes the drawn card: neither is
+        readable), so the guard gives the same answer here as at the top of the frame. A frame
+        not pushed still counts the one step its test would have taken.
+        """
+        g = self.g
+        guard = g.after_draw_guard
+        if guard is None or guard(self, g.seat_frames[p]):
+            State._after_draw_event(self, p)
+        else:
+            self.steps += 1
+
+    def _end_turn(self) -> None:
+        """As State's: with nothing to skip or hand over, the next seat is the neighbour in play, and with
+        no window to open and no jump-in, their turn begins inline (what _begin_turn would do)."""
+        if (self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
+                and self.skip == self.g.no_skips[self.n]):
+            seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
+            if not self.hands[seat] or self.eliminated[seat]:
+                seat = self._advance()
+        else:
+            seat = self._advance()
+        if not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
+            self.next_player = self.current = seat
+            self.turns += 1
+            self.total_turns += 1
+            self.drawn_this_turn = -1
+            self.played_by = -1
+            self.steps = 0
+            self.pending = self.g.turn_of[seat]
+            return
+        self._next_turn(seat)
+
+    def _after_play(self) -> None:
+        """As State's, with _settle's common case inline: the hottest path."""
+        if all(self.hands):
+            if True in self.out:
+                self.out = [False] * self.n
+            self._end_turn()
+            return
+        State._settle(self, END_TURN)
+
+    def _settle(self, then: str) -> None:
+        """As State's; when nobody is out of cards (so nobody is eliminated either), play just goes on
+        (as _after_outs does)."""
+        if all(self.hands):
+            if True in self.out:
+                self.out = [False] * self.n
+            self._go_on(then)
+            return
+        State._settle(self, then)

@@ -1,0 +1,384 @@
+"""Turn flow: a round's start, a turn's play or draw, settling who is out, the windows between turns.
+
+Every resolution (a play, a turn's draw, a drawn stack, an UNO penalty) ends in `_settle`;
+`State.after` and `State.then` say, as data, how play goes on once the effects it started
+are done, so a decision taken inside them resumes there (VM._resume).
+"""
+
+from __future__ import annotations
+
+import operator
+
+from ..effects import layout as D
+from ..model.variant import Dealer
+from .cards import shuffle
+from .ops import draw, draw_until_playable
+from .seats import finished_team, one_card, teams_in_play, with_cards
+
+# What `State.after` says follows once the open effects finish (VM._resume reads it).
+AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
+# What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
+END_TURN, OFFER_DRAWN, WINDOWS = "end_turn", "offer_drawn", "windows"
+
+
+class Flow:
+    """State's turn flow, from the deal to the round's end (Scoring takes it from there)."""
+
+    __slots__ = ()
+
+    def _new_round(self, first: bool) -> None:
+        g, n, rng = self.g, self.n, self.rng
+        v = g.variant
+        self.round += 1
+        if first:
+            if v.dealer is Dealer.HIGH_CARD:
+                self.dealer = self._high_card_dealer()
+            elif v.dealer is Dealer.SEAT_0:
+                self.dealer = 0
+            else:
+                self.dealer = rng.randrange(n)
+        else:
+            self.dealer = (self.dealer + 1) % n
+        deck = list(g.deck)
+        shuffle(deck, rng)
+        # One card at a time from the top (the end of the list), starting left of the dealer.
+        dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
+        del deck[len(deck) - len(dealt):]
+        self.hands = [[] for _ in range(n)]
+        for i in range(n):
+            self.hands[(self.dealer + 1 + i) % n] = dealt[i::n]
+        self.draw_pile = deck
+        starter = deck.pop()
+        self.discard = [starter]
+        self.color = g.k_color[starter]
+        self.direction = 1
+        self.reset_round_fields()
+        self._start_round()
+
+    def _start_round(self) -> None:
+        """The dealt round begins: the deal's effect (an opening pass), then the start card's, then play."""
+        g = self.g
+        starter = self.discard[-1]
+        # Frames run last-pushed first.
+        start = g.on_start[g.k_type[starter]]
+        if start >= 0:
+            self._push(start, self.dealer, starter, True, False)
+        if g.on_deal >= 0:
+            self._push(g.on_deal, self.dealer, -1, True, False)
+        if self._run() and not self.over:
+            self._after_setup()
+
+    def reset_round_fields(self) -> None:
+        """Clear what a round in progress carries: turn, effects, windows, skips, stack, lock, reveals."""
+        n = self.n
+        self.current = self.dealer
+        self.skip = [0] * n
+        self.stack = 0
+        self.stack_victim = -1
+        self.lock_color = -1
+        self.lock_owner = -1
+        self.next_exact = -1
+        self.turn_from = -1
+        self.frames = []
+        self.pending = None
+        self.limbo = [[], []]
+        self.vulnerable = []
+        self.uno_called = [False] * n
+        self.uno_askers = []
+        self.eliminated = [False] * n
+        self.out = [not hand for hand in self.hands]
+        self.revealed = {}
+        self.turns = 0
+        self.next_player = -1
+        self.played_by = -1
+        self.flips = 0
+        self.drawn_this_turn = -1
+        self.window = []
+        self.window_kind = ""
+        self.round_winner = None
+        self.after = AFTER_SETUP
+        self.then = END_TURN
+        self.steps = 0
+
+    def _high_card_dealer(self) -> int:
+        """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""
+        g, rng = self.g, self.rng
+        contenders = list(range(self.n))
+        for _ in range(20):
+            deck = list(g.deck)
+            shuffle(deck, rng)
+            values = {p: max(g.k_number[deck.pop()], 0) for p in contenders}
+            best = max(values.values())
+            contenders = [p for p in contenders if values[p] == best]
+            if len(contenders) == 1:
+                break
+        return contenders[0]
+
+    def _after_setup(self) -> None:
+        """The round's set-up effects are done: settle like any resolution, then the first turn begins."""
+        self.turn_from = self.dealer if self.turn_from < 0 else self.turn_from
+        self._settle(END_TURN)
+
+    def _end_turn(self) -> None:
+        """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
+        self._next_turn(self._advance())
+
+    def _next_turn(self, seat: int) -> None:
+        """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
+        self.next_player = seat
+        if self.vulnerable:
+            self.vulnerable = one_card(self.vulnerable, self.hands)
+        if self.vulnerable or self.uno_askers:
+            self._windows()
+        else:
+            self._begin_turn(seat)
+
+    def _advance(self) -> int:
+        """The seat that plays next: an exact hand-off, or the next seat in play not skipped."""
+        n, d = self.n, self.direction
+        skip = self.skip
+        seat = self.next_exact
+        if seat >= 0 and (self.eliminated[seat] or not self.hands[seat]):
+            self.turn_from, seat = seat, -1     # a player not in play never acts: the turn goes on after them
+        if seat >= 0:
+            if seat == self.lock_owner:
+                self.lock_owner = -1
+        else:
+            seat = self.turn_from if self.turn_from >= 0 else self.current
+            hands, eliminated, lock_owner = self.hands, self.eliminated, self.lock_owner
+            for _ in range(2 * n + 1):
+                seat = (seat + d) % n
+                if seat == lock_owner:
+                    self.lock_owner = lock_owner = -1    # the lock ends when play reaches its owner (ruling 3.2)
+                if eliminated[seat] or not hands[seat]:
+                    continue
+                if skip[seat]:
+                    skip[seat] = 0
+                    continue
+                break
+        self.next_exact = -1
+        self.turn_from = -1
+        if skip != self.g.no_skips[n]:
+            skip[:] = [0] * n
+        return seat
+
+    def _windows(self) -> None:
+        """Between turns: UNO calls for hands changed by effects, then the catch window."""
+        if self.uno_askers:
+            self.uno_askers = one_card(self.uno_askers, self.hands)
+        if self.uno_askers:
+            self.pending = (D.UNO, self.uno_askers[0])
+            return
+        if self.vulnerable:
+            if self.window_kind != D.CATCH:
+                first = self.next_player
+                order = [first, *self.players_from(first, False)]
+                if self.g.variant.uno_partner_may_call and self.g.variant.team_size > 1:
+                    partners = list(map(self.partner_of, self.vulnerable))
+                    order = [q for q in partners if q >= 0] + order
+                self.window = order
+                self.window_kind = D.CATCH
+            while self.window:
+                q = self.window[0]
+                if not self.eliminated[q] and self._may_catch(q):
+                    self.pending = (D.CATCH, q)
+                    return
+                self.window.pop(0)
+            self.vulnerable = []          # the next player begins: no more catching (rule 1.6.3)
+        self.window = []
+        self.window_kind = ""
+        seat = self.next_player
+        if self.eliminated[seat] or not self.hands[seat]:
+            # Put out of play during the windows (a penalty's draw event): the turn goes on after them.
+            self.turn_from = seat
+            seat = self.next_player = self._advance()
+        self._begin_turn(seat)
+
+    def _begin_turn(self, p: int) -> None:
+        self.current = p
+        self.turns += 1
+        self.total_turns += 1
+        self.drawn_this_turn = -1
+        self.played_by = -1
+        self.steps = 0
+        g = self.g
+        if self.turns > g.max_turns:
+            self._end_round(None, stalled=True)
+            return
+        if not g.jump_in and not self.stack:
+            self.pending = g.turn_of[p]
+            return
+        v = g.variant
+        if self.g.jump_in and self.discard:
+            top = self.discard[-1]
+            if v.jump_in_wilds or not self.g.k_wild[top]:
+                if not self.stack or self.g.ruling_value("jump_in_during_stack"):
+                    self.window = with_cards(self.players_from(p, False), self.hands)
+                    self.window_kind = D.JUMP
+                    if self.window:
+                        self.pending = (D.JUMP, self.window[0])
+                        return
+        self._offer_turn(p)
+
+    def _offer_turn(self, p: int) -> None:
+        if self.stack and self.stack_victim == p:
+            self.pending = (D.STACK, p)
+        else:
+            self.pending = (D.TURN, p)
+
+    def _play(self, p: int, k: int, uno: bool, jumped: bool = False) -> None:
+        """Move k from p's hand to the discard pile and resolve it."""
+        g = self.g
+        hand = self.hands[p]
+        hand.remove(k)
+        if g.plain[k] and len(hand) > 1:
+            # Fast path (Game.plain, all false in the reference mode): a card without effects or
+            # restriction, not the last two: nobody can be out, nothing to resolve.
+            self.discard.append(k)
+            c = g.k_color[k]
+            if c >= 0:
+                self.color = c
+            self.played_by = p
+            self._end_turn()
+            return
+        self.after = AFTER_PLAY
+        if self._discard_played(p, k, uno, jumped) and (not self._run() or self.over):
+            return
+        self._after_play()
+
+    def _discard_played(self, p: int, k: int, uno: bool, jumped: bool) -> bool:
+        """Put k (already out of p's hand) on the pile: honesty, color, UNO; then start its effect, if any.
+
+        True says an effect was pushed (the caller runs it).
+        """
+        g = self.g
+        hand = self.hands[p]
+        t = g.k_type[k]
+        honest = True
+        check = g.restriction[t]
+        if check is not None and not g.strict[t]:
+            honest = bool(check(self, [-1, 0, p, k, True, jumped]))
+        self.discard.append(k)
+        c = g.k_color[k]
+        if c >= 0:
+            self.color = c
+        self.played_by = p
+        if len(hand) == 1 and g.uno_enabled:
+            self.uno_called[p] = uno
+            if not uno and p not in self.vulnerable:
+                self.vulnerable.append(p)
+        code = g.on_play[t]
+        if code >= 0 and (hand or g.resolve_last[t]):
+            if g.straight[code] and not self.frames:
+                # Fast path (Game.straight, all false in the reference mode): nothing in the effect can
+                # pause, push or end the round, so it runs here and now, as _run would, without a frame.
+                ops, nlocals = g.codes[code]
+                fr = [code, 0, p, k, honest, jumped]                  # as _push makes it
+                if nlocals:
+                    fr += [None] * nlocals
+                pc, end, steps = 0, len(ops), 0
+                while pc < end:
+                    pc = ops[pc](self, fr, pc)
+                    steps += 1
+                self.steps += steps                                   # as _run counts them
+                return False
+            self._push(code, p, k, honest, jumped)
+            return True
+        return False
+
+    def _after_play(self) -> None:
+        """A play's effects are done: settle, then end the turn."""
+        self._settle(END_TURN)
+
+    def _settle(self, then: str) -> None:
+        """Effects are done: see who went out and whether the round is over; then go on with `then`.
+
+        Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
+        player put out of cards or eliminated by any of them is noticed the same way.
+        """
+        v = self.g.variant
+        newly_out = []
+        for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
+            if not self.hands[q] and not self.out[q]:
+                self.out[q] = True
+                newly_out.append(q)
+            elif self.hands[q]:
+                self.out[q] = False
+        if newly_out:
+            if self.g.first_out_ends:
+                self._end_round(newly_out[0])
+                return
+            if self._team_finished():
+                return
+            if self.g.on_player_out >= 0:
+                for q in reversed(newly_out):
+                    self._push(self.g.on_player_out, q, -1, True, False)
+                self.after = AFTER_OUTS
+                self.then = then              # read back by _resume if the events pause for a decision
+                if not self._run() or self.over:
+                    return
+        self._after_outs(then)
+
+    def _after_outs(self, then: str) -> None:
+        """The player-out events are done: end the round if it is decided, else go on with `then`."""
+        if self._team_finished():
+            return
+        self.out = list(map(operator.not_, self.hands))
+        if self.active_count() <= 1 or self._teams_alive() <= 1:
+            alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
+            self._end_round(alive[0] if alive else None)
+            return
+        self._go_on(then)
+
+    def _go_on(self, then: str) -> None:
+        """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows."""
+        if then == END_TURN:
+            self._end_turn()
+        elif then == OFFER_DRAWN:
+            self._offer_drawn()
+        else:
+            self._windows()
+
+    def _team_finished(self) -> bool:
+        """With round_ends team_out: end the round if a whole team is out of cards (its lowest seat wins)."""
+        if not self.g.team_out_ends:
+            return False
+        size = self.g.variant.team_size
+        lead = finished_team(self.g.team_tables[self.n][0], self.hands, self.eliminated,
+                              self.n // size if size > 1 else self.n)
+        if lead < 0:
+            return False
+        self._end_round(lead)
+        return True
+
+    def _teams_alive(self) -> int:
+        return teams_in_play(self.g.team_tables[self.n][0], self.hands, self.eliminated)
+
+    def _after_draw_action(self) -> None:
+        """A turn's draw and its events are done: settle, then offer the drawn card."""
+        self._settle(OFFER_DRAWN)
+
+    def _offer_drawn(self) -> None:
+        """Offer the card just drawn if it may be played, else end the turn."""
+        p, k = self.current, self.drawn_this_turn
+        if (k >= 0 and self.g.offers_drawn and k in self.hands[p]
+                and self._is_playable(p, k)):
+            self.pending = (D.DRAWN, p, k)
+            return
+        self._end_turn()
+
+    def _turn_draw(self, p: int) -> None:
+        """A turn's draw: one card, or until playable (turn.no_playable); then settle and offer it."""
+        g = self.g
+        hand = self.hands[p]
+        before = len(hand)
+        if g.draws_until_playable and not self._playable_kinds(p):
+            draw_until_playable(self, p)
+        else:
+            draw(self, p, 1)
+        self.drawn_this_turn = hand[-1] if len(self.hands[p]) > before and self.hands[p] is hand else -1
+        self.after = AFTER_DRAW
+        if self.frames:
+            if not self._run() or self.over:
+                return
+        self._after_draw_action()

@@ -1,0 +1,317 @@
+"""Moves: for each kind of decision, its legal actions and how an action is applied.
+
+A turn's legal actions are `_legal_turn`'s and a turn's action is applied by State.apply_id
+itself; every other decision kind has a `_legal_*` and an `_apply_*` here, listed in LEGAL
+and APPLY by kind.
+"""
+
+from __future__ import annotations
+
+from ..effects import layout as D
+from .flow import AFTER_PLAY, AFTER_WINDOW, WINDOWS
+from .ops import draw
+
+
+class Moves:
+    """State's decisions, one `_legal_*` and one `_apply_*` per kind."""
+
+    __slots__ = ()
+
+    def _uno_variants(self, p: int, kinds: list[int]) -> list[int]:
+        """Play actions for sorted `kinds`, doubled with 'play X uno' when the card is the next-to-last.
+
+        Sorted still: every 'play X uno' id is above every 'play X' id.
+        """
+        if len(self.hands[p]) == 2 and self.g.uno_enabled:
+            return kinds + list(map(self.g.num_kinds.__add__, kinds))
+        return kinds
+
+    def _legal_turn(self) -> list[int]:
+        """A turn: every playable kind (doubled with an UNO call on the next-to-last card), then `draw`.
+
+        Drawing is legal with nothing to play, or where the variant's may-draw rule allows it.
+        """
+        p = self.pending[1]
+        g = self.g
+        plays = self._playable_kinds(p)
+        actions = self._uno_variants(p, plays)
+        if not plays or g.may_draw_if(self, g.seat_frames[p]):
+            actions.append(g.A_DRAW)
+        return actions
+
+    def _legal_drawn(self) -> list[int]:
+        _, p, k = self.pending
+        actions = self._uno_variants(p, [k])
+        if self.g.may_keep_drawn:
+            actions.append(self.g.A_KEEP)
+        return actions
+
+    def _legal_color(self) -> list[int]:
+        return list(self.g.fixed_actions[D.COLOR])
+
+    def _legal_target(self) -> list[int]:
+        return [self.g.A_TARGET + q for q in self.pending[3]]
+
+    def _legal_challenge(self) -> list[int]:
+        return list(self.g.fixed_actions[D.CHALLENGE])
+
+    def _legal_give(self) -> list[int]:
+        base = self.g.A_GIVE
+        return [base + k for k in sorted(set(self.hands[self.pending[1]]))]
+
+    def _legal_trade(self) -> list[int]:
+        _, p, other, left = self.pending
+        g = self.g
+        base, kinds = g.A_TRADE, g.num_kinds
+        theirs = sorted(set(self.hands[other]))
+        actions = [first + b for a in sorted(set(self.hands[p])) for first in (base + a * kinds,)
+                   for b in theirs if b != a]
+        actions.append(g.A_DONE)
+        return actions
+
+    def _pick_trade(self, rand) -> int:
+        """`_legal_trade()[int(rand() * n)]` without the list: per kind of mine, a row of theirs but itself."""
+        _, p, other, _ = self.pending
+        g = self.g
+        held = set(self.hands[other])
+        theirs = sorted(held)
+        mine = sorted(set(self.hands[p]))
+        width = len(theirs)
+        n = len(mine) * width - len(held.intersection(mine)) + 1
+        i = int(rand() * n)
+        for a in mine:
+            row = width - (a in held)
+            if i < row:
+                b = theirs[i]
+                if b >= a and a in held:        # a itself is left out of its row
+                    b = theirs[i + 1]
+                return g.A_TRADE + a * g.num_kinds + b
+            i -= row
+        return g.A_DONE
+
+    def _legal_stack(self) -> list[int]:
+        p = self.pending[1]
+        return self._uno_variants(p, self._stack_answers(p)) + [self.g.A_DRAW]
+
+    def _legal_forced(self) -> list[int]:
+        _, p, c = self.pending
+        kinds = sorted({k for k in self.hands[p] if self.g.k_color[k] == c})
+        return self._uno_variants(p, kinds)
+
+    def _legal_jump(self) -> list[int]:
+        p = self.pending[1]
+        top = self.discard[-1]
+        actions = self._uno_variants(p, [top]) if top in self.hands[p] else []
+        return actions + [self.g.A_PASS]
+
+    def _legal_catch(self) -> list[int]:
+        return self._catch_actions(self.pending[1])
+
+    def _may_catch(self, q: int) -> bool:
+        """Whether q has more than `pass` in the catch window: `len(_catch_actions(q)) > 1`, without the list."""
+        vulnerable = self.vulnerable
+        if q in vulnerable:
+            return True
+        team = self.g.team_tables[self.n][0]        # without teams, every seat is a team of its own
+        tq = team[q]
+        for v in vulnerable:
+            if team[v] != tq:
+                return True
+        if self.g.variant.uno_partner_may_call:     # a loop, not any(): self in a generator would make it a cell
+            for v in vulnerable:
+                if self.partner_of(v) == q:
+                    return True
+        return False
+
+    def _catch_actions(self, q: int) -> list[int]:
+        base = self.g.A_CATCH
+        actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
+        # A late call is allowed until someone catches you (1.12); a partner may call for you (2.2.10).
+        if q in self.vulnerable or (self.g.variant.uno_partner_may_call
+                                    and any(self.partner_of(v) == q for v in self.vulnerable)):
+            actions.append(self.g.A_UNO)
+        return sorted(actions) + [self.g.A_PASS]
+
+    def _legal_uno(self) -> list[int]:
+        return list(self.g.fixed_actions[D.UNO])
+
+    def _why_illegal(self, action: int) -> str:
+        g = self.g
+        kind = self.pending[0]
+        if action < 2 * g.num_kinds:
+            k = action % g.num_kinds
+            p = self.pending[1]
+            if kind not in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP):
+                return f"player {p} must decide '{kind}' now, not play a card"
+            if k not in self.hands[p]:
+                return f"player {p} does not hold {g.card_names[k]}"
+            if action >= g.num_kinds and len(self.hands[p]) != 2:
+                return "UNO is called when playing your next-to-last card"
+            if kind == D.DRAWN:
+                return "after drawing, only the drawn card may be played"
+            if self.lock_owner >= 0:
+                return f"only {g.variant.colors[self.lock_color]} cards may be played until the lock ends"
+            return f"{g.card_names[k]} does not match {self.top_card} ({self.current_color or 'any color'})"
+        if action == g.A_DRAW and kind == D.TURN:
+            return "you may not draw now"
+        return f"not a legal '{kind}' decision for player {self.pending[1]}"
+
+    def _apply_drawn(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        if a == self.g.A_KEEP:
+            self._end_turn()
+            return
+        k = self.g.num_kinds
+        self._play(p, a % k, a >= k)
+
+    def _apply_color(self, a: int) -> None:
+        self.color = a - self.g.A_COLOR
+        self._resume()
+
+    def _apply_target(self, a: int) -> None:
+        slot = self.pending[2]
+        self.frames[-1][slot] = a - self.g.A_TARGET
+        self._resume()
+
+    def _apply_challenge(self, a: int) -> None:
+        _, victim, guilty, innocent, accepted = self.pending
+        fr = self.frames[-1]
+        if a == self.g.A_CHALLENGE:
+            challenged = fr[D.F_SELF]
+            self.revealed.setdefault(victim, {})[challenged] = list(self.hands[challenged])
+            fr[D.F_PC] = innocent if fr[D.F_HONEST] else guilty
+        else:
+            fr[D.F_PC] = accepted
+        self._resume()
+
+    def _apply_give(self, a: int) -> None:
+        _, giver, left, dest = self.pending
+        k = a - self.g.A_GIVE
+        self.hands[giver].remove(k)
+        if dest >= 0:
+            self.hands[dest].append(k)
+        else:
+            self.limbo[-1 - dest].append(k)
+        if left > 1 and self.hands[giver]:
+            self.pending = (D.GIVE, giver, left - 1, dest)
+            return
+        # Hands are judged for UNO once the whole gift has moved; an exchange judges both at its end.
+        if dest >= 0:
+            self._hand_changed(dest)
+            self._hand_changed(giver)
+        self._resume()
+
+    def _apply_trade(self, a: int) -> None:
+        _, p, other, left = self.pending
+        g = self.g
+        if a == g.A_DONE:
+            self._resume()
+            return
+        mine, theirs = divmod(a - g.A_TRADE, g.num_kinds)
+        self.hands[p].remove(mine)
+        self.hands[other].remove(theirs)
+        self.hands[p].append(theirs)
+        self.hands[other].append(mine)
+        seen = self.revealed.get(p)
+        if seen is None:
+            seen = self.revealed[p] = {}
+        seen[other] = list(self.hands[other])
+        if left > 1:
+            self.pending = (D.TRADE, p, other, left - 1)
+            return
+        self._resume()
+
+    def _apply_stack(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        if a == self.g.A_DRAW:
+            total = self.stack
+            self.stack = 0
+            self.stack_victim = -1
+            self.after = AFTER_PLAY
+            self.played_by = -1
+            draw(self, p, total)               # drawing the stack is the lost turn
+            if self.frames and (not self._run() or self.over):
+                return
+            self._after_play()
+            return
+        self.stack_victim = -1
+        k = self.g.num_kinds
+        self._play(p, a % k, a >= k)
+
+    def _apply_forced(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        k = self.g.num_kinds
+        # A forced play happens inside the effect that forced it: its own effect runs on top.
+        self.hands[p].remove(a % k)
+        self._discard_played(p, a % k, a >= k, False)
+        self._resume()
+
+    def _apply_jump(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        if a == self.g.A_PASS:
+            self.window.pop(0)
+            if self.window:
+                self.pending = (D.JUMP, self.window[0])
+            else:
+                self.window_kind = ""
+                self._offer_turn(self.current)
+            return
+        self.window = []
+        self.window_kind = ""
+        self.current = p
+        k = self.g.num_kinds
+        self._play(p, a % k, a >= k, jumped=True)
+
+    def _apply_catch(self, a: int) -> None:
+        q = self.pending[1]
+        self.pending = None
+        g = self.g
+        if a == g.A_PASS:
+            self.window.pop(0)
+        elif a == g.A_UNO:
+            called = [v for v in self.vulnerable if v == q or self.partner_of(v) == q]
+            for v in called:
+                self.uno_called[v] = True
+            self.vulnerable = [v for v in self.vulnerable if v not in called]
+            self.window.pop(0)
+        else:
+            caught = a - g.A_CATCH
+            self.vulnerable.remove(caught)
+            self.steps += self._draw(caught, g.variant.uno_penalty)
+            self.after = AFTER_WINDOW
+            self._after_draw_event(caught)
+            if self.frames and (not self._run() or self.over):
+                return
+            self._settle(WINDOWS)
+            return
+        self._windows()
+
+    def _apply_uno(self, a: int) -> None:
+        p = self.pending[1]
+        self.pending = None
+        self.uno_askers.pop(0)
+        if a == self.g.A_UNO:
+            self.uno_called[p] = True
+            if p in self.vulnerable:                  # calling now also covers an earlier forgotten call
+                self.vulnerable.remove(p)
+        elif p not in self.vulnerable and len(self.hands[p]) == 1:
+            self.vulnerable.append(p)
+        self._windows()
+# Legal actions per decision (legal_action_ids answers a turn itself on the fast path), and how each
+# decision but a turn is applied (apply_id applies a turn itself).
+LEGAL = {
+    D.TURN: Moves._legal_turn, D.DRAWN: Moves._legal_drawn, D.COLOR: Moves._legal_color,
+    D.TARGET: Moves._legal_target, D.CHALLENGE: Moves._legal_challenge, D.GIVE: Moves._legal_give,
+    D.TRADE: Moves._legal_trade, D.STACK: Moves._legal_stack, D.FORCED: Moves._legal_forced,
+    D.JUMP: Moves._legal_jump, D.CATCH: Moves._legal_catch, D.UNO: Moves._legal_uno,
+}
+APPLY = {
+    D.DRAWN: Moves._apply_drawn, D.COLOR: Moves._apply_color,
+    D.TARGET: Moves._apply_target, D.CHALLENGE: Moves._apply_challenge, D.GIVE: Moves._apply_give,
+    D.TRADE: Moves._apply_trade, D.STACK: Moves._apply_stack, D.FORCED: Moves._apply_forced,
+    D.JUMP: Moves._apply_jump, D.CATCH: Moves._apply_catch, D.UNO: Moves._apply_uno,
+}

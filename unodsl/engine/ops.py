@@ -1,0 +1,324 @@
+"""The instruction set: one function per op the effect compiler emits a call of, `op(state, *values)`.
+
+Each op declares, where it is defined, what it may do besides setting the state's fields
+(`@instruction(DRAWS)`, the flags of effects.layout); the compile step reads those flags to choose the
+fast paths. An op that pauses sets `state.pending` and returns D.PAUSE.
+An eliminated player holds no cards and decides nothing: ops that would hand them cards or a
+decision do nothing for them (docs/language.md, "Eliminated players").
+"""
+
+from __future__ import annotations
+
+from ..effects import layout as D
+# The flags an instruction declares: defined where compiled code and the engine meet (the lowering
+# computes what code may do from them), so the effects package needs nothing from the engine.
+from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
+from .cards import shuffle
+from .seats import not_eliminated
+
+# name -> function, and name -> what it may do: what the engine hands the compiler (compile_effects).
+OPS: dict = {}
+OP_FLAGS: dict[str, frozenset] = {}
+
+
+def instruction(*flags: str):
+    """Register the decorated function as the op of its name, declaring what it may do (`flags`)."""
+    def register(fn):
+        OPS[fn.__name__] = fn
+        OP_FLAGS[fn.__name__] = frozenset(flags)
+        return fn
+    return register
+
+
+@instruction(DRAWS)
+def draw(st, p: int, n: int) -> None:
+    """p draws n cards (never more than the deck holds); then the after-draw event, if the variant has one."""
+    if p >= 0 and n > 0 and not st.eliminated[p]:
+        g = st.g
+        st.steps += st._draw(p, n if n <= g.deck_size else g.deck_size)
+        if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
+            st._after_draw_event(p)
+
+
+@instruction(DRAWS)
+def draw_to(st, p: int, n: int) -> None:
+    """p draws until holding n cards."""
+    if p >= 0:
+        draw(st, p, n - len(st.hands[p]))
+
+
+@instruction(DRAWS)
+def draw_until_playable(st, p: int) -> None:
+    """p draws until a card they may play comes, or both piles are empty."""
+    if p < 0 or st.eliminated[p]:
+        return
+    drawn_any = False
+    for _ in range(len(st.g.deck)):
+        k = st._draw_one()
+        if k < 0:
+            break
+        st.hands[p].append(k)
+        st.steps += 1
+        drawn_any = True
+        if st._is_playable(p, k):
+            break
+    if drawn_any:
+        st.uno_called[p] = False
+        st._after_draw_event(p)
+
+
+@instruction(DRAWS)
+def penalty(st, p: int, n: int) -> None:
+    """Draw n and lose the turn, or, with stacking, pass the growing stack on."""
+    if p < 0 or st.eliminated[p]:
+        return
+    if st.g.stacking and st._stack_answers(p):
+        st.stack += n
+        st.stack_victim = p
+        st.next_exact = p
+        return
+    total = n + st.stack
+    st.stack = 0
+    st.stack_victim = -1
+    draw(st, p, total)
+    st.skip[p] += 1
+
+
+@instruction()
+def skip(st, p: int) -> None:
+    """p loses their next turn (skips add up)."""
+    if p >= 0:
+        st.skip[p] += 1
+
+
+@instruction()
+def skip_next(st, p: int, n: int) -> None:
+    """Skip the next n players after p, never the same player twice and never p."""
+    seat = p
+    if all(st.hands) and True not in st.eliminated:      # active_count's common case, without the call
+        active = st.n
+    else:
+        active = st.active_count()
+    for _ in range(n if n < active else active - 1):
+        seat = st.next_of(seat)
+        if seat < 0 or seat == p:
+            break
+        st.skip[seat] += 1
+
+
+@instruction()
+def reverse(st) -> None:
+    """The direction of play turns around."""
+    st.direction = -st.direction
+
+
+@instruction(PAUSES)
+def choose_color(st, p: int) -> int:
+    """p names the color in play: a decision."""
+    if p < 0 or st.eliminated[p]:
+        return 0
+    st.pending = (D.COLOR, p)
+    return D.PAUSE
+
+
+@instruction()
+def set_color(st, c: int) -> None:
+    """c becomes the color in play (-1, no color: nothing changes)."""
+    if c >= 0:
+        st.color = c
+
+
+@instruction(PAUSES)
+def choose_player(st, fr: list, slot: int, group: list[int]) -> int:
+    """The effect's owner chooses a player of `group` still in the game (into frame slot `slot`): a decision,
+    but for a lone candidate."""
+    eliminated = st.eliminated
+    chooser = fr[F_SELF]
+    if chooser >= 0 and eliminated[chooser]:
+        fr[slot] = -1                   # an eliminated player chooses nobody
+        return 0
+    if True in eliminated:
+        candidates = not_eliminated(group, eliminated)
+    else:
+        candidates = group              # nobody is eliminated: every seat of the group may be chosen
+    if not candidates:
+        fr[slot] = -1
+        return 0
+    if len(candidates) == 1:
+        fr[slot] = candidates[0]
+        return 0
+    st.pending = (D.TARGET, chooser, slot, tuple(sorted(candidates)))
+    return D.PAUSE
+
+
+@instruction(RESHAPES)
+def swap_hands(st, a: int, b: int) -> None:
+    """a and b swap hands."""
+    if a >= 0 and b >= 0 and a != b and not st.eliminated[a] and not st.eliminated[b]:
+        st.hands[a], st.hands[b] = st.hands[b], st.hands[a]
+        st._hand_changed(a)
+        st._hand_changed(b)
+
+
+@instruction(RESHAPES)
+def rotate_hands(st) -> None:
+    """Every hand passes to the next player in the direction of play."""
+    seats = [q for q in range(st.n) if not st.eliminated[q]]
+    old = [st.hands[q] for q in seats]
+    for i, hand in enumerate(old):
+        st.hands[seats[(i + st.direction) % len(seats)]] = hand
+    st.steps += len(seats)
+    for q in seats:
+        st._hand_changed(q)
+
+
+@instruction(PAUSES)
+def give(st, giver: int, n: int, taker: int) -> int:
+    """giver picks n of their cards for taker, one decision per card."""
+    if giver < 0 or taker < 0 or giver == taker or st.eliminated[taker]:
+        return 0
+    n = min(n, len(st.hands[giver]))
+    if n <= 0:
+        return 0
+    st.pending = (D.GIVE, giver, n, taker)
+    return D.PAUSE
+
+
+@instruction(PAUSES)
+def exchange_pick(st, p: int, other: int, n: int, slot: int) -> int:
+    """p picks n of their cards blind into limbo[slot], for the exchange with other that exchange_finish completes."""
+    if p < 0 or other < 0 or p == other or st.eliminated[p] or st.eliminated[other]:
+        return 0
+    n = min(n, len(st.hands[p]))
+    if n <= 0:
+        return 0
+    st.pending = (D.GIVE, p, n, -1 - slot)
+    return D.PAUSE
+
+
+@instruction(RESHAPES)
+def exchange_finish(st, a: int, b: int) -> None:
+    """The picked cards cross: a's go to b and b's to a (both seats read once, before the picks)."""
+    first, second = st.limbo
+    st.limbo = [[], []]
+    if not first and not second:
+        return                                    # nothing crossed: no hand changed
+    st.hands[a].extend(second)
+    st.hands[b].extend(first)
+    st._hand_changed(a)
+    st._hand_changed(b)
+
+
+@instruction()
+def look(st, viewer: int, target: int) -> None:
+    """viewer sees target's hand as it is now."""
+    if viewer >= 0 and target >= 0 and viewer != target:
+        st.revealed.setdefault(viewer, {})[target] = list(st.hands[target])
+
+
+@instruction(PAUSES)
+def trade(st, p: int, other: int) -> int:
+    """p swaps cards one for one with other, seeing their hand, until done or the smaller hand is used up."""
+    if p < 0 or other < 0 or p == other or not st.hands[p] or not st.hands[other]:
+        return 0
+    st.pending = (D.TRADE, p, other, min(len(st.hands[p]), len(st.hands[other])))
+    return D.PAUSE
+
+
+@instruction(RESHAPES)
+def discard_color(st, p: int, c: int) -> None:
+    """p discards every card of color c, under the top card."""
+    if p < 0 or c < 0:
+        return
+    k_color = st.g.k_color
+    keep = [k for k in st.hands[p] if k_color[k] != c]
+    gone = [k for k in st.hands[p] if k_color[k] == c]
+    st.steps += len(gone)
+    st.hands[p] = keep
+    top = st.discard.pop()
+    st.discard.extend(gone)
+    st.discard.append(top)
+    st._hand_changed(p)
+
+
+@instruction(RESHAPES)
+def redeal(st, p: int) -> None:
+    """Gather every hand, shuffle, and deal them out one at a time from the player after p."""
+    seats = [q for q in (*st.players_from(p, False), p) if not st.eliminated[q]]
+    pool = [k for q in seats for k in st.hands[q]]
+    st.steps += len(pool)
+    shuffle(pool, st.rng)
+    for q in seats:
+        st.hands[q] = []
+    for i, k in enumerate(pool):
+        st.hands[seats[i % len(seats)]].append(k)
+    for q in seats:
+        st._hand_changed(q)
+
+
+@instruction()
+def turn_to(st, p: int) -> None:
+    """p plays next, whoever would have."""
+    if p >= 0:
+        st.next_exact = p
+
+
+@instruction(RESHAPES)
+def eliminate(st, p: int) -> None:
+    """p leaves the game: their cards go under the draw pile."""
+    if p < 0 or st.eliminated[p]:
+        return
+    st.eliminated[p] = True
+    st.draw_pile[0:0] = st.hands[p]
+    st.hands[p] = []
+
+
+@instruction()
+def lock(st, c: int, owner: int) -> None:
+    """Only color c may be played, by everyone but owner, until play reaches owner."""
+    if c >= 0 and owner >= 0:
+        st.lock_color, st.lock_owner = c, owner
+
+
+@instruction(PAUSES)
+def must_play(st, p: int, c: int, else_pc: int, end_pc: int) -> int:
+    """p must play a card of color c if they hold one (a decision); else the effect goes on at else_pc."""
+    if p < 0:
+        return else_pc
+    st.turn_from = p
+    if st.in_play(p) and c >= 0 and any(st.g.k_color[k] == c for k in st.hands[p]):
+        st.pending = (D.FORCED, p, c)
+        return D.PAUSE
+    return else_pc
+
+
+@instruction(PAUSES)
+def challenge(st, fr: list, victim: int, pc: int, targets: tuple) -> int:
+    """victim may challenge the play (not of a card on a stack, unless stacking allows it): a decision;
+    the effect goes on at the branch taken (targets: the guilty, innocent and accepted offsets)."""
+    guilty, innocent, accepted = targets
+    if victim < 0 or st.eliminated[victim] or (st.stack and not st.g.variant.stack_challenge):
+        return pc + accepted
+    fr[D.F_PC] = pc
+    st.pending = (D.CHALLENGE, victim, pc + guilty, pc + innocent, pc + accepted)
+    return D.PAUSE
+
+
+@instruction(PUSHES)
+def flip_again(st, fr: list, put_back: bool) -> int:
+    """Turn up another start card: the old one stays buried, or goes back into the deck."""
+    fr[D.F_PC] = len(st.g.codes[fr[D.F_CODE]][0])
+    st.flips += 1
+    if st.flips > len(st.g.deck) or not st.draw_pile:
+        return fr[D.F_PC]                       # nothing left to flip: keep this starter
+    if put_back:
+        old = st.discard.pop()
+        st.draw_pile.append(old)
+        shuffle(st.draw_pile, st.rng)
+    k = st.draw_pile.pop()
+    st.discard.append(k)
+    st.color = st.g.k_color[k]
+    code = st.g.on_start[st.g.k_type[k]]
+    if code >= 0:
+        st._push(code, fr[D.F_SELF], k, True, False)
+    return fr[D.F_PC]

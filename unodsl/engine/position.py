@@ -1,0 +1,97 @@
+"""A game set up at a given position instead of dealt: the public seam scenarios, tests and tools use."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..effects import layout as D
+from .flow import AFTER_PLAY
+
+
+class Positions:
+    """Game's set-up of a position; slot-free (Game declares the slots)."""
+
+    __slots__ = ()
+
+    def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
+                 direction: int = 1, color: str | int | None = None, scores: list | None = None,
+                 uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
+                 start: bool = False, record: bool = False) -> "State":
+        """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
+
+        `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
+        `discard` the discard pile from the bottom up (its last card is the top card); cards are
+        ids or kinds, and together they must be exactly the deck. With `start`, the round begins
+        as a dealt one does (the deal's effect, then the top card's start effect, then the seat
+        after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
+        defaults to the top card's. The game draws from `rng` if given, else from a generator
+        seeded with `seed`. Raises ValueError saying what is wrong.
+        """
+        n = len(hands)
+        self.check_players(n)
+        hand_kinds, pile, below = self._placed(hands, draw_pile, discard)
+        for name, seat in (("dealer", dealer), ("turn", turn)):
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+                raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
+        if direction not in (1, -1):
+            raise ValueError("direction must be 1 or -1")
+        state = self.state_class(self, n, seed, match, record)
+        if rng is not None:
+            state.rng = rng
+        state.round = 1
+        state.dealer = dealer
+        state.hands = hand_kinds
+        state.draw_pile = pile[::-1]                # the engine draws from the end of the list
+        state.discard = below
+        state.direction = direction
+        if color is None:
+            state.color = self.k_color[below[-1]]
+        elif isinstance(color, str):
+            if color not in self.variant.colors:
+                raise ValueError(f"unknown color {color!r}")
+            state.color = self.variant.colors.index(color)
+        else:
+            state.color = color
+        if scores is not None:
+            if len(scores) != n:
+                raise ValueError(f"{len(scores)} scores for {n} players")
+            state.scores = list(scores)
+        state.reset_round_fields()
+        for seat in uno_called:
+            state.uno_called[seat] = True
+        if start:
+            state._start_round()
+        else:
+            first = (dealer + direction) % n if turn is None else turn
+            state.current = first
+            state.turns = state.total_turns = 1
+            state.after = AFTER_PLAY
+            state.pending = (D.TURN, first)
+        return state
+
+    def _placed(self, hands: list, draw_pile: list, discard: list) -> tuple[list, list[int], list[int]]:
+        """The zones of a position as kinds; raises ValueError unless together they are exactly the deck."""
+        hand_kinds = [self._kinds(h, f"hand {i}") for i, h in enumerate(hands)]
+        pile = self._kinds(draw_pile, "the draw pile")
+        below = self._kinds(discard, "the discard pile")
+        if not below:
+            raise ValueError("the discard pile needs a top card")
+        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
+        deck = Counter(self.deck)
+        if held != deck:
+            extra, short = held - deck, deck - held
+            wrong = self.card_names[next(iter(extra or short))]
+            raise ValueError(f"card {wrong} is placed more often than the deck holds" if extra
+                             else f"card {wrong} is not placed")
+        return hand_kinds, pile, below
+
+    def _kinds(self, cards: list, where: str) -> list[int]:
+        """Cards given as ids or kinds, as kinds; raises ValueError naming an unknown one and `where` it is."""
+        out = []
+        for c in cards:
+            k = self.card_index.get(c) if isinstance(c, str) else c
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < self.num_kinds:
+                raise ValueError(f"unknown card {c!r} in {where}")
+            out.append(k)
+        return out

@@ -1,0 +1,87 @@
+"""The end of a round: an open stack drawn, a stalled round's winner, points scored, the match decided."""
+
+from __future__ import annotations
+
+from ..model.variant import ScoreBy, Stall
+from ..model.variant import Scoring as ScoringMode
+
+
+class Scoring:
+    """State's end of a round and of the game."""
+
+    __slots__ = ()
+
+    def _end_round(self, winner: int | None, stalled: bool = False) -> None:
+        """The round is over (won by `winner`, or None): score it, then end the game or deal the next round."""
+        v = self.g.variant
+        self.frames = []
+        self.pending = None
+        if self.stack and self.stack_victim >= 0:
+            # A stack still open when the round ends is drawn before scoring (1.7.2).
+            self._draw(self.stack_victim, self.stack)
+            self.stack, self.stack_victim = 0, -1
+        if stalled:
+            self.stalled = True
+            if winner is None and v.stall is not Stall.NO_WINNER:
+                winner = self._stall_winner()
+        self.round_winner = winner
+        self._score_round(winner)
+        if not self.match or v.scoring is ScoringMode.NONE:
+            self._finish(winner)
+        else:
+            self._go_on_with_match()
+
+    def _score_round(self, winner: int | None) -> None:
+        """Add the round's points: the winner (or their team) collects the others' cards, or all keep their own."""
+        g, v = self.g, self.g.variant
+        value = g.k_points.__getitem__
+        points = [sum(map(value, hand)) for hand in self.hands]         # hand_points of every seat
+        if v.scoring is ScoringMode.WINNER_COLLECTS and winner is not None:
+            team = g.team_tables[self.n][0]         # without teams, every seat is a team of its own
+            ours = team[winner]
+            gained = sum([pts for pts, t in zip(points, team) if t != ours])
+            if v.score_by is ScoreBy.TEAM:
+                for q in range(self.n):
+                    if team[q] == ours:
+                        self.scores[q] += gained
+            else:
+                self.scores[winner] += gained
+        elif v.scoring is ScoringMode.LOWEST_HELD:
+            for q in range(self.n):
+                self.scores[q] += points[q]
+
+    def _go_on_with_match(self) -> None:
+        """A scored round of a match: finish at the target score or the last round allowed, else deal the next."""
+        g, v = self.g, self.g.variant
+        scores = self.scores            # not self in the comprehensions: it would make self a cell in the whole method
+        last = self.round >= v.max_rounds           # no round may follow this one (scoring.max_rounds)
+        if not last and max(scores) < v.target:
+            self._new_round(first=False)
+        elif v.scoring is ScoringMode.LOWEST_HELD:
+            self._finish(scores.index(min(scores)))      # the first seat with the lowest score
+        else:
+            high = max(scores)
+            leaders = [q for q in range(self.n) if scores[q] == high]
+            team = g.team_tables[self.n][0]
+            if len({team[q] for q in leaders}) == 1 or g.ruling_value("target_tie_plays_another_round") is False:
+                self._finish(leaders[0])            # without the ruling, the first seat among the leaders
+            elif last:
+                self._finish(None)                  # a tie at the top with no round left: no winner
+            else:
+                self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
+
+    def _stall_winner(self) -> int | None:
+        """A stalled round's winner: the fewest points (then cards), or the fewest cards (then points)."""
+        alive = [q for q in range(self.n) if not self.eliminated[q]]
+        if self.g.variant.stall is Stall.FEWEST_POINTS:
+            key = (lambda q: (self.hand_points(q), len(self.hands[q])))
+        else:
+            key = (lambda q: (len(self.hands[q]), self.hand_points(q)))
+        return min(alive, key=key) if alive else None
+
+    def _finish(self, winner: int | None) -> None:
+        """The game is over: nobody is to act, no effect is open."""
+        self.over = True
+        self.winner = winner
+        self.pending = None
+        self.frames = []

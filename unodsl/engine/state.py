@@ -1,0 +1,161 @@
+"""A game in progress: the State's fields and its public API (OpenSpiel's small, fixed set)."""
+
+from __future__ import annotations
+
+import random
+
+from ..effects import layout as D
+from . import savefile
+from .cards import Cards
+from .errors import IllegalAction
+from .flow import Flow
+from .moves import APPLY, LEGAL, Moves
+from .observation import Observation
+from .scoring import Scoring
+from .seats import Seats
+from .vm import VM
+
+
+class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
+    """One game in progress: zones, turn, pending decision and effect frames.
+
+    The fields and the public API are here; each of State's jobs is a slot-free mixin of its
+    own module (seats, cards, vm, flow, moves, scoring, observation), so a method found
+    through them costs what one defined here would.
+    """
+
+    # Slots, not a __dict__: with this many fields an instance dict stops sharing its keys,
+    # and every attribute access on the hot path becomes a dict lookup.
+    __slots__ = ("g", "n", "seed", "match", "rng", "scores", "round", "dealer", "over", "winner", "round_winner",
+                 "stalled", "total_turns", "reshuffles", "log", "history", "hands", "draw_pile", "discard", "color",
+                 "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
+                 "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
+                 "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
+                 "window_kind", "after", "then", "steps")
+
+    def __init__(self, game, players: int, seed: int, match: bool, record: bool):
+        game.tables_for(players)
+        self.g = game
+        self.n = players
+        self.seed = seed
+        self.match = match
+        self.rng = random.Random(seed)
+        self.scores = [0] * players
+        self.round = 0
+        self.dealer = -1
+        self.over = False
+        self.winner: int | None = None
+        self.round_winner: int | None = None
+        self.stalled = False
+        self.total_turns = 0
+        self.reshuffles = 0
+        self.log: list[str] | None = [] if record else None
+        self.history: list[int] = []
+
+    # --- public API -------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat that must act now (-1 when the game is over)."""
+        return -1 if self.over else self.pending[1]
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game (or match) has ended."""
+        return self.over
+
+    @property
+    def decision(self) -> str:
+        """The kind of decision pending (see effects/layout.py)."""
+        return "" if self.over else self.pending[0]
+
+    def legal_actions(self) -> list[str]:
+        """The legal actions of the current player, as strings."""
+        to_str = self.g.action_to_string
+        return [to_str(a) for a in self.legal_action_ids()]
+
+    def apply(self, action: str | int) -> None:
+        """Apply an action (string or id); raises IllegalAction and leaves the state unchanged."""
+        if isinstance(action, str):
+            action_id = self.g.action_from_string(action)
+        else:
+            action_id = action
+        if self.over:
+            raise IllegalAction(action, "the game is over")
+        legal = self.legal_action_ids()
+        if action_id not in legal:
+            raise IllegalAction(action, self._why_illegal(action_id))
+        self.apply_id(action_id)
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions of the current player, as integer ids: sorted, but a final `pass` or `done` last."""
+        if self.over:
+            return []
+        return LEGAL[self.pending[0]](self)
+
+    def apply_id(self, action: int) -> None:
+        """Apply a legal action id without re-checking legality (the bot fast path)."""
+        if self.log is not None:
+            self.log.append(f"p{self.pending[1]}: {self.g.action_to_string(action)}")
+        self.history.append(action)
+        kind, p = self.pending[0], self.pending[1]
+        if kind != D.TURN:
+            APPLY[kind](self, action)
+            return
+        # A turn, as in legal_action_ids: a play, or a draw.
+        self.pending = None
+        g = self.g
+        if action == g.A_DRAW:
+            self._turn_draw(p)
+        else:
+            k = g.num_kinds
+            self._play(p, action % k, action >= k)
+
+    def play_out(self, rand=None) -> None:
+        """Play uniformly random decisions until the game is over (a random rollout).
+
+        At each decision it plays `legal_action_ids()[int(rand() * n)]`, n the number of
+        legal actions: exactly the game that `RandomBot`s drawing from `rand` would play.
+        `rand` defaults to the game's own generator.
+        """
+        rand = rand or self.rng.random
+        while not self.over:
+            actions = self.legal_action_ids()
+            self.apply_id(actions[int(rand() * len(actions))])
+
+    def clone(self) -> "State":
+        """An independent copy that continues identically."""
+        new = type(self).__new__(type(self))
+        for key in State.__slots__:
+            if not hasattr(self, key):
+                continue
+            value = getattr(self, key)
+            if key == "g":
+                pass
+            elif key == "rng":
+                value = random.Random()
+                value.setstate(self.rng.getstate())
+            elif isinstance(value, list):
+                value = _deep_list(value)
+            elif isinstance(value, dict):
+                value = {k: (list(v) if isinstance(v, list) else
+                             {kk: list(vv) for kk, vv in v.items()} if isinstance(v, dict) else v)
+                         for k, v in value.items()}
+            setattr(new, key, value)
+        return new
+
+    # --- saving
+
+    def to_json(self) -> str:
+        """Serialize the whole state, RNG included, as JSON text."""
+        return savefile.dump_state(self)
+
+    @classmethod
+    def from_json(cls, game, text: str) -> "State":
+        """Load a state of `game` saved by to_json; raises InvalidState naming what is wrong."""
+        return savefile.load_state(game, text)
+
+
+def _deep_list(value: list) -> list:
+    return [(_deep_list(x) if isinstance(x, list) else x) for x in value]
+

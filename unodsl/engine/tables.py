@@ -1,0 +1,205 @@
+"""A game's tables: card kinds and their properties, what may follow what, action ids, seats and teams.
+
+Cards are small integers (kinds) indexing the k_* tables; an action is an integer id whose
+ranges are laid out by _build_actions and named by action_to_string.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic
+from ..effects import layout as D
+from ..model.variant import Stacking
+from .errors import IllegalAction
+
+
+def team_table(players: int, size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(team index of each seat, partner of each seat or -1) at a table of `players`, teams of `size`."""
+    count = players // size if size > 1 else players
+    team = tuple(p % count for p in range(players))
+    partner = tuple((p + count) % players if size == 2 else -1 for p in range(players))
+    return team, partner
+
+
+def seat_orders(players: int) -> tuple:
+    """Every seat order at a table of `players`: [direction][include self][seat] -> a tuple of seats.
+
+    Index 1 is the direction of play +1 and index -1 (the last) is -1; players_from reads it.
+    """
+    return (None, *(tuple(tuple(tuple((p + i * d) % players for i in range(0 if include else 1, players))
+                                for p in range(players)) for include in (False, True))
+                    for d in (1, -1)))
+
+
+# Whether a draw card (its type and draw) may answer one on the discard pile, by stacking rule.
+_STACK_ANSWERS = {
+    Stacking.NONE: lambda t, d, top_type, top_draw: False,
+    Stacking.SAME_TYPE: lambda t, d, top_type, top_draw: t == top_type,
+    Stacking.SAME_OR_HIGHER: lambda t, d, top_type, top_draw: d >= top_draw,
+    Stacking.PLUS4_ON_PLUS2: lambda t, d, top_type, top_draw: t == top_type or d > top_draw,
+    Stacking.ANY_DRAW: lambda t, d, top_type, top_draw: True,
+}
+
+
+class Tables:
+    """Game's tables, built once: cards, playability, the action codec, and seats and teams by table size.
+
+    Slot-free: Game declares the slots these methods fill.
+    """
+
+    __slots__ = ()
+
+    def _build_cards(self) -> None:
+        v = self.variant
+        self.type_ids = list(v.cards)
+        names: list[str] = []
+        color, number, face, wild, points, draw, ktype, type_id, category = ([] for _ in range(9))
+        faces: dict = {}
+        deck: list[int] = []
+        for t_index, (tid, ct) in enumerate(v.cards.items()):
+            for color_name, by_number in ct.copies.items():
+                for num, copies in by_number.items():
+                    if num is None:
+                        name = f"{color_name}_{tid}" if color_name else tid
+                        face_key = ("type", tid)
+                    else:
+                        name = f"{color_name}_{num}{ct.label}" if color_name else f"{tid}_{num}"
+                        face_key = ("number", num)
+                    if name in names:
+                        node = ct.node
+                        line, column = ((node.key_line or node.line, node.key_column or node.column)
+                                        if node else (1, 1))
+                        self.diagnostics.append(Diagnostic(node.path if node else v.path, line, column, "E316",
+                                                           f"card id '{name}' is produced by two card types"))
+                        continue
+                    k = len(names)
+                    names.append(name)
+                    color.append(v.colors.index(color_name) if color_name else -1)
+                    number.append(num if num is not None else -1)
+                    face.append(faces.setdefault(face_key, len(faces)))
+                    wild.append(ct.wild)
+                    points.append(ct.points if ct.points is not None else (num or 0))
+                    draw.append(ct.draw)
+                    ktype.append(t_index)
+                    type_id.append(tid)
+                    category.append(ct.kind)
+                    deck.extend([k] * copies)
+        self.card_names = names
+        self.card_index = {n: i for i, n in enumerate(names)}
+        self.k_color, self.k_number, self.k_wild = color, number, wild
+        self.k_points, self.k_draw, self.k_type, self.k_type_id, self.k_category = points, draw, ktype, type_id, category
+        self.deck = tuple(deck)
+        self.num_kinds = len(names)
+        # playable_after[color + 1][top card] -> the kinds that may follow that card, as a set (a hand's
+        # playable kinds are then one C-level intersection), or None when every kind may. Color -1 means
+        # "no color named yet": anything goes.
+        by_face = []
+        for c in range(-1, len(v.colors)):
+            row = []
+            for f in range(len(faces)):
+                ok = frozenset(k for k in range(len(names)) if c < 0 or wild[k] or color[k] == c or face[k] == f)
+                row.append(None if len(ok) == len(names) else ok)
+            by_face.append(row)
+        self.playable_after = [[row[face[k]] for k in range(len(names))] for row in by_face]
+
+    def _build_actions(self) -> None:
+        k = self.num_kinds
+        self.A_PLAY, self.A_PLAY_UNO = 0, k
+        self.A_DRAW, self.A_KEEP, self.A_PASS = 2 * k, 2 * k + 1, 2 * k + 2
+        self.A_CHALLENGE, self.A_ACCEPT, self.A_UNO, self.A_DONE = 2 * k + 3, 2 * k + 4, 2 * k + 5, 2 * k + 6
+        self.A_COLOR = 2 * k + 7
+        self.A_TARGET = self.A_COLOR + len(self.variant.colors)
+        self.max_players = self.variant.max_players
+        self.turn_of = tuple((D.TURN, p) for p in range(self.max_players))   # pending turn decisions, made once
+        # The decisions whose legal actions are always the same.
+        self.fixed_actions = {D.COLOR: tuple(range(self.A_COLOR, self.A_TARGET)),
+                              D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT), D.UNO: (self.A_UNO, self.A_PASS)}
+        # Team tables, seat orders and empty skip rows by table size, read on the hot path without a
+        # call; built by tables_for when a game at that size starts, never for a size not played.
+        self.team_tables = [None] * (self.max_players + 1)
+        self.orders = [None] * (self.max_players + 1)
+        self.no_skips = [None] * (self.max_players + 1)
+        self.A_CATCH = self.A_TARGET + self.max_players
+        self.A_GIVE = self.A_CATCH + self.max_players
+        self.A_TRADE = self.A_GIVE + k
+        self.num_actions = self.A_TRADE + k * k
+
+    def _stack_table(self, rule: Stacking) -> list[frozenset]:
+        """[top card] -> the kinds that may answer a draw penalty on it by `rule`.
+
+        Only draw cards answer, and only those of stacking.cards when the variant lists them
+        (compile_effects made that set: Game.stack_types). Tops of one type and draw share a row.
+        """
+        answers = _STACK_ANSWERS[rule]
+        k_type, k_draw, types = self.k_type, self.k_draw, self.stack_types
+        drawers = [k for k in range(self.num_kinds) if k_draw[k] > 0 and (types is None or k_type[k] in types)]
+        rows: dict = {}
+        table = []
+        for top in range(self.num_kinds):
+            key = (k_type[top], k_draw[top])
+            if key not in rows:
+                rows[key] = frozenset(k for k in drawers if answers(k_type[k], k_draw[k], *key))
+            table.append(rows[key])
+        return table
+
+    def tables_for(self, players: int) -> None:
+        """Build the team table, seat orders and empty skip row of a table of `players`, once."""
+        if self.orders[players] is None:
+            self.team_tables[players] = team_table(players, self.variant.team_size)
+            self.orders[players] = seat_orders(players)
+            # `skip == no_skips[n]` (nobody to be skipped) is 3x faster than any().
+            self.no_skips[players] = [0] * players
+
+    def orders_for(self, players: int) -> tuple:
+        """Every seat order at a table of `players` (see seat_orders)."""
+        self.tables_for(players)
+        return self.orders[players]
+
+    # --- actions as strings
+
+    def action_to_string(self, action: int) -> str:
+        """Return the short, stable string of an action id."""
+        k = self.num_kinds
+        names = self.card_names
+        if action < k:
+            return f"play {names[action]}"
+        if action < 2 * k:
+            return f"play {names[action - k]} uno"
+        fixed = {self.A_DRAW: "draw", self.A_KEEP: "keep", self.A_PASS: "pass", self.A_CHALLENGE: "challenge",
+                 self.A_ACCEPT: "accept", self.A_UNO: "uno", self.A_DONE: "done"}
+        if action in fixed:
+            return fixed[action]
+        if action < self.A_TARGET:
+            return f"color {self.variant.colors[action - self.A_COLOR]}"
+        if action < self.A_CATCH:
+            return f"target {action - self.A_TARGET}"
+        if action < self.A_GIVE:
+            return f"catch {action - self.A_CATCH}"
+        if action < self.A_TRADE:
+            return f"give {names[action - self.A_GIVE]}"
+        mine, theirs = divmod(action - self.A_TRADE, k)
+        return f"trade {names[mine]} {names[theirs]}"
+
+    def action_from_string(self, text: str) -> int:
+        """Parse an action string; raises IllegalAction if it names nothing."""
+        words = text.strip().lower().split()
+        if not words:
+            raise IllegalAction(text, "empty action")
+        verb, args = words[0], words[1:]
+        simple = {"draw": self.A_DRAW, "keep": self.A_KEEP, "pass": self.A_PASS, "challenge": self.A_CHALLENGE,
+                  "accept": self.A_ACCEPT, "uno": self.A_UNO, "done": self.A_DONE}
+        if verb in simple and not args:
+            return simple[verb]
+        if verb == "play" and args and len(args) <= 2 and args[0] in self.card_index:
+            if len(args) == 1:
+                return self.card_index[args[0]]
+            if args[1] == "uno":
+                return self.num_kinds + self.card_index[args[0]]
+        if verb == "color" and len(args) == 1 and args[0] in self.variant.colors:
+            return self.A_COLOR + self.variant.colors.index(args[0])
+        if verb in ("target", "catch") and len(args) == 1 and args[0].isdigit() and int(args[0]) < self.max_players:
+            return (self.A_TARGET if verb == "target" else self.A_CATCH) + int(args[0])
+        if verb == "give" and len(args) == 1 and args[0] in self.card_index:
+            return self.A_GIVE + self.card_index[args[0]]
+        if verb == "trade" and len(args) == 2 and all(a in self.card_index for a in args):
+            return self.A_TRADE + self.card_index[args[0]] * self.num_kinds + self.card_index[args[1]]
+        raise IllegalAction(text, "not an action of this variant")

@@ -1,0 +1,81 @@
+"""The effect VM: frames of compiled code, and the one dispatch loop that runs them."""
+
+from __future__ import annotations
+
+from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_WINDOW, WINDOWS
+
+# The work one turn may do: effect ops, and every card an op moves in bulk (a redeal, a rotation,
+# a draw), over all the decisions taken inside the turn. A turn past it ends the round as a stall.
+MAX_STEPS_PER_TURN = 100_000
+MAX_FRAMES = 64                # effect frames open at once; an effect nested deeper ends the round as a stall
+
+
+class VM:
+    """State's effect frames: push one, run them until done or paused, resume after a decision.
+
+    A frame is a list laid out as effects/layout.py says: [code, pc, self, card, honest, jumped, locals...].
+    """
+
+    __slots__ = ()
+
+    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
+        """Push a new frame for effect `code`, at its first op, its locals unset (layout in effects/layout.py)."""
+        fr = [code, 0, self_seat, card, honest, jumped]
+        nlocals = self.g.codes[code][1]
+        if nlocals:
+            fr += [None] * nlocals
+        self.frames.append(fr)
+
+    def _run(self) -> bool:
+        """Run effect frames until they finish (True) or one pauses for a decision (False).
+
+        The turn's budget (MAX_STEPS_PER_TURN, counted in `steps` across the turn's decisions) and
+        the frame limit (MAX_FRAMES) bound every run: past either, the round ends as a stall.
+        """
+        frames = self.frames
+        codes = self.g.codes
+        steps = 0
+        while frames:
+            fr = frames[-1]
+            ops = codes[fr[0]][0]
+            pc = fr[1]
+            n = len(ops)
+            while pc < n:
+                nxt = ops[pc](self, fr, pc)
+                steps += 1
+                if nxt < 0:
+                    self.steps += steps
+                    return False
+                if nxt <= pc and self.steps + steps > MAX_STEPS_PER_TURN:
+                    break                   # a loop past the turn's budget: stalled below
+                pc = nxt
+                if frames[-1] is not fr:
+                    fr[1] = pc
+                    break
+            else:
+                frames.pop()
+            if self.steps + steps > MAX_STEPS_PER_TURN or len(frames) > MAX_FRAMES or self.over:
+                frames.clear()
+                self.steps += steps
+                if not self.over:
+                    self._end_round(None, stalled=True)
+                return False                # the round is over: nothing of it goes on
+        self.steps += steps
+        return True
+
+    def _resume(self) -> None:
+        """Continue after a decision: finish the effects, then whatever comes after them (`after` says what)."""
+        self.pending = None
+        if not self._run() or self.over:
+            return
+        after = self.after
+        if after == AFTER_PLAY:
+            self._after_play()
+        elif after == AFTER_DRAW:
+            self._after_draw_action()
+        elif after == AFTER_OUTS:
+            self._after_outs(self.then)
+        elif after == AFTER_WINDOW:
+            self._settle(WINDOWS)
+        else:
+            self._after_setup()
