@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -15,6 +16,10 @@ import pytest
 pytest.importorskip("pygls")
 
 from unodsl.check import check_file  # noqa: E402
+from unodsl.effects import ast as A  # noqa: E402
+from unodsl.effects.parse import parse  # noqa: E402
+from unodsl.lsp.effect_docs import DOCS  # noqa: E402
+from unodsl.model.variant import Text  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "corpus" / "invalid"
@@ -117,6 +122,11 @@ class Client:
     def hover(self, uri: str, line: int, character: int) -> dict | None:
         answer = self.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                      "position": {"line": line, "character": character}})
+        return answer["result"]
+
+    def definition(self, uri: str, line: int, character: int) -> dict | None:
+        answer = self.request("textDocument/definition", {"textDocument": {"uri": uri},
+                                                          "position": {"line": line, "character": character}})
         return answer["result"]
 
     def close(self) -> int:
@@ -291,8 +301,182 @@ def test_hover_shows_the_schema_description(client, tmp_path):
     assert "What happens when the card is played" in shown["contents"]["value"]
     assert shown["range"] == {"start": {"line": 5, "character": 4}, "end": {"line": 5, "character": 11}}
     assert "shipped variant `classic`" in client.hover(uri, 2, 10)["contents"]["value"]
-    assert client.hover(uri, 5, 16) is None                 # inside effect text, no key
+    assert client.hover(uri, 1, 0) is not None and client.hover(uri, 3, 9) is None   # after `cards:`: no word
     assert client.close() == 0
+
+
+EFFECTS = ("unodsl: 1\nname: Mine\nextends: classic\ninclude:\n  - extra.yaml\ndeck: {total: 112}\n"
+           "cards:\n  shout:\n    per_color: 1\n    points: 20\n    on_play: |\n"
+           "      if next holds card draw_two and rule.loud:\n        next draws 2\n"
+           "    restriction: \"hand(self) > 1\"\n"
+           "stacking:\n  answer: same_type\n  cards: [draw_two, shout]\n"
+           "rulings:\n  loud: {value: true, summary: Shouting is allowed.}\n")
+
+
+def _at(text: str, word: str, shift: int = 0) -> tuple[int, int]:
+    """The LSP (line, character) of the first `word` in `text` (ASCII), `shift` characters in."""
+    offset = text.index(word) + shift
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rindex("\n", 0, offset) + 1 if line else 0)
+
+
+def _span(text: str, word: str) -> dict:
+    (line, start), end = _at(text, word), _at(text, word)[1] + len(word)
+    return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
+
+
+def _open_effects(client, tmp_path) -> tuple[str, Path]:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "extra.yaml").write_text("unodsl: 1\nname: Extra\nuno: {penalty: 4}\n")
+    path = tmp_path / "mine.yaml"
+    uri = client.open(path, EFFECTS)
+    assert client.diagnostics(uri, 1) == [], client.log()
+    return uri, path
+
+
+def test_hover_inside_effect_code_shows_the_statement_the_card_and_the_ruling(client, tmp_path):
+    uri, _ = _open_effects(client, tmp_path)
+    text = EFFECTS
+    draws = client.hover(uri, *_at(text, "draws 2", 1))
+    assert draws["contents"]["value"] == "`P draws N`\n\nP draws N cards (never more than the deck holds)."
+    assert draws["range"] == _span(text, "next draws 2")
+    player = client.hover(uri, *_at(text, "next holds"))
+    assert player["contents"]["value"].startswith("`next`\n\nThe next player after `self`")
+    assert player["range"] == _span(text, "next")
+    holds = client.hover(uri, *_at(text, "holds card", 2))["contents"]["value"]
+    assert holds.startswith("`P holds card TYPE`")
+    assert client.hover(uri, *_at(text, "if next"))["contents"]["value"].startswith("`if COND: ...`")
+    card = client.hover(uri, *_at(text, "draw_two and", 3))
+    shown = card["contents"]["value"]
+    assert shown.startswith("**Draw Two** (card type `draw_two`): action card, 8 in the deck, 20 points, draw 2.")
+    assert "on_play:\n```\nnext draws 2 and loses turn\n```" in shown
+    assert "*Rulebook:* The next player draws 2 cards and loses their turn" in shown
+    assert card["range"] == _span(text, "card draw_two")
+    ruling = client.hover(uri, *_at(text, "rule.loud", 6))
+    assert ruling["contents"]["value"] == "**rule.loud** = `true`\n\nShouting is allowed."
+    assert ruling["range"] == _span(text, "rule.loud")
+    condition = client.hover(uri, *_at(text, "hand(self)", 1))["contents"]["value"]
+    assert condition.startswith("`hand(P)`\n\n(number) Cards in P's hand.")
+    # A card type's key, and a card id in stacking.cards: the card's own text.
+    own = client.hover(uri, *_at(text, "shout:"))
+    assert own["range"] == _span(text, "shout")
+    assert own["contents"]["value"].startswith("**Shout** (card type `shout`): action card, 4 in the deck, 20 points.")
+    assert "restriction (challenge):\n```\nhand(self) > 1\n```" in own["contents"]["value"]
+    assert "*Rulebook:* If the next player holds a Draw Two card" in own["contents"]["value"]
+    listed = client.hover(uri, *_at(text, "draw_two, shout"))
+    row, column = _at(text, "draw_two, shout")
+    assert listed["contents"]["value"].startswith("**Draw Two**")
+    assert listed["range"] == {"start": {"line": row, "character": column}, "end": {"line": row, "character": column + 8}}
+    assert client.hover(uri, *_at(text, "  loud:", 2))["contents"]["value"].startswith("**rule.loud** = `true`")
+    # An edit not yet checked (no didChange sent for it) is never answered from a stale check:
+    # each change is checked first, and its trees are the ones hover reads.
+    client.change(uri, text.replace("next draws 2\n", "next draws 2\n        reverse\n"), 2)
+    client.diagnostics(uri, 2)
+    moved = text.replace("next draws 2\n", "next draws 2\n        reverse\n")
+    assert client.hover(uri, *_at(moved, "reverse"))["contents"]["value"].startswith("`reverse`\n\nThe direction")
+    assert client.close() == 0
+
+
+def test_definition_jumps_to_linked_files_card_types_and_rulings(client, tmp_path):
+    uri, path = _open_effects(client, tmp_path)
+    text = EFFECTS
+    classic = REPO / "variants" / "classic.yaml"
+    start = {"line": 0, "character": 0}
+    assert client.definition(uri, *_at(text, "classic", 2)) == {"uri": classic.as_uri(),
+                                                               "range": {"start": start, "end": start}}
+    assert client.definition(uri, *_at(text, "extra.yaml"))["uri"] == (tmp_path / "extra.yaml").as_uri()
+    # A card id in effect text: the key of its type, in the inherited file.
+    lines = classic.read_text().split("\n")
+    row = lines.index("  draw_two:")
+    found = client.definition(uri, *_at(text, "draw_two and", 1))
+    assert found == {"uri": classic.as_uri(), "range": {"start": {"line": row, "character": 2},
+                                                        "end": {"line": row, "character": 2}}}
+    here = {"line": _at(text, "  shout:")[0], "character": 2}
+    assert client.definition(uri, *_at(text, "shout]")) == {"uri": path.as_uri(), "range": {"start": here, "end": here}}
+    loud = {"line": _at(text, "  loud:")[0], "character": 2}
+    assert client.definition(uri, *_at(text, "rule.loud", 5)) == {"uri": path.as_uri(),
+                                                                 "range": {"start": loud, "end": loud}}
+    assert client.definition(uri, *_at(text, "next draws")) is None        # a statement has no definition
+    assert client.definition(uri, 0, 0) is None
+    assert client.close() == 0
+
+
+# The placeholders language.md's tables write (`P draws N`), each replaced by words the grammar reads there.
+_HOLES = {"P": "self", "Q": "next", "N": "2", "C": "red", "G": "all", "NAME": "x", "EXPR": "1",
+          "COND": "true", "TYPE": "x", "...": "nothing"}
+_HOLE = re.compile(r"\.\.\.|\b(?:P|Q|N|C|G|NAME|EXPR|COND|TYPE)\b")
+_CODE = re.compile(r"\s*`([^`]+)`\s*(?:[/,]\s*)?")
+_LINK = re.compile(r"\[([^\]]+)\]\(#[^)]*\)")
+# The operators have a paragraph, not a table: it is the text of each of their rules.
+_OPERATORS = ("or_expr", "and_expr", "not_", "comparison", "binop", "neg")
+
+
+def derive_effect_docs(markdown: str) -> dict[str, tuple[str, str]]:
+    """Grammar rule -> (its written form, its meaning), from sections 7 and 8 of docs/language.md."""
+    found: dict[str, tuple[tuple[int, int], str, str]] = {}
+    chapter = section = ""
+    operators: list[str] = []
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            chapter = line
+        if line.startswith("#"):
+            section = line
+            continue
+        if not chapter.startswith(("## 7.", "## 8.")):
+            continue
+        if section == "### Operators" and line and not any(seen.startswith("```") for seen in operators):
+            operators.append(line)               # the paragraph, up to its example
+        if not line.startswith("| `"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+        meaning = _LINK.sub(r"language.md \1", cells[-1])
+        if len(cells) == 3:                      # Expression | Type | Value
+            meaning = f"({cells[1]}) {meaning}".rstrip()
+        forms: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        pos = 0
+        while (match := _CODE.match(cells[0], pos)) is not None:
+            pos = match.end()
+            for rule, rank in _rules_of(match.group(1)):
+                forms.setdefault(rule, (rank, []))[1].append(f"`{match.group(1)}`")
+        for rule, (rank, written) in forms.items():
+            if rule not in found or rank < found[rule][0]:
+                found[rule] = (rank, " / ".join(written), meaning)
+    out = {rule: (form, meaning) for rule, (_, form, meaning) in sorted(found.items())}
+    paragraph = " ".join(line for line in operators if not line.startswith("```"))
+    out.update({rule: ("operators", _LINK.sub(r"language.md \1", paragraph)) for rule in _OPERATORS})
+    return out
+
+
+def _rules_of(form: str) -> list[tuple[str, tuple[int, int]]]:
+    """The rules a table's written form stands for, ranked: the outermost, then the shortest form, first."""
+    code, holes, last = "", [], 0
+    for match in _HOLE.finditer(form):
+        code += form[last:match.start()]
+        holes.append((len(code) + 1, len(code) + 1 + len(_HOLES[match.group(0)])))
+        code += _HOLES[match.group(0)]
+        last = match.end()
+    code += form[last:]
+    whole = [(1, len(code) + 1)] == holes
+    for start, source in (("effect", code), ("condition", code), ("effect", code + "\n    accepted: nothing")):
+        tree, problems = parse(Text(source), start)
+        if tree is not None and not problems:
+            break
+    else:
+        return []                                # `elif COND: ...`: a part of a statement, not one
+    nodes = [n for n in A.walk(tree) if n is not tree and n.rule
+             and (whole or (n.span.column, n.span.end_column) not in holes or n.span.line > 1)]
+    if nodes and isinstance(nodes[0], A.Var) and not whole:
+        return []                                # `red`, `wild`: a word the grammar reads as a name
+    return [(n.rule, (depth, len(nodes))) for depth, n in enumerate(nodes)]
+
+
+def test_every_statement_and_expression_has_hover_docs_derived_from_language_md():
+    derived = derive_effect_docs((REPO / "docs" / "language.md").read_text(encoding="utf-8"))
+    table = "".join(f"    {rule!r}: ({form!r},\n        {meaning!r}),\n" for rule, (form, meaning) in derived.items())
+    assert DOCS == derived, f"docs/language.md changed: the DOCS of unodsl/lsp/effect_docs.py are now\n{table}"
+    assert set(A.STATEMENTS) <= set(DOCS) and set(A.EXPRESSIONS) <= set(DOCS)
+    assert DOCS["draw"] == ("`P draws N`", "P draws N cards (never more than the deck holds).")
+    assert DOCS["choose_player"][0] == "`let NAME = choose player G`" and DOCS["let"][0] == "`let NAME = EXPR`"
 
 
 @pytest.mark.parametrize("junk", [
@@ -312,6 +496,7 @@ def test_junk_gives_diagnostics_and_the_server_stays_up(client, tmp_path, junk):
             "textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
         assert "error" not in client.request("textDocument/hover", {
             "textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+        assert client.definition(uri, line, character) is None
     client.send_bytes(b"{not json")                            # a broken frame: answered or dropped, not fatal
     client.change(uri, "unodsl: 1\nname: Fine\nextends: classic\n", 2)
     assert client.diagnostics(uri, 2) == []
@@ -329,5 +514,7 @@ def test_a_buffer_never_saved_is_checked_and_a_document_never_opened_is_answered
     assert "deal" in client.completion(uri, 4, 0)
     never = (REPO / "variants" / "no-such-file.yaml").as_uri()
     assert client.completion(never, 0, 0) == [] and client.hover(never, 0, 0) is None
+    assert client.definition(never, 0, 0) is None
+    assert client.definition(uri, 2, len("extends: c")) is not None     # a shipped name needs no folder
     assert "internal error" not in client.log()
     assert client.close() == 0

@@ -46,10 +46,10 @@ def check_text(path: str, text: str, open_texts: Mapping[str, str] | None = None
 
 
 def _locate(d: Diagnostic, path: str, links: Mapping[str, Node | None]) -> Located:
-    if _same(d.path, path):
+    if same_file(d.path, path):
         return Located(d, d.line, d.column, d.end_line, d.end_column)
-    via = next((node for display, node in links.items() if node is not None and _same(display, d.path)), None)
-    if via is None or not _same(via.path, path):
+    via = next((node for display, node in links.items() if node is not None and same_file(display, d.path)), None)
+    if via is None or not same_file(via.path, path):
         return Located(d, 1, 1, None, None, d)
     return Located(d, via.line, via.column, via.end_line, via.end_column, d)
 
@@ -61,5 +61,6 @@ def _real(path: str) -> str:
         return path
 
 
-def _same(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths (as check writes them, relative to the working folder or not) name one file."""
     return _real(a) == _real(b)

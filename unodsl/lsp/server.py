@@ -1,4 +1,4 @@
-"""The language server: pygls wiring of diagnostics, completion and hover for variant files.
+"""The language server: pygls wiring of diagnostics, completion, hover and go-to-definition for variant files.
 
 Every handler is guarded: whatever a document holds (half-typed YAML, binary junk, a huge
 file), the server answers with what it can and stays up; an internal error becomes an
@@ -19,11 +19,12 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from .checking import Located, check_text
+from ..check import CheckResult
+from .checking import Located, check_text, same_file
 from .completion import Item, Names, complete
 from .cursor import context_at
-from .hover import hover_text
 from .schema_tree import variant_schema
+from .symbols import Symbol, symbol_at
 from .text import Text
 
 log = logging.getLogger("unodsl.lsp")
@@ -44,11 +45,16 @@ MAX_EDITED_CHARS = 2_000_000
 
 
 class UnodslServer(LanguageServer):
-    """A pygls server that remembers, per document, the names its last good check found."""
+    """A pygls server that remembers, per document, the names its last good check found and its last check.
+
+    `checked` holds the document version each check read: hover and definition use a check
+    only for the text it was made from, since its positions are that text's.
+    """
 
     def __init__(self) -> None:
         super().__init__("unodsl", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
         self.names: dict[str, Names] = {}
+        self.checked: dict[str, tuple[int | None, CheckResult]] = {}
 
 
 server = UnodslServer()
@@ -107,18 +113,20 @@ def publish(ls: UnodslServer, uri: str) -> None:
     def send() -> None:
         doc = ls.workspace.get_text_document(uri)
         text = Text(doc.source, _encoding(ls))
-        diagnostics = _guarded(lambda: [_internal_error()], lambda: _diagnostics(ls, uri, text))
+        diagnostics = _guarded(lambda: [_internal_error()], lambda: _diagnostics(ls, uri, text, doc.version))
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
 
     _guarded(lambda: None, send)
 
 
-def _diagnostics(ls: UnodslServer, uri: str, text: Text) -> list[types.Diagnostic]:
+def _diagnostics(ls: UnodslServer, uri: str, text: Text, version: int | None) -> list[types.Diagnostic]:
     path = document_path(uri)
     others = {document_path(other.uri): other.source for other in ls.workspace.text_documents.values()
               if other.uri != uri}
+    ls.checked.pop(uri, None)
     result, located = check_text(path, text.source, others)
+    ls.checked[uri] = (version, result)
     if result.variant is not None:
         variant = result.variant
         ls.names[uri] = Names(tuple(variant.cards), tuple(variant.rulings), tuple(variant.colors))
@@ -202,10 +210,11 @@ def did_save(ls: UnodslServer, params: types.DidSaveTextDocumentParams) -> None:
 def did_close(ls: UnodslServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.names.pop(uri, None)
+    ls.checked.pop(uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
-# --- completion and hover ---------------------------------------------------------
+# --- completion, hover and definition ----------------------------------------------
 
 
 def _cursor(ls: UnodslServer, uri: str, position: types.Position) -> tuple[list[str], int, int] | None:
@@ -242,23 +251,56 @@ def _lsp_item(item: Item) -> types.CompletionItem:
                                 detail=item.detail or None, documentation=docs, sort_text=item.sort or None)
 
 
+def _symbol(ls: UnodslServer, uri: str, position: types.Position) -> tuple[Text, Symbol] | None:
+    """The document's text and the symbol at an LSP position, or None."""
+    if uri not in ls.workspace.text_documents:
+        return None
+    doc = ls.workspace.get_text_document(uri)
+    if len(doc.source) > MAX_EDITED_CHARS:
+        return None
+    text = Text(doc.source, _encoding(ls))
+    version, result = ls.checked.get(uri, (None, None))
+    current = result if result is not None and version == doc.version else None
+    found = symbol_at(text, text.offset_of_lsp(position.line, position.character), document_path(uri),
+                      current, variant_schema())
+    return (text, found) if found is not None else None
+
+
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: UnodslServer, params: types.HoverParams) -> types.Hover | None:
     def answer() -> types.Hover | None:
-        at = _cursor(ls, params.text_document.uri, params.position)
-        if at is None:
+        found = _symbol(ls, params.text_document.uri, params.position)
+        if found is None or found[1].markdown is None:
             return None
-        lines, line, _ = at
-        found = hover_text(*at, variant_schema())
-        if found is None:
-            return None
-        markdown, start, end = found
-        text = Text(lines[line], _encoding(ls))
-        span = types.Range(start=types.Position(line=line, character=text.lsp_position(start)[1]),
-                           end=types.Position(line=line, character=text.lsp_position(end)[1]))
-        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=markdown), range=span)
+        text, symbol = found
+        span = types.Range(start=_position(text, symbol.start), end=_position(text, symbol.end))
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=symbol.markdown),
+                           range=span)
 
     return _guarded(lambda: None, answer)
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: UnodslServer, params: types.DefinitionParams) -> types.Location | None:
+    def answer() -> types.Location | None:
+        found = _symbol(ls, params.text_document.uri, params.position)
+        if found is None or found[1].target is None:
+            return None
+        target = found[1].target
+        return types.Location(uri=_uri(target.path), range=_range_at(ls, target.path, target.line, target.column))
+
+    return _guarded(lambda: None, answer)
+
+
+def _range_at(ls: UnodslServer, path: str, line: int, column: int) -> types.Range:
+    """An empty range at unodsl's (line, column) of a file: its open text's positions, else the column as it is."""
+    doc = next((d for d in ls.workspace.text_documents.values() if same_file(document_path(d.uri), path)), None)
+    if doc is not None:
+        text = Text(doc.source, _encoding(ls))
+        at = _position(text, text.offset_of_unodsl(line, column))
+    else:
+        at = types.Position(line=max(line - 1, 0), character=max(column - 1, 0))
+    return types.Range(start=at, end=at)
 
 
 def main() -> None:

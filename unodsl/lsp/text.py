@@ -33,6 +33,12 @@ class Text:
         end = starts[line] if line < len(starts) else len(self.source)
         return min(start + max(column, 1) - 1, end)
 
+    def unodsl_position(self, offset: int) -> tuple[int, int]:
+        """unodsl's 1-based (line, column) of character `offset`."""
+        offset = min(max(offset, 0), len(self.source))
+        line = bisect.bisect_right(self._yaml_starts, offset) - 1
+        return line + 1, offset - self._yaml_starts[line] + 1
+
     def offset_of_lsp(self, line: int, character: int) -> int:
         """The offset of an LSP position (0-based line, code units), clamped to its line."""
         starts = self._lsp_starts
@@ -61,6 +67,10 @@ class Text:
     def lsp_lines(self) -> list[str]:
         """The text's lines as LSP counts them, without their line breaks."""
         return _LSP_BREAK.split(self.source)
+
+    def lsp_line_of(self, offset: int) -> int:
+        """The 0-based LSP line that holds character `offset`."""
+        return bisect.bisect_right(self._lsp_starts, min(max(offset, 0), len(self.source))) - 1
 
     def lsp_line_start(self, line: int) -> int:
         """The offset where LSP line `line` starts."""
