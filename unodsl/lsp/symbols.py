@@ -80,7 +80,7 @@ def _value(lines: list[str], line: int, column: int, line_start: int, path: str,
     word = next((m for m in _VALUE_WORD.finditer(lines[line]) if m.start() <= column <= m.end()), None)
     if word is None:
         return None
-    context = context_at(lines, line, word.end())
+    context = context_at(lines, line, word.start())
     if context is None or context.place != "value":
         return None
     start, end = line_start + word.start(), line_start + word.end()
