@@ -42,7 +42,7 @@ def test_each_text_is_parsed_once(monkeypatch):
         return real(text, start)
     monkeypatch.setattr(P, "parse", counting)
     result = check_file(str(REPO / "variants" / "classic.yaml"))
-    from unodsl.rulebook.english import render_rulebook
+    from unodsl.rulebook.document import render_rulebook
     render_rulebook(result.game)
     Game(result.variant, fast=False)
     assert calls and len(calls) == len(set(calls)) == len(result.variant.syntax.texts)

@@ -12,7 +12,7 @@ from unodsl.effects.parse import parse
 from unodsl.model.variant import Text
 from unodsl.rulebook.english import describe_condition as _describe_condition
 from unodsl.rulebook.english import describe_effect as _describe_effect
-from unodsl.rulebook.english import render_rulebook
+from unodsl.rulebook.document import render_rulebook
 
 
 def describe_effect(game, source: str) -> str:

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from unodsl.check import check_file
-from unodsl.rulebook.english import render_rulebook
+from unodsl.rulebook.document import render_rulebook
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ from .shared import load_game, root_option
 @root_option
 def rules(file: str, fmt: str, output: str | None, force: bool, root: str | None) -> None:
     """Print a readable rulebook generated from the variant."""
-    from ..rulebook.english import render_rulebook
+    from ..rulebook.document import render_rulebook
     game = load_game(file, root)
     text = render_rulebook(game, fmt)
     if output:

@@ -1,0 +1,453 @@
+"""The rulebook: a readable description of a compiled variant, in Markdown or plain text.
+
+What each card does comes from its `text` when the author gave one, and otherwise from
+english.py's translation of its effect. Output is deterministic: the same variant always
+gives the same text, byte for byte.
+
+    python -m tools.rulebooks            # regenerate docs/variants/<variant>.md
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..effects import ast as A
+from ..effects.ast import walk
+from .english import describe_condition, describe_effect, lower_first, title
+
+# ---------------------------------------------------------------------------
+# A tiny document model, rendered to Markdown or to plain text.
+
+
+@dataclass(frozen=True)
+class _Block:
+    kind: str                  # h1 | h2 | h3 | p | ul | table
+    text: str = ""
+    items: tuple = ()
+    header: tuple = ()
+
+
+def _render_markdown(blocks: list[_Block]) -> str:
+    out: list[str] = []
+    for b in blocks:
+        if b.kind == "h1":
+            out.append(f"# {b.text}")
+        elif b.kind == "h2":
+            out.append(f"## {b.text}")
+        elif b.kind == "h3":
+            out.append(f"### {b.text}")
+        elif b.kind == "p":
+            out.append(b.text)
+        elif b.kind == "ul":
+            out.append("\n".join(f"- {item}" for item in b.items))
+        elif b.kind == "table":
+            rows = [b.header] + list(b.items)
+            lines = ["| " + " | ".join(_md_cell(c) for c in b.header) + " |",
+                     "|" + "|".join("---" for _ in b.header) + "|"]
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows[1:]]
+            out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _render_text(blocks: list[_Block]) -> str:
+    out: list[str] = []
+    for b in blocks:
+        if b.kind == "h1":
+            out.append(f"{b.text}\n{'=' * len(b.text)}")
+        elif b.kind == "h2":
+            out.append(f"{b.text}\n{'-' * len(b.text)}")
+        elif b.kind == "h3":
+            out.append(f"{b.text}:")
+        elif b.kind == "p":
+            out.append(_wrap(_plain(b.text), 78))
+        elif b.kind == "ul":
+            out.append("\n".join(_wrap(_plain(item), 78, "  * ", "    ") for item in b.items))
+        elif b.kind == "table":
+            rows = [tuple(_plain(str(c)) for c in b.header)] + [tuple(_plain(str(c)) for c in r) for r in b.items]
+            widths = [max(len(r[i]) for r in rows) for i in range(len(b.header))]
+            if sum(widths) + 2 * (len(widths) - 1) > 78:
+                out.append(_records(rows))
+                continue
+            lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+            lines.insert(1, "  ".join("-" * w for w in widths))
+            out.append("\n".join(lines))
+    return "\n\n".join(out) + "\n"
+
+
+def _records(rows: list[tuple]) -> str:
+    """A table too wide for a terminal, as one wrapped record per row."""
+    header, records = rows[0], []
+    for row in rows[1:]:
+        lines = [row[0]]
+        for name, value in zip(header[1:], row[1:]):
+            if value:
+                lines.append(_wrap(f"{name}: {value}", 78, "    ", "      "))
+        records.append("\n".join(lines))
+    return "\n".join(records)
+
+
+def _plain(text: str) -> str:
+    """Markdown inline markup removed: `code` and **bold** become plain words."""
+    text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text).replace("`", "")
+
+
+def _wrap(text: str, width: int, first: str = "", rest: str = "") -> str:
+    return textwrap.fill(" ".join(text.split()), width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+# ---------------------------------------------------------------------------
+# The rulebook
+
+
+def _yaml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _one_line(text: str | None) -> str:
+    return " ".join(str(text).split()) if text else ""
+
+
+def _numbers_summary(by_number: dict) -> str:
+    """{0: 1, 1: 2, ..., 9: 2} -> "0: 1, 1-9: 2" (runs of consecutive numbers with the same count)."""
+    runs: list[list] = []
+    for number in sorted(by_number):
+        count = by_number[number]
+        if runs and runs[-1][1] == number - 1 and runs[-1][2] == count:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number, count])
+    return ", ".join((f"{lo}" if lo == hi else f"{lo}-{hi}") + f": {count}" for lo, hi, count in runs)
+
+
+def _list_words(items: list[str], conj: str = "and") -> str:
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
+
+
+def _players_line(v) -> str:
+    if v.allowed_players:
+        counts = _list_words([str(n) for n in v.allowed_players], "or")
+    elif v.min_players == v.max_players:
+        counts = str(v.min_players)
+    else:
+        counts = f"{v.min_players} to {v.max_players}"
+    return f"For {counts} players."
+
+
+class _Rulebook:
+    def __init__(self, game):
+        self.g = game
+        self.v = game.variant
+        self.blocks: list[_Block] = []
+
+    def h(self, level: int, text: str) -> None:
+        self.blocks.append(_Block(f"h{level}", text))
+
+    def p(self, text: str) -> None:
+        if text:
+            self.blocks.append(_Block("p", text))
+
+    def ul(self, items) -> None:
+        items = tuple(i for i in items if i)
+        if items:
+            self.blocks.append(_Block("ul", items=items))
+
+    def table(self, header, rows) -> None:
+        self.blocks.append(_Block("table", items=tuple(tuple(r) for r in rows), header=tuple(header)))
+
+    # --- sections
+
+    def build(self) -> list[_Block]:
+        v = self.v
+        self.h(1, v.name)
+        self.p(_one_line(v.description))
+        self.p(f"*Generated by `unodsl rules` from `{Path(v.path).name}`; edit the variant file, not this page.*")
+        if v.sources:
+            self.p("Sources: " + "; ".join(v.sources) + ".")
+        self.players()
+        self.deck()
+        self.card_effects()
+        self.setup()
+        self.turn()
+        self.uno()
+        self.house_rules()
+        self.round_end()
+        self.scoring()
+        self.rulings()
+        return self.blocks
+
+    def players(self) -> None:
+        v = self.v
+        self.h(2, "Players")
+        items = [_players_line(v)]
+        if v.team_size > 1:
+            items.append(f"Players sit in teams of {v.team_size}, teammates spread evenly around the table so "
+                         f"that the teams alternate in turn order (with 4 players, partners sit opposite).")
+        self.ul(items)
+
+    def deck(self) -> None:
+        v = self.v
+        self.h(2, "The deck")
+        if v.colors:
+            self.p(f"{v.deck_size} cards in {len(v.colors)} colors: {_list_words([title(c) for c in v.colors])}.")
+        else:
+            self.p(f"{v.deck_size} cards, with no colors: every card is wild.")
+        rows = []
+        for ct in v.cards.values():
+            colored = [c for c in ct.copies if c]
+            total = sum(n for by in ct.copies.values() for n in by.values())
+            if colored:
+                first = ct.copies[colored[0]]
+                same = all(ct.copies[c] == first for c in colored)
+                per = (_numbers_summary(first) if None not in first else str(first[None])) if same else "varies"
+                colors = "all" if len(colored) == len(v.colors) else ", ".join(title(c) for c in colored)
+            else:
+                by = ct.copies.get("", {})
+                per = "—"
+                colors = "none"
+                if by and None not in by:
+                    per = _numbers_summary(by) + " (in all)"
+            points = "face value" if ct.points is None else str(ct.points)
+            rows.append((ct.name, ct.kind, colors, per, str(total), points))
+        self.table(("Card", "Kind", "Colors", "Copies per color", "Total", "Points"), rows)
+
+    def card_effects(self) -> None:
+        v = self.v
+        self.h(2, "What the cards do")
+        if v.colors:
+            self.p("Play a card on the discard pile when it matches the top card by color, number or symbol. "
+                   "A wild card can be played on anything.")
+        else:
+            self.p("Every card is wild: any card may be played on any other.")
+        for ct in v.cards.values():
+            lines = []
+            if ct.text:
+                lines.append(_one_line(ct.text))
+            elif ct.on_play is not None and ct.on_play.source.strip():
+                lines.append(describe_effect(self.g, ct.on_play, "on_play"))
+            else:
+                lines.append("No effect: it only has to match." if ct.kind == "number" or not ct.wild
+                             else "No effect.")
+            cond = describe_condition(self.g, ct.restriction, "condition") if ct.restriction else "always"
+            if cond == "never":
+                lines.append("It can never be played.")
+            elif cond != "always":
+                if ct.restriction_check == "strict":
+                    lines.append(f"You may play it only when {cond}.")
+                else:
+                    lines.append(f"You may play it legally only when {cond}. Nobody checks this when you play "
+                                 f"it, so you may bluff; a challenge finds it out.")
+            # What a card does as the last card is said once, under "End of a round".
+            self.h(3, ct.name)
+            self.p(" ".join(line for line in lines if line))
+
+    def setup(self) -> None:
+        v, g = self.v, self.g
+        self.h(2, "Setting up")
+        dealer = {"random": "A random player deals the first round.",
+                  "high_card": "Each player turns up a card; the highest number deals the first round (symbols "
+                               "count as zero, ties turn again).",
+                  "seat_0": "The first player listed deals the first round."}.get(v.dealer, "")
+        items = [dealer + " The deal passes to the left each round.",
+                 f"The dealer shuffles and deals {v.hand_size} cards to each player, one at a time, starting "
+                 f"with the player to the dealer's left.",
+                 "The rest of the deck is the draw pile. Its top card is turned up to start the discard pile"
+                 + ("; its color is the current color (any card may follow a wild start card until a color is "
+                    "named)." if v.colors else "."),
+                 "The player to the dealer's left plays first, and play goes to the left."]
+        if v.on_deal is not None:
+            items.insert(2, "After the deal: " + lower_first(describe_effect(g, v.on_deal, "setup")))
+        self.ul(items)
+        self.h(3, "The start card")
+        groups: dict[str, list[str]] = {}
+        for ct in v.cards.values():
+            text = ct.on_start or v.start_default or ct.on_play
+            said = describe_effect(g, text, "on_start") if text is not None else ""
+            said = said or "Nothing happens; play starts normally."
+            groups.setdefault(said, []).append(ct.name)
+        self.table(("Start card", "What happens"), [(", ".join(names), said) for said, names in groups.items()])
+
+    def turn(self) -> None:
+        v, g = self.v, self.g
+        self.h(2, "A turn")
+        items = []
+        if v.colors:
+            items.append("Play one card that matches the top card of the discard pile, or draw.")
+        else:
+            items.append("Play any one card, or draw when drawing is allowed.")
+        if v.no_playable == "draw_until_playable":
+            items.append("If you cannot play, draw cards one at a time until you draw one you can play.")
+        else:
+            items.append("If you cannot play, draw one card.")
+        if g.may_always_draw:
+            items.append("You may also draw one card instead of playing a card you could play.")
+        elif v.may_draw_if is not None:
+            cond = describe_condition(g, v.may_draw_if, "condition")
+            if cond == "never":
+                items.append("You may not draw while you hold a card you can play.")
+            else:
+                items.append(f"You may draw instead of playing a card you could play only when {cond}.")
+        drawn = {"optional": "If the card you drew can be played, you may play it at once or keep it; no other "
+                             "card may be played after drawing. Otherwise your turn ends.",
+                 "forced": "If the card you drew can be played, you must play it at once. Otherwise your turn "
+                           "ends.",
+                 "forbidden": "You keep the card you drew, even if it could be played; your turn ends."}
+        items.append(drawn.get(v.drawn_card, ""))
+        if self._uses(A.Lock):
+            items.append("While a color lock is in force, wild cards "
+                         + ("count as cards of the locked color." if v.lock_allows_wild else "may not be played."))
+        if v.after_draw is not None:
+            items.append("After a player (the drawer) draws: "
+                         + lower_first(describe_effect(g, v.after_draw, "after_draw")))
+        items.append("Skipped players lose their turn; players who are out of the round are passed over.")
+        self.ul(items)
+
+    def _uses(self, statement: type) -> bool:
+        """Whether any effect of the variant has a `statement` (an effects.ast class)."""
+        texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
+        texts += [self.v.start_default, self.v.on_deal, self.v.on_player_out, self.v.after_draw]
+        for text in texts:
+            tree = self.v.syntax.tree(text)
+            if tree is not None and any(isinstance(node, statement) for node in walk(tree)):
+                return True
+        return False
+
+    def uno(self) -> None:
+        v = self.v
+        self.h(2, "Calling UNO")
+        if not v.uno_enabled:
+            self.p("There is no UNO call in this variant.")
+            return
+        items = [f"When you play your next-to-last card, call \"UNO\". If another player catches you before the "
+                 f"next player begins their turn, you draw {v.uno_penalty} cards.",
+                 "A player left with one card by someone else's card (a swap, a pass, a gift) must call UNO too."]
+        if v.uno_partner_may_call:
+            items.append("Your partner may call UNO for you.")
+        self.ul(items)
+
+    def house_rules(self) -> None:
+        v, g = self.v, self.g
+        items = []
+        for rule_id in v.house_rules:
+            if rule_id:
+                items.append(f"**{title(rule_id)}** is switched on (`{rule_id}`).")
+        if v.stacking != "none":
+            answer = {"same_type": "a card of the same type",
+                      "same_or_higher": "a draw card whose penalty is at least as large",
+                      "plus4_on_plus2": "a card of the same type, or a draw card with a larger penalty",
+                      "any_draw": "any draw card"}.get(v.stacking, v.stacking)
+            cards = [v.cards[c].name for c in v.stack_cards if c in v.cards] if v.stack_cards is not None else \
+                [ct.name for ct in v.cards.values() if ct.draw > 0]
+            text = (f"**Stacking.** A player who must draw and lose their turn because of a draw card may instead "
+                    f"answer with {answer} ({_list_words(cards, 'or')}); the penalties add up and pass on. The "
+                    f"first player who cannot or will not answer draws the whole stack and loses their turn.")
+            text += (" A stacked card may still be challenged." if v.stack_challenge
+                     else " While a stack is pending, a card cannot be challenged.")
+            items.append(text)
+        if v.jump_in:
+            wilds = "Wild cards may jump in too." if v.jump_in_wilds else "Wild cards may not jump in."
+            during = g.ruling_value("jump_in_during_stack")
+            text = ("**Jump-in.** Before each turn, any player holding a card identical to the top card (same color "
+                    "and same number or symbol) may play it out of turn; play then continues from them. " + wilds)
+            if v.stacking != "none":
+                text += " Jumping in on a pending draw stack is " + ("allowed." if during else "not allowed.")
+            items.append(text)
+        if items:
+            self.h(2, "House rules")
+            self.ul(items)
+
+    def round_end(self) -> None:
+        v, g = self.v, self.g
+        self.h(2, "End of a round")
+        items = []
+        if v.round_ends == "team_out":
+            items.append("The round ends when every member of a team has played their last card; that team wins "
+                         "the round.")
+        else:
+            items.append("The round ends as soon as a player has played their last card; that player wins the "
+                         "round.")
+        resolving = [ct.name for ct in v.cards.values() if ct.last_card == "resolve" and ct.draw > 0]
+        ignoring = [ct.name for ct in v.cards.values() if ct.last_card == "ignore" and ct.on_play is not None]
+        if resolving:
+            items.append(f"A {_list_words(resolving, 'or')} played as the last card still takes effect, so the "
+                         f"cards it makes others draw count in the scoring.")
+        if ignoring:
+            items.append(f"A {_list_words(ignoring, 'or')} played as the last card has no effect.")
+        if v.on_player_out is not None:
+            items.append("When a player (the out player) goes out: "
+                         + lower_first(describe_effect(g, v.on_player_out, "player_out")))
+        stall = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
+                 "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
+                 "no_winner": "nobody wins it"}.get(v.stall, v.stall)
+        items.append(f"A round that reaches turn {v.max_turns} without a winner, or that can no longer go on, "
+                     f"ends as a stall: {stall}.")
+        items.append("When the draw pile runs out, the discard pile except its top card is shuffled to form a "
+                     "new draw pile. If both are empty, a player who must draw draws nothing.")
+        self.ul(items)
+
+    def scoring(self) -> None:
+        v = self.v
+        self.h(2, "Scoring")
+        who = "team" if v.score_by == "team" else "player"
+        if v.scoring == "none":
+            self.p("There is no scoring: the winner of the round wins the game.")
+            return
+        if v.scoring == "lowest_held":
+            items = ["After each round, every player adds up the points of the cards left in their own hand "
+                     "(see the deck table).",
+                     f"When a total reaches {v.target}, the {who} with the lowest total wins the game."]
+        else:
+            items = [f"The winner of a round scores the points of all cards left in the other "
+                     f"{'teams' if who == 'team' else 'players'}' hands (see the deck table)"
+                     + (", for their whole team." if who == "team" else "."),
+                     f"The first {who} to reach {v.target} points wins the game. If several are tied at the top, "
+                     f"another round is played."]
+        if v.scoring == "lowest_held":
+            limit = f"the {who} with the lowest total wins."
+        elif self.g.ruling_value("target_tie_plays_another_round") is False:
+            limit = f"the {who} with the highest total wins (of several tied, the first seat)."
+        else:
+            limit = f"the {who} with the highest total wins; if several are tied there, nobody does."
+        items.append(f"A game that has not ended after {v.max_rounds:,} rounds ends then: {limit}")
+        items.append("A single round can also be played on its own: its winner wins.")
+        self.ul(items)
+
+    def rulings(self) -> None:
+        v = self.v
+        if not v.rulings:
+            return
+        self.h(2, "Rulings")
+        self.p("Edge cases the printed rules leave open, and the choice this variant makes. Section numbers "
+               "refer to the rules reference.")
+        rows = []
+        for name, ruling in v.rulings.items():
+            value = _yaml_value(self.g.ruling_value(name))
+            if ruling.choices:
+                value += " (of " + ", ".join(_yaml_value(c) for c in ruling.choices) + ")"
+            rows.append((f"`{name}`", value, ruling.section or "", _one_line(ruling.summary)))
+        self.table(("Ruling", "Value", "Section", "Summary"), rows)
+
+
+def render_rulebook(game, fmt: str = "markdown") -> str:
+    """Return the rulebook of a compiled variant as Markdown (`markdown`) or plain text (`text`)."""
+    if fmt not in ("markdown", "text"):
+        raise ValueError(f"unknown rulebook format {fmt!r} (markdown or text)")
+    blocks = _Rulebook(game).build()
+    return _render_markdown(blocks) if fmt == "markdown" else _render_text(blocks)
