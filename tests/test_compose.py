@@ -225,3 +225,18 @@ def test_removing_what_an_inherited_effect_reads_is_reported_in_the_users_file(t
     assert _found(both) == []
     typo = _project(tmp_path, "rulings:\n  draw_too_start_skips: null\n")
     assert _found(typo) == [("mine.yaml", 5, 25, "W302")]
+
+
+def test_a_house_rule_that_adds_cards_fits_every_deck_with_total_null(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "plus.yaml").write_text(
+        "unodsl: 1\nname: Plus one\nhouse_rule: {id: plus_one, summary: one more card, check_with: classic}\n"
+        "deck: {total: null}\ncards:\n  wild_extra: {count: 1, wild: true, points: 50}\n")
+    from unodsl.check import check_file
+    assert check_file(str(tmp_path / "plus.yaml")).errors == []
+    for base, cards in (("classic", 109), ("teams", None)):
+        (tmp_path / "mine.yaml").write_text(f"unodsl: 1\nname: Mine\nextends: {base}\ninclude: [plus.yaml]\n")
+        result = check_file(str(tmp_path / "mine.yaml"))
+        assert result.errors == [] and "wild_extra" in result.variant.cards
+        if cards:
+            assert len(result.game.deck) == cards

@@ -270,7 +270,7 @@ def test_e202_wins_over_e203_for_the_same_value():
 
 def test_e202_long_strings_are_cut():
     [message] = check(f"unodsl: 1\nname: x\ndeck: {{total: {'x' * 200}}}\n")
-    assert message == "3:15: E202 expected integer, got string '" + "x" * 40 + "...'"
+    assert message == "3:15: E202 expected integer or null, got string '" + "x" * 40 + "...'"
 
 
 def test_e203_enum_lists_values_and_suggests():
