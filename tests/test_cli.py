@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from click.testing import CliRunner
 
 from unodsl.check import load
 from unodsl.cli import main
-from unodsl.cli.terminal import play_terminal, public_event, public_events, render_view, sort_hand
+from unodsl.cli.terminal import narrate, play_terminal, render_view, sort_hand
 from unodsl.agents.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,10 +213,11 @@ def _decision_points(game, seed: int, seat: int, players: int = 4):
     seen, previous = 0, state.hand(seat)
     while not state.is_over:
         if state.current_player == seat:
-            events = public_events(state.log[seen:], seat)
+            events = narrate(state.events_for(seat, seen), seat)
             yield state, events, previous
+            seen = len(state.events)
             state.apply_id(bot.act(state))
-            seen, previous = len(state.log), state.hand(seat)
+            previous = state.hand(seat)
         else:
             state.apply_id(bot.act(state))
 
@@ -261,14 +263,20 @@ def test_the_view_shows_no_hand_but_the_players_own(classic):
                 assert " ".join(sort_hand(classic, state.hand(q))) not in shown
 
 
-def test_log_entries_of_others_hide_their_secrets():
-    assert public_event("p2: give red_7", 0) == "p2: give (a hidden card)"
-    assert public_event("p2: trade red_7 blue_3", 0) == "p2: trade (hidden cards)"
-    assert public_event("p0: give red_7", 0) == "p0: give red_7"
-    assert public_event("p2: play red_7", 0) == "p2: play red_7"
-    # a kept drawn card must look like one that could not be played
-    assert public_events(["p2: draw", "p2: keep", "p3: draw"], 0) == ["p2: draw", "p3: draw"]
-    assert public_events(["p0: draw", "p0: keep"], 0) == ["p0: draw", "p0: keep"]
+def test_the_narration_tells_others_moves_without_their_secrets(classic):
+    rest = Counter(classic.deck) - Counter(classic.card_index[c] for c in
+                                           ["blue_3", "green_4", "yellow_5", "yellow_6", "red_draw_two", "blue_8",
+                                            "red_5", "red_9", "blue_1", "blue_2"])
+    pile = [classic.card_index[c] for c in ["red_9", "blue_1", "blue_2"]] + sorted(rest.elements())
+    state = classic.position([["blue_3", "green_4"], ["yellow_5", "yellow_6"], ["red_draw_two", "blue_8"]], pile,
+                             ["red_5"], dealer=2, turn=0, record=True)
+    for action in ("draw", "keep", "draw", "play red_draw_two"):
+        state.apply(action)
+    # p0's kept card was playable: only p0 is told it was kept, and what it was
+    assert narrate(state.events_for(0), 0) == ["you draw 1: red_9", "you keep red_9", "p1 draws 1",
+                                                "p2 plays red_draw_two", "you draw 2 and are skipped: blue_2 red_0"]
+    assert narrate(state.events_for(1), 1) == ["p0 draws 1", "you draw 1: blue_1", "p2 plays red_draw_two",
+                                                "p0 draws 2 and is skipped"]
 
 
 def test_play_terminal_plain_output_has_no_escape_codes(classic):

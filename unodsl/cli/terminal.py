@@ -2,10 +2,10 @@
 
 The human sees what `State.observation(seat)` allows and nothing more: their own
 hand, the other players' hand sizes and UNO calls, the public piles, cards that
-were shown to them (`revealed`), and the public part of the game log. Hands of
-other players are never printed, the log entries that would name a hidden card
-(another player's `give` or `trade`) are shown without the cards, and another
-player's `keep` (which would tell that their drawn card was playable) is left out.
+were shown to them (`revealed`), and what happened, in words, from the events as
+their seat may see them (`State.events_for(seat)`): the engine decides once what a
+seat may see, so another player's drawn, given or traded cards arrive as counts,
+and their `keep` (which would tell that their drawn card was playable) not at all.
 
 Output is coloured with rich when stdout is a terminal and plain text otherwise.
 Input is read from the keyboard when stdin is a terminal; otherwise one action
@@ -29,6 +29,7 @@ from rich.text import Text
 from ..effects import layout as D
 from ..agents.bots import make_bot
 from ..engine import Game, IllegalAction, State
+from ..engine import events as E
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 
@@ -73,29 +74,119 @@ class GameAbandoned(Exception):
 # --- what the human may see ------------------------------------------------------
 
 
-def public_event(entry: str, seat: int) -> str | None:
-    """A log entry as the human may see it, or None when it would tell a secret.
+def _who(q: int, seat: int) -> str:
+    return "you" if q == seat else f"p{q}"
 
-    Another player's `give` and `trade` are shown without their cards; their `keep`
-    (offered only when the drawn card could be played) is left out, so a drawn card
-    that was kept looks the same as one that could not be played.
+
+def _whose(q: int, seat: int) -> str:
+    return "your" if q == seat else f"p{q}'s"
+
+
+def _does(q: int, seat: int, verb: str) -> str:
+    """`q` doing `verb` ("draw"): "you draw", "p2 draws"."""
+    if q == seat:
+        return f"you {verb}"
+    ending = "es" if verb.endswith(("s", "sh", "ch", "x")) else "s"
+    return f"p{q} {verb}{ending}"
+
+
+def _count(n: int, what: str = "card") -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
+def _shown(cards: tuple) -> str:
+    return ": " + " ".join(cards) if cards else ""
+
+
+def narrate(events: list, seat: int) -> list[str]:
+    """Events as `seat` may see them (State.events_for), in words, one line per thing that happened.
+
+    A draw that answers a challenge, a catch or a stack continues that line, and a skip after a
+    draw continues the draw's: "p1 draws 2 and is skipped". Turns beginning, the first deal and
+    the game's end are left out (the screen says them).
     """
-    who, _, action = entry.partition(": ")
-    if who == f"p{seat}":
-        return entry
-    verb = action.split(" ", 1)[0]
-    if verb == "give":
-        return f"{who}: give (a hidden card)"
-    if verb == "trade":
-        return f"{who}: trade (hidden cards)"
-    if verb == "keep":
-        return None
-    return entry
+    lines: list[list[str]] = []       # each line as its words and the cards it shows, joined at the end
+    last = None
+    for e in events:
+        kind, q = e.kind, e.player
+        if kind == E.DREW and last is not None and last.kind in (E.CHALLENGED, E.CAUGHT, E.STACK_TAKEN):
+            drawer = "draws" if last.kind == E.CAUGHT else _does(q, seat, "draw")
+            lines[-1] = [f"{lines[-1][0]}, {drawer} {e.count}", _shown(e.cards)]
+        elif kind == E.SKIPPED and last is not None and last.kind == E.DREW and last.player == q:
+            lines[-1][0] += f" and {'are' if q == seat else 'is'} skipped"
+        elif kind == E.DREW:
+            lines.append([f"{_does(q, seat, 'draw')} {e.count}", _shown(e.cards)])
+        else:
+            line = _sentence(e, seat, _who(q, seat))
+            if line is None:
+                continue
+            lines.append([line, ""])
+        last = e
+    return [words + cards for words, cards in lines]
 
 
-def public_events(entries: list[str], seat: int) -> list[str]:
-    """The public form of several log entries (see public_event)."""
-    return [shown for shown in (public_event(e, seat) for e in entries) if shown is not None]
+def _sentence(e, seat: int, who: str) -> str | None:
+    kind, q, other = e.kind, e.player, _who(e.other, seat)
+    if kind == E.PLAYED:
+        return f"{_does(q, seat, 'play')} {e.cards[0]}"
+    if kind == E.JUMPED:
+        return f"{_does(q, seat, 'jump')} in with {e.cards[0]}"
+    if kind == E.CALLED_UNO:
+        return f"{_does(e.other, seat, 'call')} UNO for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} UNO"
+    if kind == E.KEPT:
+        return f"{_does(q, seat, 'keep')} {e.cards[0]}"
+    if kind == E.SKIPPED:
+        return f"{who} {'are' if q == seat else 'is'} skipped"
+    if kind == E.REVERSED:
+        return "the order of play is reversed"
+    if kind == E.COLOR:
+        return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
+    if kind == E.TARGET:
+        return f"{_does(q, seat, 'choose')} {other}"
+    if kind == E.GAVE:
+        return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{_shown(e.cards)}"
+    if kind == E.TRADED:
+        if e.cards:
+            return f"{_does(q, seat, 'trade')} {e.cards[0]} for {other}'s {e.cards[1]}"
+        return f"{_does(q, seat, 'trade')} a card with {other}"
+    if kind == E.SWAPPED:
+        return f"{who} and {other} swap hands"
+    if kind == E.ROTATED:
+        return "every hand passes to the next player"
+    if kind == E.LOOKED:
+        return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{_shown(e.cards)}"
+    if kind == E.DISCARDED:
+        return f"{_does(q, seat, 'discard')} every {e.color} card{_shown(e.cards)}"
+    if kind == E.REDEALT:
+        return "every hand is gathered and dealt out again"
+    if kind == E.TURN_TO:
+        return f"{who} {'play' if q == seat else 'plays'} next"
+    if kind == E.ELIMINATED:
+        return f"{who} {'are' if q == seat else 'is'} eliminated"
+    if kind == E.LOCKED:
+        return f"only {e.color} may be played until {_whose(q, seat)} turn"
+    if kind == E.CHALLENGED:
+        verdict = "bluffed" if e.won else "played it honestly"
+        return f"{_does(q, seat, 'challenge')}: {other} {verdict}"
+    if kind == E.ACCEPTED:
+        return f"{_does(q, seat, 'accept')} {_whose(e.other, seat)} card"
+    if kind == E.CAUGHT:
+        return f"{who} forgot to call UNO: caught by {other}"
+    if kind == E.STACK_GREW:
+        return f"the draw stack grows to {e.count}, on {who}"
+    if kind == E.STACK_TAKEN:
+        return f"{_does(q, seat, 'take')} the draw stack"
+    if kind == E.FLIPPED:
+        return f"another start card is turned up: {e.cards[0]}"
+    if kind == E.WENT_OUT:
+        return f"{who} {'have' if q == seat else 'has'} no cards left"
+    if kind == E.ROUND_OVER:
+        scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
+        won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
+        return f"--- round {e.count} is over: {won} (scores: {scores}) ---"
+    if kind == E.ROUND_DEALT and e.count > 1:
+        return f"--- round {e.count} is dealt by {who}; the start card is {e.cards[0]} ---"
+    return None          # a turn begins, the first deal, the game's end: the screen says them
 
 
 def _color_style(color: str) -> str:
@@ -150,7 +241,7 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
                 previous_hand: list[str] | None = None) -> list[Text]:
     """The screen shown before the human decides, built only from their observation.
 
-    `events` are the public log entries since the human last acted; `legal` the
+    `events` are the lines of what happened since the human last acted (narrate); `legal` the
     numbered choices; `previous_hand` the human's hand after their last move (to show
     what came in and went out). Nothing else about the state is read, which keeps the view honest.
     """
@@ -304,16 +395,14 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
     screen.show(Text(f"{game.variant.name}: {players} players, you are p{seat}, {bots} bots, seed {seed}"
                      + (", a match" if match else ""), style="bold"))
     screen.show("Type a choice number or an action (e.g. 'play red_7', 'draw'); '?' shows the choices again.")
-    seen = 0                                # log entries already taken into `events`
+    seen = 0                                # events already taken into `events`
     round_seen = state.round
-    events: list[str] = []                  # what the human has not been shown yet
+    events: list[str] = []                  # what the human has not been shown yet, in words
     hand_after = state.hand(seat)           # the human's hand after their last move (or the deal)
     while True:
-        events.extend(public_events(state.log[seen:], seat))
-        seen = len(state.log)
-        if state.round != round_seen:       # a match: the round just ended with the last entry
-            scores = ", ".join(f"p{q} {s}" for q, s in enumerate(state.scores))
-            events.append(f"--- round {round_seen} is over (scores: {scores}); round {state.round} is dealt ---")
+        events.extend(narrate(state.events_for(seat, seen), seat))
+        seen = len(state.events)
+        if state.round != round_seen:       # a match: a new round was dealt
             round_seen = state.round
             hand_after = state.hand(seat)
         if state.is_over:
@@ -323,8 +412,7 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
             continue
         _decide(state, seat, screen, keyboard, events, hand_after)
         hand_after = state.hand(seat)
-        events = []
-        seen = len(state.log)               # the human's own move was echoed already
+        events = []                         # the next screen tells what the human's move did, from it on
     _show_end(state, seat, screen, events)
     return state
 

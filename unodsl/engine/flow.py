@@ -11,6 +11,7 @@ import operator
 
 from ..effects import layout as D
 from ..model.variant import Dealer
+from . import events as E
 from .cards import shuffle
 from .ops import draw, draw_until_playable
 from .seats import finished_team, one_card, teams_in_play, with_cards
@@ -53,6 +54,8 @@ class Flow:
         self.color = g.k_color[starter]
         self.direction = 1
         self.reset_round_fields()
+        if self.events is not None:
+            self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round, cards=(g.card_names[starter],)))
         self._start_round()
 
     def _start_round(self) -> None:
@@ -154,6 +157,8 @@ class Flow:
                     continue
                 if skip[seat]:
                     skip[seat] = 0
+                    if self.events is not None:
+                        self.events.append(E.Event(E.SKIPPED, seat))
                     continue
                 break
         self.next_exact = -1
@@ -205,6 +210,8 @@ class Flow:
         if self.turns > g.max_turns:
             self._end_round(None, stalled=True)
             return
+        if self.events is not None:
+            self.events.append(E.Event(E.TURN, p))
         if not g.jump_in and not self.stack:
             self.pending = g.turn_of[p]
             return
@@ -302,6 +309,8 @@ class Flow:
             if not self.hands[q] and not self.out[q]:
                 self.out[q] = True
                 newly_out.append(q)
+                if self.events is not None and not self.eliminated[q]:
+                    self.events.append(E.Event(E.WENT_OUT, q))
             elif self.hands[q]:
                 self.out[q] = False
         if newly_out:

@@ -92,11 +92,15 @@ class Game(Tables, Positions):
             raise ValueError(f"{v.name} is played by {_describe_players(v)} players, not {players}")
 
     def new_game(self, players: int, seed: int | None = None, match: bool = False, record: bool = False) -> "State":
-        """Start a game (one round, or a match to the target score) with its own seeded RNG."""
+        """Start a game (one round, or a match to the target score) with its own seeded RNG.
+
+        A recorded game keeps its log and events (engine/events.py) and is played by State: the
+        fast paths, FastState's, never record, so an unrecorded game pays no test for it there.
+        """
         self.check_players(players)
         if seed is None:
             seed = random.randrange(2**63)
-        state = self.state_class(self, players, seed, match, record)
+        state = (State if record else self.state_class)(self, players, seed, match, record)
         state._new_round(first=True)
         return state
 

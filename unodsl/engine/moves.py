@@ -8,6 +8,7 @@ and APPLY by kind.
 from __future__ import annotations
 
 from ..effects import layout as D
+from . import events as E
 from .flow import AFTER_PLAY, AFTER_WINDOW, WINDOWS
 from .ops import draw
 
@@ -281,7 +282,10 @@ class Moves:
         else:
             caught = a - g.A_CATCH
             self.vulnerable.remove(caught)
-            self.steps += self._draw(caught, g.variant.uno_penalty)
+            got = self._draw(caught, g.variant.uno_penalty)
+            self.steps += got
+            if self.events is not None and got:
+                self.events.append(E.drew(self, caught, got))
             self.after = AFTER_WINDOW
             self._after_draw_event(caught)
             if self.frames and (not self._run() or self.over):

@@ -1,4 +1,4 @@
-"""What a player may see: their own hand, the public zones, and what was shown to them."""
+"""What a player may see: their own hand, the public zones, what was shown to them, and what happened."""
 
 from __future__ import annotations
 
@@ -59,3 +59,12 @@ class Observation:
         if self.pending and self.pending[0] == D.DRAWN and self.pending[1] == player:
             obs["drawn"] = names[self.pending[2]]
         return obs
+
+    def events_for(self, seat: int, since: int = 0) -> list:
+        """What happened from `State.events[since]` on, each event as `seat` may see it (Event.seen_by):
+        another player's drawn, given, traded or looked-at cards as counts, their kept card not at all.
+        Empty for a game that does not record."""
+        if self.events is None:
+            return []
+        seen = [e.seen_by(seat) for e in self.events[since:]]
+        return [e for e in seen if e is not None]

@@ -13,6 +13,7 @@ from ..effects import layout as D
 # The flags an instruction declares: defined where compiled code and the engine meet (the lowering
 # computes what code may do from them), so the effects package needs nothing from the engine.
 from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
+from . import events as E
 from .cards import shuffle
 from .seats import not_eliminated
 
@@ -35,7 +36,10 @@ def draw(st, p: int, n: int) -> None:
     """p draws n cards (never more than the deck holds); then the after-draw event, if the variant has one."""
     if p >= 0 and n > 0 and not st.eliminated[p]:
         g = st.g
-        st.steps += st._draw(p, n if n <= g.deck_size else g.deck_size)
+        got = st._draw(p, n if n <= g.deck_size else g.deck_size)
+        st.steps += got
+        if st.events is not None and got:
+            st.events.append(E.drew(st, p, got))
         if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
             st._after_draw_event(p)
 
@@ -52,17 +56,19 @@ def draw_until_playable(st, p: int) -> None:
     """p draws until a card they may play comes, or both piles are empty."""
     if p < 0 or st.eliminated[p]:
         return
-    drawn_any = False
+    got = 0
     for _ in range(len(st.g.deck)):
         k = st._draw_one()
         if k < 0:
             break
         st.hands[p].append(k)
         st.steps += 1
-        drawn_any = True
+        got += 1
         if st._is_playable(p, k):
             break
-    if drawn_any:
+    if got:
+        if st.events is not None:
+            st.events.append(E.drew(st, p, got))
         st.uno_called[p] = False
         st._after_draw_event(p)
 
@@ -76,6 +82,8 @@ def penalty(st, p: int, n: int) -> None:
         st.stack += n
         st.stack_victim = p
         st.next_exact = p
+        if st.events is not None:
+            st.events.append(E.Event(E.STACK_GREW, p, count=st.stack))
         return
     total = n + st.stack
     st.stack = 0
@@ -110,6 +118,8 @@ def skip_next(st, p: int, n: int) -> None:
 def reverse(st) -> None:
     """The direction of play turns around."""
     st.direction = -st.direction
+    if st.events is not None:
+        st.events.append(E.Event(E.REVERSED, count=st.direction))
 
 
 @instruction(PAUSES)
@@ -126,6 +136,8 @@ def set_color(st, c: int) -> None:
     """c becomes the color in play (-1, no color: nothing changes)."""
     if c >= 0:
         st.color = c
+        if st.events is not None:
+            st.events.append(E.Event(E.COLOR, color=st.g.variant.colors[c]))
 
 
 @instruction(PAUSES)
@@ -158,6 +170,8 @@ def swap_hands(st, a: int, b: int) -> None:
         st.hands[a], st.hands[b] = st.hands[b], st.hands[a]
         st._hand_changed(a)
         st._hand_changed(b)
+        if st.events is not None:
+            st.events.append(E.Event(E.SWAPPED, a, b))
 
 
 @instruction(RESHAPES)
@@ -170,6 +184,8 @@ def rotate_hands(st) -> None:
     st.steps += len(seats)
     for q in seats:
         st._hand_changed(q)
+    if st.events is not None:
+        st.events.append(E.Event(E.ROTATED, count=st.direction))
 
 
 @instruction(PAUSES)
@@ -207,6 +223,10 @@ def exchange_finish(st, a: int, b: int) -> None:
     st.hands[b].extend(first)
     st._hand_changed(a)
     st._hand_changed(b)
+    if st.events is not None:
+        names = st.g.card_names
+        st.events.append(E.Event(E.GAVE, a, b, len(first), tuple([names[k] for k in first])))
+        st.events.append(E.Event(E.GAVE, b, a, len(second), tuple([names[k] for k in second])))
 
 
 @instruction()
@@ -214,6 +234,10 @@ def look(st, viewer: int, target: int) -> None:
     """viewer sees target's hand as it is now."""
     if viewer >= 0 and target >= 0 and viewer != target:
         st.revealed.setdefault(viewer, {})[target] = list(st.hands[target])
+        if st.events is not None:
+            names = st.g.card_names
+            st.events.append(E.Event(E.LOOKED, viewer, target, len(st.hands[target]),
+                                     tuple(sorted([names[k] for k in st.hands[target]]))))
 
 
 @instruction(PAUSES)
@@ -239,6 +263,10 @@ def discard_color(st, p: int, c: int) -> None:
     st.discard.extend(gone)
     st.discard.append(top)
     st._hand_changed(p)
+    if st.events is not None and gone:
+        names = st.g.card_names
+        st.events.append(E.Event(E.DISCARDED, p, count=len(gone), cards=tuple([names[k] for k in gone]),
+                                 color=st.g.variant.colors[c]))
 
 
 @instruction(RESHAPES)
@@ -254,6 +282,8 @@ def redeal(st, p: int) -> None:
         st.hands[seats[i % len(seats)]].append(k)
     for q in seats:
         st._hand_changed(q)
+    if st.events is not None:
+        st.events.append(E.Event(E.REDEALT, p))
 
 
 @instruction()
@@ -261,6 +291,8 @@ def turn_to(st, p: int) -> None:
     """p plays next, whoever would have."""
     if p >= 0:
         st.next_exact = p
+        if st.events is not None:
+            st.events.append(E.Event(E.TURN_TO, p))
 
 
 @instruction(RESHAPES)
@@ -271,6 +303,8 @@ def eliminate(st, p: int) -> None:
     st.eliminated[p] = True
     st.draw_pile[0:0] = st.hands[p]
     st.hands[p] = []
+    if st.events is not None:
+        st.events.append(E.Event(E.ELIMINATED, p))
 
 
 @instruction()
@@ -278,6 +312,8 @@ def lock(st, c: int, owner: int) -> None:
     """Only color c may be played, by everyone but owner, until play reaches owner."""
     if c >= 0 and owner >= 0:
         st.lock_color, st.lock_owner = c, owner
+        if st.events is not None:
+            st.events.append(E.Event(E.LOCKED, owner, color=st.g.variant.colors[c]))
 
 
 @instruction(PAUSES)
@@ -318,6 +354,8 @@ def flip_again(st, fr: list, put_back: bool) -> int:
     k = st.draw_pile.pop()
     st.discard.append(k)
     st.color = st.g.k_color[k]
+    if st.events is not None:
+        st.events.append(E.Event(E.FLIPPED, cards=(st.g.card_names[k],)))
     code = st.g.on_start[st.g.k_type[k]]
     if code >= 0:
         st._push(code, fr[D.F_SELF], k, True, False)

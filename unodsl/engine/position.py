@@ -7,6 +7,7 @@ from collections import Counter
 
 from ..effects import layout as D
 from .flow import AFTER_PLAY
+from .state import State
 
 
 class Positions:
@@ -36,7 +37,7 @@ class Positions:
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
         if direction not in (1, -1):
             raise ValueError("direction must be 1 or -1")
-        state = self.state_class(self, n, seed, match, record)
+        state = (State if record else self.state_class)(self, n, seed, match, record)   # as new_game
         if rng is not None:
             state.rng = rng
         state.round = 1

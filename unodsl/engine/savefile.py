@@ -513,6 +513,7 @@ def load_state(game, text: str):
     for name in FIELDS:
         setattr(state, name, ld.got[name])
     state.log = None
+    state.events = None
     return state
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..model.variant import ScoreBy, Stall
 from ..model.variant import Scoring as ScoringMode
+from . import events as E
 
 
 class Scoring:
@@ -18,7 +19,9 @@ class Scoring:
         self.pending = None
         if self.stack and self.stack_victim >= 0:
             # A stack still open when the round ends is drawn before scoring (1.7.2).
-            self._draw(self.stack_victim, self.stack)
+            got = self._draw(self.stack_victim, self.stack)
+            if self.events is not None and got:
+                self.events.append(E.drew(self, self.stack_victim, got))
             self.stack, self.stack_victim = 0, -1
         if stalled:
             self.stalled = True
@@ -26,6 +29,9 @@ class Scoring:
                 winner = self._stall_winner()
         self.round_winner = winner
         self._score_round(winner)
+        if self.events is not None:
+            self.events.append(E.Event(E.ROUND_OVER, -1 if winner is None else winner, count=self.round,
+                                       won=not stalled, scores=tuple(self.scores)))
         if not self.match or v.scoring is ScoringMode.NONE:
             self._finish(winner)
         else:
@@ -85,3 +91,5 @@ class Scoring:
         self.winner = winner
         self.pending = None
         self.frames = []
+        if self.events is not None:
+            self.events.append(E.Event(E.GAME_OVER, -1 if winner is None else winner, scores=tuple(self.scores)))

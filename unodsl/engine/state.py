@@ -8,6 +8,7 @@ from ..effects import layout as D
 from . import savefile
 from .cards import Cards
 from .errors import IllegalAction
+from .events import Event, decided
 from .flow import Flow
 from .moves import APPLY, LEGAL, Moves
 from .observation import Observation
@@ -27,7 +28,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
     # Slots, not a __dict__: with this many fields an instance dict stops sharing its keys,
     # and every attribute access on the hot path becomes a dict lookup.
     __slots__ = ("g", "n", "seed", "match", "rng", "scores", "round", "dealer", "over", "winner", "round_winner",
-                 "stalled", "total_turns", "reshuffles", "log", "history", "hands", "draw_pile", "discard", "color",
+                 "stalled", "total_turns", "reshuffles", "log", "events", "history", "hands", "draw_pile", "discard", "color",
                  "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
                  "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
                  "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
@@ -50,6 +51,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
         self.total_turns = 0
         self.reshuffles = 0
         self.log: list[str] | None = [] if record else None
+        self.events: list[Event] | None = [] if record else None      # what happened (engine/events.py)
         self.history: list[int] = []
 
     # --- public API -------------------------------------------------------
@@ -97,6 +99,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
         """Apply a legal action id without re-checking legality (the bot fast path)."""
         if self.log is not None:
             self.log.append(f"p{self.pending[1]}: {self.g.action_to_string(action)}")
+            decided(self, action)
         self.history.append(action)
         kind, p = self.pending[0], self.pending[1]
         if kind != D.TURN:

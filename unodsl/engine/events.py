@@ -1,0 +1,133 @@
+"""What happened, as data: the events a recorded game keeps, and what each seat may see of them.
+
+A recorded game (`new_game(..., record=True)`) keeps `State.events`, one `Event` for each thing the
+engine did, in order; an unrecorded game keeps None and emits nothing. The decisions' events are
+written by `decided`, from `State.apply_id`'s recording branch, before the action is applied; what
+the rules then do (draws, skips, hands moved, the round's end) is written by the ops and the flow
+where it happens. `Event.seen_by(seat)` is the one place that decides what a seat may see of an event:
+the terminal, logs and the web view read `State.events_for(seat)`, never `State.events` itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..effects import layout as D
+
+# The kinds, each with what it says. `player` is who it happened to (or who acted), `other` the
+# second player involved; -1 for nobody.
+PLAYED = "played"              # player played cards[0]
+JUMPED = "jumped in"           # player jumped in out of turn with cards[0], identical to the top card
+CALLED_UNO = "called uno"      # player called UNO (other: the partner who called it for them)
+DREW = "drew"                  # player drew count cards (cards: seen by the drawer only)
+KEPT = "kept"                  # player kept the card just drawn (seen by the drawer only: it was playable)
+SKIPPED = "skipped"            # player lost their turn
+REVERSED = "reversed"          # the direction of play turned around (count: the new direction)
+COLOR = "color"                # the color in play became color (player: who named it, -1 for an effect)
+TARGET = "target"              # player chose other
+GAVE = "gave"                  # player gave cards to other (cards: seen by the two of them only)
+TRADED = "traded"              # player swapped cards[0] of theirs for other's cards[1] (seen by the two)
+SWAPPED = "swapped"            # player and other swapped hands
+ROTATED = "rotated"            # every hand passed to the next player (count: the direction)
+LOOKED = "looked"              # player looked at other's hand (cards: seen by the two of them only)
+DISCARDED = "discarded"        # player discarded every card of color (cards, face up)
+REDEALT = "redealt"            # every hand was gathered and dealt out again from the player after player
+TURN_TO = "turn to"            # player plays next, whoever would have
+ELIMINATED = "eliminated"      # player left the game, their cards under the draw pile
+LOCKED = "locked"              # only color may be played until play reaches player
+CHALLENGED = "challenged"      # player challenged other's card: won says whether it was played dishonestly
+ACCEPTED = "accepted"          # player accepted other's card without a challenge
+CAUGHT = "caught"              # player forgot to call UNO and was caught by other: count cards of penalty
+STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
+STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
+FLIPPED = "flipped"            # another start card, cards[0], was turned up
+WENT_OUT = "went out"          # player has no cards left
+TURN = "turn"                  # player's turn begins
+ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
+ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores
+GAME_OVER = "game over"        # the game (or match) is over, won by player (-1: nobody); scores
+
+KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, GAVE, TRADED, SWAPPED,
+         ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
+         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER)
+
+# Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
+# `player` may see at all.
+PRIVATE_CARDS = frozenset((DREW, GAVE, TRADED, LOOKED))
+PRIVATE = frozenset((KEPT,))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a recorded game: its kind and the few fields the kind needs."""
+
+    kind: str
+    player: int = -1
+    other: int = -1
+    count: int = 0
+    cards: tuple[str, ...] = ()
+    color: str | None = None
+    won: bool | None = None
+    scores: tuple[int, ...] = ()
+
+    def seen_by(self, seat: int) -> "Event | None":
+        """The event as `seat` may see it, or None if it may not see it at all.
+
+        Another player's drawn, given, traded or looked-at cards become a count: what the
+        observation shows of them (hand sizes), and nothing more.
+        """
+        if seat == self.player or (seat == self.other and self.other >= 0):
+            return self
+        if self.kind in PRIVATE:
+            return None
+        if self.kind in PRIVATE_CARDS and self.cards:
+            return replace(self, cards=())
+        return self
+
+
+def drew(st, p: int, got: int) -> Event:
+    """p drew their hand's last `got` cards."""
+    names = st.g.card_names
+    return Event(DREW, p, count=got, cards=tuple([names[k] for k in st.hands[p][len(st.hands[p]) - got:]]))
+
+
+def decided(st, action: int) -> None:
+    """Write the events of the decision `action` that the current player takes, before it is applied.
+
+    A turn's draw writes nothing here: the draw itself does (ops.draw).
+    """
+    g = st.g
+    kind, p = st.pending[0], st.pending[1]
+    events, names = st.events, g.card_names
+    k = g.num_kinds
+    if action < 2 * k and kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP):
+        events.append(Event(JUMPED if kind == D.JUMP else PLAYED, p, cards=(names[action % k],)))
+        if action >= k:
+            events.append(Event(CALLED_UNO, p))
+    elif action == g.A_KEEP and kind == D.DRAWN:
+        events.append(Event(KEPT, p, cards=(names[st.pending[2]],)))
+    elif kind == D.STACK and action == g.A_DRAW:
+        events.append(Event(STACK_TAKEN, p, count=st.stack))
+    elif kind == D.COLOR:
+        events.append(Event(COLOR, p, color=g.variant.colors[action - g.A_COLOR]))
+    elif kind == D.TARGET:
+        events.append(Event(TARGET, p, action - g.A_TARGET))
+    elif kind == D.GIVE and st.pending[3] >= 0:      # an exchange's picks: exchange_finish writes the gifts
+        events.append(Event(GAVE, p, st.pending[3], 1, (names[action - g.A_GIVE],)))
+    elif kind == D.TRADE and action != g.A_DONE:
+        mine, theirs = divmod(action - g.A_TRADE, k)
+        events.append(Event(TRADED, p, st.pending[2], 1, (names[mine], names[theirs])))
+    elif kind == D.CHALLENGE:
+        fr = st.frames[-1]
+        if action == g.A_CHALLENGE:
+            events.append(Event(CHALLENGED, p, fr[D.F_SELF], won=not fr[D.F_HONEST]))
+        else:
+            events.append(Event(ACCEPTED, p, fr[D.F_SELF]))
+    elif kind == D.UNO and action == g.A_UNO:
+        events.append(Event(CALLED_UNO, p))
+    elif kind == D.CATCH and action == g.A_UNO:
+        for v in st.vulnerable:
+            if v == p or st.partner_of(v) == p:
+                events.append(Event(CALLED_UNO, v, p if v != p else -1))
+    elif kind == D.CATCH and action != g.A_PASS:
+        events.append(Event(CAUGHT, action - g.A_CATCH, p, g.variant.uno_penalty))
