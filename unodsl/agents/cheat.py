@@ -39,7 +39,7 @@ class CheatBot(Bot):
             for i, action in enumerate(legal):
                 trial = state.clone()
                 trial.rng = random.Random(engine_seed)
-                trial.log = None
+                trial.log = trial.events = None      # a search trial records nothing
                 trial.apply_id(action)
                 totals[i] += roll_out(trial, self.rollout, random.Random(draws).random)[seat]
         self.rollouts += self.worlds * len(legal)

@@ -74,9 +74,8 @@ def _report_target(path: str, force: bool) -> tuple[str, str, bool]:
     if fmt is None:
         raise click.BadParameter(f"'{path}': a report is .html or .md", param_hint="'--report'")
     refuse_overwrite(path, force)
-    try:
-        import matplotlib  # noqa: F401 -- present: the report can be drawn
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
         click.echo("unodsl: --report needs matplotlib (pip install 'unodsl[report]')", err=True)
         sys.exit(2)
     return path, fmt, force

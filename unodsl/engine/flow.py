@@ -303,7 +303,6 @@ class Flow:
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
         player put out of cards or eliminated by any of them is noticed the same way.
         """
-        v = self.g.variant
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if not self.hands[q] and not self.out[q]:
