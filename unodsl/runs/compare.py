@@ -13,19 +13,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .metrics import PER_GAME, Moments, play_measured
+from .metrics import PER_GAME, SCALE, Moments, play_measured
 from .simulate import game_seed
 
 Z95 = 1.959963984540054
+
+
+def _moments() -> dict:
+    return {name: Moments(scale=SCALE.get(name, 1)) for name, _ in PER_GAME}
 
 
 @dataclass
 class Comparison:
     """Running sums of both sides and of their game-by-game differences, for every figure of PER_GAME."""
 
-    a: dict = field(default_factory=lambda: {name: Moments() for name, _ in PER_GAME})
-    b: dict = field(default_factory=lambda: {name: Moments() for name, _ in PER_GAME})
-    diff: dict = field(default_factory=lambda: {name: Moments() for name, _ in PER_GAME})
+    a: dict = field(default_factory=lambda: _moments())
+    b: dict = field(default_factory=lambda: _moments())
+    diff: dict = field(default_factory=lambda: _moments())
     games: int = 0
 
     def add(self, figures_a: dict, figures_b: dict) -> None:

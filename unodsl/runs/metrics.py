@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..effects import layout as D
 from .intervals import percentiles, wilson
@@ -32,6 +32,8 @@ PER_GAME = (
     ("lead_changes", "lead changes per game"),
     ("drama", "drama (share of the winner's decisions spent behind)"),
 )
+# Figures kept as integers in units smaller than one: drama, a share, in billionths.
+SCALE = {"drama": 10**9}
 
 
 class GameMetrics:
@@ -39,8 +41,9 @@ class GameMetrics:
 
     The leader is the one seat holding the fewest cards, if one does (Ludii's
     "expected winner", with hand size as the evaluation). A lead change is a step at
-    which the leader becomes another seat; drama is the share of the eventual winner's
-    own decisions made while another seat led.
+    which a seat other than the last one to lead alone comes to lead alone (a tie in
+    between does not reset it); drama is the share of the eventual winner's own
+    decisions made while another seat led alone.
     """
 
     __slots__ = ("g", "plays_below", "n", "first", "direction", "drawn", "forced", "largest", "stack",
@@ -51,7 +54,7 @@ class GameMetrics:
         self.g = state.g
         self.plays_below = 2 * state.g.num_kinds        # action ids below this play a card
         self.n = state.n
-        self.first = -1                       # the seat of the round's first turn, and the direction then
+        self.first = -1                       # the seat of the game's first turn, and the direction then
         self.direction = 1
         self.drawn = [0] * self.n
         self.forced = [0] * self.n
@@ -149,9 +152,10 @@ class GameMetrics:
             "first_player_won": won, "cards_drawn": sum(self.drawn), "forced_draws": sum(self.forced),
             "largest_hand": self.largest, "longest_stack": self.longest_stack, "reshuffles": state.reshuffles,
             "lead_changes": self.lead_changes,
-            # A Fraction, not a float: sums of fractions do not depend on the order games are merged in.
-            "drama": Fraction(self.behind[winner], self.decided[winner]) if winner is not None and self.decided[winner]
-            else None,
+            # In billionths, an integer: sums of integers do not depend on the order games are merged in
+            # (and stay small, as sums of fractions with ever new denominators would not).
+            "drama": (self.behind[winner] * SCALE["drama"] + self.decided[winner] // 2) // self.decided[winner]
+            if winner is not None and self.decided[winner] else None,
             "winner_position": None if winner is None or self.first < 0
             else ((winner - self.first) * self.direction) % self.n,
             "drawn": list(self.drawn), "plays": self.plays, "hits": self.hits, "winner": winner,
@@ -161,17 +165,18 @@ class GameMetrics:
 
 @dataclass
 class Moments:
-    """Count, sum and sum of squares: a mean and its interval in constant memory.
+    """Count, sum and sum of squares of integers: a mean and its interval in constant memory.
 
-    The sums stay exact (ints, or Fractions for a ratio such as drama), so merging parts in
-    any order gives the same figures: results do not depend on the number of workers.
+    The sums are exact integers, so merging parts in any order gives the same figures: results
+    do not depend on the number of workers. A figure below one is added in units of 1/`scale`.
     """
 
     n: int = 0
-    total: int | Fraction = 0
-    squares: int | Fraction = 0
+    total: int = 0
+    squares: int = 0
+    scale: int = 1
 
-    def add(self, x: int | Fraction) -> None:
+    def add(self, x: int) -> None:
         self.n += 1
         self.total += x
         self.squares += x * x
@@ -183,14 +188,14 @@ class Moments:
 
     @property
     def mean(self) -> float:
-        return float(Fraction(self.total) / self.n) if self.n else 0.0
+        return float(Fraction(self.total, self.n * self.scale)) if self.n else 0.0
 
     @property
     def sd(self) -> float:
         if self.n < 2:
             return 0.0
         variance = (Fraction(self.squares) - Fraction(self.total) ** 2 / self.n) / (self.n - 1)
-        return math.sqrt(max(0.0, float(variance)))
+        return math.sqrt(max(0.0, float(variance))) / self.scale
 
     def ci95(self) -> tuple[float, float]:
         """The normal-approximation 95% interval of the mean."""
@@ -222,7 +227,7 @@ class Report:
 
     def __post_init__(self):
         for name, _ in PER_GAME:
-            self.per_game.setdefault(name, Moments())
+            self.per_game.setdefault(name, Moments(scale=SCALE.get(name, 1)))
 
     def add(self, figures: dict, state) -> None:
         """Fold in one game's `GameMetrics.finish` figures."""
