@@ -240,3 +240,11 @@ def test_a_house_rule_that_adds_cards_fits_every_deck_with_total_null(tmp_path):
         assert result.errors == [] and "wild_extra" in result.variant.cards
         if cards:
             assert len(result.game.deck) == cards
+
+
+def test_a_ruling_without_a_value_is_reported_and_compiles_without_an_internal_error(tmp_path):
+    """Found by the restructuring fuzz: `value: null` on a ruling an effect reads gave E599 (the lowering had
+    no rule for a ruling the folder leaves alone)."""
+    path = _project(tmp_path, "rulings:\n  draw_two_start_skips: {value: null}\n")
+    codes = [code for *_, code in _found(path)]
+    assert "E202" in codes and "E599" not in codes

@@ -397,6 +397,11 @@ class _Unit:
             return _const(value)
         return getattr(self, "e_" + e.rule)(e)
 
+    def e_rule_ref(self, e):
+        # A ruling the folder leaves alone has no value chosen (`value: null`): it reads as none,
+        # equal to no word and to no number, as it always did.
+        return _const(self.g.ruling_value(e.name))
+
     def e_current_color(self, e):
         return Value(lambda st, fr: st.color)
 
