@@ -86,7 +86,7 @@ def _sides(file_a, file_b, rulings, includes, root) -> list[tuple[str, object]]:
         return [(file_a, load_game(file_a, root)), (file_b, load_game(file_b, root))]
     path = variant_file(file_a)
     if includes:
-        virtual, texts = with_includes(path, includes)
+        virtual, texts = with_includes(file_a, includes)
         return [(f"{file_a} + {', '.join(includes)}", load_game(virtual, root, None, texts)),
                 (file_a, load_game(path, root))]
     grid = parse_rulings(rulings, grid=True)

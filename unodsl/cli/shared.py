@@ -68,18 +68,23 @@ def parse_rulings(given: tuple[str, ...], grid: bool = False) -> dict:
     return out
 
 
-def with_includes(path: str, includes: tuple[str, ...]) -> tuple[str, dict | None]:
-    """The variant to load: `path` itself, or an unsaved file beside it that extends it and includes
-    `includes` (house-rule files or shipped names), with its text for check_file(texts=...)."""
+def with_includes(given: str, includes: tuple[str, ...]) -> tuple[str, dict | None]:
+    """The variant to load: `given` itself, or an unsaved file in the working folder that extends it
+    and includes `includes`, with its text for check_file(texts=...).
+
+    The file is never written. It sits in the working folder, so the house rules' paths are read
+    as the user typed them, from there; `given` is kept as a shipped name when it is one.
+    """
     if not includes:
-        return path, None
+        return variant_file(given), None
     import json
-    folder = os.path.dirname(os.path.abspath(path))
-    virtual = os.path.join(folder, f".{os.path.basename(path)}+includes.yaml")
-    ref = path if not os.path.exists(path) else os.path.basename(path)
-    text = (f"unodsl: 1\nname: {json.dumps(os.path.basename(path) + ' + ' + ', '.join(includes))}\n"
+    from ..source import catalog
+    ref = given if (not os.path.lexists(given) and catalog.is_name(given)) else os.path.abspath(given)
+    virtual = os.path.join(os.getcwd(), f".unodsl-{os.path.basename(given)}+includes.yaml")
+    text = (f"unodsl: 1\nname: {json.dumps(os.path.basename(given) + ' + ' + ', '.join(includes))}\n"
             f"extends: {json.dumps(ref)}\ninclude: {json.dumps(list(includes))}\n")
     return virtual, {virtual: text}
+
 
 # One option for every command that reads variants, so they all resolve links alike.
 root_option = click.option(

@@ -10,7 +10,7 @@ import time
 import click
 
 from .shared import (BOT_CHOICE, check_players, include_option, isatty, load_game, parse_rulings, root_option,
-                     rulings_option, variant_file, with_includes, write_bytes_or_exit)
+                     rulings_option, with_includes, write_bytes_or_exit)
 
 # A run in which more games than this share reach the turn limit says so: its figures are
 # those of games cut short, not of games played out.
@@ -89,7 +89,6 @@ def run_simulation(file, games, players, bots, seed, workers, match, as_json, ro
     stop: list = []
     previous = _set_sigint(lambda signum, frame: stop.append(signum))
     try:
-        file = variant_file(file)
         path, texts = with_includes(file, includes)
         game = load_game(path, root, None, texts)
         rulings = _checked_rulings(game, rulings)
