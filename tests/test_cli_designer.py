@@ -94,3 +94,15 @@ def test_compare_a_house_rule_with_its_variant_and_a_ruling_grid():
 def test_python_m_unodsl_and_the_lsp_command_exist():
     assert unodsl("--version").stdout.startswith("unodsl")
     assert unodsl("lsp", "--help").returncode == 0
+
+
+def test_include_reads_a_house_rule_from_the_working_folder_over_a_shipped_variant(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "plus.yaml").write_text(
+        "unodsl: 1\nname: Plus one\nhouse_rule: {id: plus_one, summary: one more card, check_with: classic}\n"
+        "deck: {total: null}\ncards:\n  wild_extra: {count: 1, wild: true, points: 50}\n")
+    run = unodsl("simulate", "classic", "-n", "20", "--include", "plus.yaml", "--figures", "--format", "json",
+                 cwd=tmp_path)
+    cards = [c["card"] for c in json.loads(run.stdout)["report"]["cards"]]
+    assert run.returncode == 0 and "wild_extra" in cards
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plus.yaml", "pyproject.toml"]     # nothing written
