@@ -146,10 +146,15 @@ def test_end_of_input_before_the_game_is_over():
     assert "Traceback" not in result.stdout + result.stderr
 
 
-def test_quit_leaves_the_game():
+def test_quit_leaves_the_game_with_a_summary_and_exit_0(tmp_path):
     result = cli("play", CLASSIC, "--seed", "7", input="quit\n")
-    assert result.exit_code == 1
-    assert "game abandoned" in result.stderr
+    assert result.exit_code == 0
+    summary = result.stdout.splitlines()[-2:]
+    assert re.fullmatch(r"You left the game after \d+ turns \(round 1\)\.", summary[0]), summary
+    assert re.fullmatch(r"Cards in hand: p0 \(you\) 7, p1 \d+, p2 \d+, p3 \d+\.", summary[1]), summary
+    log = tmp_path / "game.json"
+    logged = cli("play", CLASSIC, "--seed", "7", "--log", str(log), input="quit\n")
+    assert logged.exit_code == 0 and "No log was written" in logged.stdout and not log.exists()
 
 
 def test_play_is_deterministic_for_a_seed():

@@ -83,7 +83,7 @@ def _run_commands(block: str, cwd: Path) -> None:
         assert "Traceback" not in shown
         if command[1] == "play":        # scripted: the game starts and `quit` leaves it
             assert result.stdout.startswith("The Garcias' house rules: 3 players"), shown
-            assert re.search(r"your hand \(\d+\)", result.stdout) and "game abandoned" in result.stderr, shown
+            assert re.search(r"your hand \(\d+\)", result.stdout) and "You left the game after" in result.stdout, shown
         elif expected:
             assert (result.stdout + result.stderr).splitlines() == expected or \
                 result.stdout.splitlines() + result.stderr.splitlines() == expected, (command, shown)

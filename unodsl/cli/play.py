@@ -61,9 +61,10 @@ def play(ctx, file, seat, sim_games, log_path, force, players, bots, seed, worke
     except InputEnded:
         click.echo("unodsl: input ended before the game was over", err=True)
         sys.exit(1)
-    except GameAbandoned:
-        click.echo("unodsl: game abandoned", err=True)
-        sys.exit(1)
+    except GameAbandoned as left:
+        # Leaving is what the player asked for: a summary, exit 0 (a log is kept only of a finished game).
+        click.echo(left.summary + (f"\nNo log was written to {log_path}: the game was not over." if log_path else ""))
+        return
     if log_path:
         from ..runs.replay import game_log
         if variant_file(file) != file:           # a shipped name: the log keeps the name

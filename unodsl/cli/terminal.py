@@ -68,7 +68,20 @@ class InputEnded(Exception):
 
 
 class GameAbandoned(Exception):
-    """The player typed quit."""
+    """The player typed quit; `summary` says where the game stood, from the player's seat."""
+
+    def __init__(self, summary: str):
+        super().__init__(summary)
+        self.summary = summary
+
+
+def left_game_summary(state: State, seat: int) -> str:
+    """Where a game stood when the player at `seat` left it: turns, every hand's size, the scores."""
+    hands = ", ".join(f"p{q}{' (you)' if q == seat else ''} {state.hand_size(q)}" for q in range(state.n))
+    lines = [f"You left the game after {state.total_turns} turns (round {state.round}).", f"Cards in hand: {hands}."]
+    if any(state.scores):
+        lines.append("Scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(state.scores)) + ".")
+    return "\n".join(lines)
 
 
 # --- what the human may see ------------------------------------------------------
@@ -430,7 +443,7 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
         if not entry:
             continue
         if entry.lower() in QUIT_WORDS:
-            raise GameAbandoned()
+            raise GameAbandoned(left_game_summary(state, seat))
         if entry.lower() in HELP_WORDS:
             for line in render_view(game, state.observation(seat), [], legal):
                 screen.show(line)
