@@ -150,7 +150,7 @@ def test_quit_leaves_the_game_with_a_summary_and_exit_0(tmp_path):
     result = cli("play", CLASSIC, "--seed", "7", input="quit\n")
     assert result.exit_code == 0
     summary = result.stdout.splitlines()[-2:]
-    assert re.fullmatch(r"You left the game after \d+ turns \(round 1\)\.", summary[0]), summary
+    assert re.fullmatch(r"You left the game after \d+ turns? \(round 1\)\.", summary[0]), summary
     assert re.fullmatch(r"Cards in hand: p0 \(you\) 7, p1 \d+, p2 \d+, p3 \d+\.", summary[1]), summary
     log = tmp_path / "game.json"
     logged = cli("play", CLASSIC, "--seed", "7", "--log", str(log), input="quit\n")

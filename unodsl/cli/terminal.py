@@ -78,7 +78,8 @@ class GameAbandoned(Exception):
 def left_game_summary(state: State, seat: int) -> str:
     """Where a game stood when the player at `seat` left it: turns, every hand's size, the scores."""
     hands = ", ".join(f"p{q}{' (you)' if q == seat else ''} {state.hand_size(q)}" for q in range(state.n))
-    lines = [f"You left the game after {state.total_turns} turns (round {state.round}).", f"Cards in hand: {hands}."]
+    turns = f"{state.total_turns} turn" + ("" if state.total_turns == 1 else "s")
+    lines = [f"You left the game after {turns} (round {state.round}).", f"Cards in hand: {hands}."]
     if any(state.scores):
         lines.append("Scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(state.scores)) + ".")
     return "\n".join(lines)
