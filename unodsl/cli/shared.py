@@ -1,5 +1,5 @@
-"""What several subcommands share: the --root option, variant arguments, loading a game, exiting
-with a message when a file cannot be written."""
+"""What several subcommands share: the --root, --bots, --ruling and --include options, variant
+arguments, loading a game, exiting with a message when a file cannot be written."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import click
 
 from ..diagnostics import format_text
 from .files import TargetExists, atomic_write
+
 
 class BotList(click.ParamType):
     """`--bots`: one bot for every seat, or a comma list seated in turn (`heuristic,random,ismcts:200`).
@@ -39,7 +40,7 @@ BOT_CHOICE = BotList()
 def rulings_option(fn):
     """`--ruling NAME=VALUE`, repeatable: a ruling changed for this run (values are read as YAML scalars)."""
     return click.option("--ruling", "rulings", multiple=True, metavar="NAME=VALUE",
-                        help="Change a ruling for this run (repeatable): --ruling stack_challenge=false.")(fn)
+                        help="Change a ruling for this run (repeatable): --ruling draw_two_start_skips=false.")(fn)
 
 
 def include_option(fn):
