@@ -9,7 +9,7 @@ import time
 import click
 
 from .shared import (BOT_CHOICE, check_players, include_option, load_game, parse_rulings, root_option,
-                     rulings_option, variant_file, with_includes, write_bytes_or_exit)
+                     report_target, rulings_option, variant_file, with_includes, write_or_exit)
 
 
 @click.command(name="compare")
@@ -47,8 +47,7 @@ def compare_command(file_a, file_b, games, players, bots, seed, match, rulings, 
         raise click.UsageError("give B, or --include or --ruling to compare A with a change of itself")
     report = None
     if report_path is not None:
-        from .simulate import _report_target
-        report = _report_target(report_path, force)
+        report = report_target(report_path, force)
     sides = _sides(file_a, file_b, rulings, includes, root)
     for _, game in sides:
         check_players(game, players)
@@ -70,7 +69,7 @@ def compare_command(file_a, file_b, games, players, bots, seed, match, rulings, 
         for i, (name, rows) in enumerate(zip(names, results)):
             part = stem if len(names) == 1 else f"{stem}-{i + 1}"
             for file, data in render_comparison({"a": name, **header}, rows, page_fmt, part).items():
-                write_bytes_or_exit(os.path.join(os.path.dirname(path), file), data, force, "report",
+                write_or_exit(os.path.join(os.path.dirname(path), file), data, force, "report",
                                     "the games were played", "the report")
     if fmt == "json":
         click.echo(json.dumps(out if len(out) > 1 else out[0], indent=2))

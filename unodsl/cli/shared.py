@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..diagnostics import format_text
-from .files import TargetExists, atomic_write
+from .files import TargetExists, atomic_write, refuse_overwrite
 
 
 class BotList(click.ParamType):
@@ -132,13 +132,8 @@ def check_players(game, players: int) -> None:
         raise click.UsageError(str(err)) from None
 
 
-def write_bytes_or_exit(path: str, data: bytes, force: bool, name: str, during: str, kept: str) -> None:
-    """write_or_exit for bytes (a report's pages and images)."""
-    write_or_exit(path, data, force, name, during, kept)
-
-
 def write_or_exit(path: str, text: str | bytes, force: bool, name: str, during: str, kept: str) -> None:
-    """Write `text` to `path` atomically; if that is refused (the file appeared meanwhile) or fails, say
+    """Write `text` (or bytes) to `path` atomically; if that is refused (the file appeared meanwhile) or fails, say
     so, keeping both texts, and exit 1."""
     try:
         atomic_write(path, text, force=force)
@@ -149,6 +144,19 @@ def write_or_exit(path: str, text: str | bytes, force: bool, name: str, during: 
     except OSError as err:
         click.echo(f"unodsl: cannot write {name} '{path}': {err.strerror or err}", err=True)
         sys.exit(1)
+
+
+def report_target(path: str, force: bool) -> tuple[str, str, bool]:
+    """(path, "html" or "md", force) of a report, refused before any game is played when it cannot be written."""
+    fmt = {".html": "html", ".htm": "html", ".md": "md"}.get(os.path.splitext(path)[1].lower())
+    if fmt is None:
+        raise click.BadParameter(f"'{path}': a report is .html or .md", param_hint="'--report'")
+    refuse_overwrite(path, force)
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        click.echo("unodsl: --report needs matplotlib (pip install 'unodsl[report]')", err=True)
+        sys.exit(2)
+    return path, fmt, force
 
 
 def isatty(stream) -> bool:

@@ -10,7 +10,7 @@ import time
 import click
 
 from .shared import (BOT_CHOICE, check_players, include_option, isatty, load_game, parse_rulings, root_option,
-                     rulings_option, with_includes, write_bytes_or_exit)
+                     report_target, rulings_option, with_includes, write_or_exit)
 
 # A run in which more games than this share reach the turn limit says so: its figures are
 # those of games cut short, not of games played out.
@@ -61,24 +61,10 @@ def simulate(file, games, players, bots, seed, workers, match, fmt, as_json, roo
     """
     report = None
     if report_path is not None:
-        report = _report_target(report_path, force)
+        report = report_target(report_path, force)
     run_simulation(file, games, players, bots or "heuristic", 1 if seed is None else seed, workers, match,
                    as_json or fmt == "json", root, rulings=parse_rulings(rulings), includes=includes,
                    measure=figures or report is not None, report=report, backend=backend)
-
-
-def _report_target(path: str, force: bool) -> tuple[str, str, bool]:
-    """(path, "html" or "md", force) of a report, refused before any game is played when it cannot be written."""
-    from .files import refuse_overwrite
-    fmt = {".html": "html", ".htm": "html", ".md": "md"}.get(os.path.splitext(path)[1].lower())
-    if fmt is None:
-        raise click.BadParameter(f"'{path}': a report is .html or .md", param_hint="'--report'")
-    refuse_overwrite(path, force)
-    import importlib.util
-    if importlib.util.find_spec("matplotlib") is None:
-        click.echo("unodsl: --report needs matplotlib (pip install 'unodsl[report]')", err=True)
-        sys.exit(2)
-    return path, fmt, force
 
 
 def run_simulation(file, games, players, bots, seed, workers, match, as_json, root, *, rulings=None, includes=(),
@@ -124,7 +110,7 @@ def run_simulation(file, games, players, bots, seed, workers, match, as_json, ro
         stem = os.path.splitext(os.path.basename(out))[0]
         folder = os.path.dirname(out)
         for name, data in render_simulation(summary, fmt, stem).items():
-            write_bytes_or_exit(os.path.join(folder, name), data, force, "report", "the games were played",
+            write_or_exit(os.path.join(folder, name), data, force, "report", "the games were played",
                                 "the report")
     if as_json:
         click.echo(json.dumps(summary, indent=2))
