@@ -97,7 +97,8 @@ def _scenario_file_mark(root) -> object | None:
 def _at_removals(diagnostics: list[Diagnostic], comp, path: str) -> list[Diagnostic]:
     """An inherited effect that reads a ruling the checked file removed (E502 in the other file) is
     reported at the removal, in the checked file: that is the line to change."""
-    removed = {key: node for key, node in comp.removed if node.path == path}
+    removed = {keys[1]: node for keys, node in comp.removed
+               if len(keys) == 2 and keys[0] == "rulings" and node.path == path}
     out = []
     for d in diagnostics:
         name = d.message.removeprefix("unknown ruling '").split("'")[0] if d.code == "E502" else None

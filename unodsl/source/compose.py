@@ -38,7 +38,8 @@ class Composition:
     # A file named by a link could not be loaded: later stages would only report what is missing.
     incomplete: bool = False
     buffers: dict[str, str] = field(default_factory=dict)     # real path -> text read in place of the file
-    removed: list[tuple[str, Node]] = field(default_factory=list)   # (key, its null): inherited entries removed
+    # (key path, its null) of every inherited entry a null removed: ("rulings", "x"), ("cards", "skip")...
+    removed: list[tuple[tuple[str, ...], Node]] = field(default_factory=list)
 
 
 # A folder holding one of these is a project: its variants may link to each other.
@@ -243,12 +244,13 @@ def _os_problem(err: Exception) -> str:
 
 
 def merge(base: Node, overlay: Node, removed_nothing: list[Node] | None = None,
-          removed: list[tuple[str, Node]] | None = None) -> Node:
-    """Apply `overlay` on top of `base`: maps merge key by key, anything else replaces.
+          removed: list[tuple[tuple[str, ...], Node]] | None = None, at: tuple[str, ...] = ()) -> Node:
+    """Apply `overlay` (found at the key path `at`) on top of `base`: maps merge key by key, anything
+    else replaces.
 
     A key set to null in `overlay` removes the inherited entry (a card type, a number range,
-    a ruling) and is listed in `removed` as (key, the null); one with no entry to remove goes
-    to `removed_nothing`, for a warning.
+    a ruling) and is listed in `removed` as (its key path, the null); one with no entry to
+    remove goes to `removed_nothing`, for a warning.
     """
     if base.kind != "map" or overlay.kind != "map":
         return overlay
@@ -259,9 +261,9 @@ def merge(base: Node, overlay: Node, removed_nothing: list[Node] | None = None,
                 if removed_nothing is not None:
                     removed_nothing.append(value)
             elif removed is not None:
-                removed.append((key, value))
+                removed.append((at + (key,), value))
         elif key in merged and merged[key].kind == "map" and value.kind == "map":
-            merged[key] = merge(merged[key], value, removed_nothing, removed)
+            merged[key] = merge(merged[key], value, removed_nothing, removed, at + (key,))
         else:
             merged[key] = value
     # Positions come from the most specific file, so diagnostics point at the override.
