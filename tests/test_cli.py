@@ -554,3 +554,12 @@ def test_test_runs_in_the_reference_mode_too():
     result = run("test", "--reference", "variants/scenarios/teams.yaml")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("passed, 0 failed")
+
+
+def test_the_humans_own_move_is_said_once_and_what_it_did_is_told():
+    """The echo ("you: play wild") says the move; the next screen does not say it again."""
+    result = cli("play", CLASSIC, "--seed", "4", input="1\n1\n1\nquit\n")
+    assert result.exit_code == 0
+    assert result.stdout.count("you: play wild") == 1 and "you play wild" not in result.stdout
+    assert "you: color red" in result.stdout and "you name red" not in result.stdout
+    assert "p2 draws 2 and is skipped" in result.stdout       # what others' moves did is still told

@@ -424,11 +424,25 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
         if state.current_player != seat:
             state.apply_id(bot.act(state))
             continue
+        before = len(state.events)
         _decide(state, seat, screen, keyboard, events, hand_after)
         hand_after = state.hand(seat)
-        events = []                         # the next screen tells what the human's move did, from it on
+        events = []                         # the next screen tells what the human's move did
+        seen = before + _echoed(state.events[before:], seat)
     _show_end(state, seat, screen, events)
     return state
+
+
+# The events of a decision that the echo of the human's own move ("you: play red_7") says already.
+_ECHOED = (E.PLAYED, E.JUMPED, E.CALLED_UNO, E.KEPT, E.COLOR, E.TARGET)
+
+
+def _echoed(events: list, seat: int) -> int:
+    """How many of the events after the human's move only repeat the move's echo: its leading own ones."""
+    n = 0
+    while n < len(events) and events[n].player == seat and events[n].kind in _ECHOED:
+        n += 1
+    return n
 
 
 def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, events: list[str],
