@@ -164,43 +164,59 @@ def test_play_is_deterministic_for_a_seed():
     assert first.stdout == second.stdout
 
 
+def _as_at_a_terminal():
+    """In the child: SIGINT as a terminal's foreground job has it. A job started in the background by
+    a shell without job control (as CI may start the suite) inherits SIGINT ignored, and Python then
+    never turns Ctrl-C into KeyboardInterrupt; a player at a terminal always gets the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _read_until(master: int, marker: bytes) -> bytes:
+    """What the child writes to the terminal `master`, up to and including `marker` (the event to wait
+    for). The 120 s is a hang guard, so that a child that never shows it fails the test, not the suite."""
+    screen = b""
+    while marker not in screen:
+        if not select.select([master], [], [], 120)[0]:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:                     # the terminal closed: the process ended early
+            break
+        if not chunk:
+            break
+        screen += chunk
+    assert marker in screen, screen[-500:]
+    return screen
+
+
+def _drain_until_exit(proc, master: int) -> None:
+    """Keep reading the child's terminal until it exits, so that nothing it still writes there can
+    block it on a full terminal buffer (the 120 s: a hang guard, not a wait)."""
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if select.select([master], [], [], 0.5)[0]:
+            try:
+                os.read(master, 4096)
+            except OSError:
+                pass
+
+
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 def test_ctrl_c_during_play_exits_130():
     """Ctrl-C at the prompt, as a player at a terminal gives it: sent once the prompt is on screen."""
-    import pty
-    master, slave = pty.openpty()
+    master, slave = os.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "unodsl.cli", "play", CLASSIC, "--seed", "7"], cwd=ROOT,
                             stdin=slave, stdout=slave, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, NO_COLOR="1", TERM="dumb"))
+                            env=dict(os.environ, NO_COLOR="1", TERM="dumb"), preexec_fn=_as_at_a_terminal)
     os.close(slave)
-    screen = b""
     try:
-        # The event to wait for: the prompt is shown, so the game is waiting for the player. The
-        # 120 s is a guard, so that a game that never prompts fails here instead of hanging the suite.
-        while b"type an action: " not in screen:
-            if not select.select([master], [], [], 120)[0]:
-                break
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:                     # the terminal closed: the process ended early
-                break
-            if not chunk:
-                break
-            screen += chunk
-        assert b"type an action: " in screen, screen[-500:]
+        _read_until(master, b"type an action: ")     # the game waits for the player
         proc.send_signal(signal.SIGINT)
-        # Until the process exits, keep reading its terminal, so that nothing it still writes there can
-        # block it on a full terminal buffer (the 120 s: a hang guard, not a wait).
-        deadline = time.monotonic() + 120
-        while proc.poll() is None and time.monotonic() < deadline:
-            if select.select([master], [], [], 0.5)[0]:
-                try:
-                    os.read(master, 4096)
-                except OSError:
-                    pass
+        _drain_until_exit(proc, master)
         _, err = proc.communicate(timeout=10)
     finally:
         proc.kill()
+        proc.wait()
         proc.stderr.close()
         os.close(master)
     assert proc.returncode == 130, err
@@ -349,21 +365,30 @@ def test_forked_workers_play_the_parents_compiled_game():
     assert serial.summary() == pooled.summary() != as_written.summary()
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_interrupted_simulation_prints_what_it_has(workers):
+    """Ctrl-C during a long run, sent once the progress bar shows games finishing: the games played
+    so far are summed up, and the run exits 130."""
+    master, slave = os.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "unodsl.cli", "simulate", CLASSIC, "-n", "100000000",
-                             "--workers", workers], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                             "--workers", workers], cwd=ROOT, stdout=subprocess.PIPE, stderr=slave, text=True,
+                            preexec_fn=_as_at_a_terminal)
+    os.close(slave)
     try:
-        time.sleep(2.0)                  # past start-up, well into the run
+        _read_until(master, b" games (")            # the progress bar: games are being played
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        _drain_until_exit(proc, master)             # the summary is small: its pipe never fills
+        out = proc.stdout.read()
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+        proc.wait()
+        proc.stdout.close()
+        os.close(master)
+    assert proc.returncode == 130
     assert "(interrupted)" in out.splitlines()[0]
     assert "win rate" in out
-    assert "Traceback" not in out + err
+    assert "Traceback" not in out
 
 
 # --- replay --------------------------------------------------------------------------------
