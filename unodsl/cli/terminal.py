@@ -192,6 +192,8 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"{_does(q, seat, 'take')} the draw stack"
     if kind == E.FLIPPED:
         return f"another start card is turned up: {e.cards[0]}"
+    if kind == E.TURNED_OVER:
+        return f"every card is turned over: the {e.cards[0]} side is up, and the top card is now {e.cards[1]}"
     if kind == E.WENT_OUT:
         return f"{who} {'have' if q == seat else 'has'} no cards left"
     if kind == E.ROUND_OVER:
@@ -281,6 +283,13 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
     if obs.get("lock"):
         extras.append(f"locked to {obs['lock']}")
     lines.append(Text("piles: " + ", ".join(extras)))
+    if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
+        shown = Text(f"side up: {obs['side']}")
+        if obs["draw_pile_back"]:
+            shown += Text("   draw pile's top shows: ") + _cards(game, [obs["draw_pile_back"]])
+        lines.append(shown)
+        for q, backs in sorted(obs["backs"].items(), key=lambda item: int(item[0])):
+            lines.append(Text(f"the backs of p{q}'s cards: ") + _cards(game, sort_hand(game, backs)))
     others = []
     for q, size in enumerate(obs["hand_sizes"]):
         if q == seat:

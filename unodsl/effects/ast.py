@@ -229,6 +229,11 @@ class Nothing(Stmt):
     pass
 
 
+@_rule("flip_all")
+class FlipAll(Stmt):
+    pass
+
+
 @_rule("must_play_block")
 class MustPlayBlock(Stmt):
     who: Expr
@@ -366,6 +371,11 @@ class IsPartner(Expr):
 @_rule("card_is")
 class CardIs(Expr):
     kind: str
+
+
+@_rule("side_is")
+class SideIs(Expr):
+    side: str
 
 
 # ---- expressions: atoms --------------------------------------------------------------------------

@@ -41,6 +41,7 @@ CAUGHT = "caught"              # player forgot to call UNO and was caught by oth
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 FLIPPED = "flipped"            # another start card, cards[0], was turned up
+TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: cards[0] is the side now up, cards[1] the top
 WENT_OUT = "went out"          # player has no cards left
 TURN = "turn"                  # player's turn begins
 ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
@@ -49,7 +50,7 @@ GAME_OVER = "game over"        # the game (or match) is over, won by player (-1:
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
-         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER)
+         STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.

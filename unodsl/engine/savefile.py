@@ -406,6 +406,14 @@ def _lock_owner(value, ld):
     return owner
 
 
+def side(value, ld):
+    """The side up of a two-sided deck, by index (a field saved only for such a deck)."""
+    sides = len(ld.game.variant.sides)
+    if not _is_int(value) or not 0 <= value < sides:
+        raise _Bad(f"is {_show(value)}, not a side of this deck (0 to {sides - 1})")
+    return value
+
+
 # --- the schema: one entry per saved field, checked in this order --------------------------------
 
 FIELDS = {
@@ -443,6 +451,7 @@ FIELDS = {
     "next_player": _next_player,
     "played_by": seat_or_none,
     "flips": integer(0),
+    "side": side,                   # a two-sided deck's only: see ONE_SIDED
     "drawn_this_turn": card_kind_or_none,
     "vulnerable": list_of(seat, distinct=True),
     "uno_called": per_seat(boolean),
@@ -456,6 +465,10 @@ FIELDS = {
     "frames": frames,
     "pending": pending,             # last: it is checked against the frames, windows and hands it refers to
 }
+
+
+# Fields a one-sided deck's states neither save nor load (they hold their one value there).
+ONE_SIDED = {"side": 0}
 
 
 def dump_state(state) -> str:
@@ -477,6 +490,9 @@ def dump_state(state) -> str:
                         for p, seen in state.revealed.items()}
     version, internal, gauss = state.rng.getstate()
     data["rng"] = [version, list(internal), gauss]
+    if state.g.k_back is None:
+        for name in ONE_SIDED:
+            del data[name]
     data["variant"] = state.g.digest
     data["format"] = FORMAT
     return json.dumps(data)
@@ -493,14 +509,17 @@ def load_state(game, text: str):
     if data.get("variant") != game.digest:
         raise InvalidState(f"saved for another variant (digest {_show(data.get('variant'))}, "
                            f"this one is {game.digest})")
-    missing = [f for f in FIELDS if f not in data]
+    fields = FIELDS if game.k_back is not None else {f: c for f, c in FIELDS.items() if f not in ONE_SIDED}
+    missing = [f for f in fields if f not in data]
     if missing:
         raise InvalidState(f"missing fields: {', '.join(missing)}")
-    unknown = [f for f in data if f not in FIELDS and f not in ("format", "variant")]
+    unknown = [f for f in data if f not in fields and f not in ("format", "variant")]
     if unknown:
         raise InvalidState(f"unknown field '{unknown[0][:40]}'")
     ld = _Loading(game)
-    for name, check in FIELDS.items():
+    if fields is not FIELDS:
+        ld.got.update(ONE_SIDED)
+    for name, check in fields.items():
         try:
             ld.got[name] = check(data[name], ld)
         except _Bad as bad:
@@ -520,7 +539,7 @@ def load_state(game, text: str):
 def _check_cards(game, got: dict) -> None:
     """All zones together hold exactly the deck: no card made up, none lost."""
     held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"]) for k in zone)
-    expected = Counter(game.deck)
+    expected = Counter(game.deck if not got["side"] else [game.k_back[k] for k in game.deck])
     if held != expected:
         extra = held - expected
         if extra:

@@ -232,6 +232,12 @@ class Translator:
     def s_return_and_flip(self, s):
         return "Put it back into the draw pile, shuffle, and turn up a new start card."
 
+    def s_flip_all(self, s):
+        first, other = self.variant.sides
+        return (f"Turn every card over, each in its place: every hand, the draw pile and the discard pile. "
+                f"Play goes on with the other side up ({title(first)} or {title(other)}), in the color of the "
+                f"new top card; if it is a wild, {self.me.verb('name')} the color.")
+
     def s_if_stmt(self, s):
         out: list[str] = []
         first = True
@@ -525,6 +531,8 @@ class Translator:
             return f"{self.card_phrase} is{' not' if negate else ''} {article} {e.kind} card"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
+        if d == "side_is":
+            return f"the {title(e.side)} side is{' not' if negate else ''} up"
         if d == "comparison":
             return self.comparison(e, negate)
         if d == "rule_ref":
@@ -582,7 +590,7 @@ class Translator:
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
 _CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "comparison", "true",
-               "false")
+               "false", "side_is")
 
 
 def _cap(text: str) -> str:
