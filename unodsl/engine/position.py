@@ -94,7 +94,7 @@ class Positions:
         if not below:
             raise ValueError("the discard pile needs a top card")
         held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
-        deck = Counter(self.deck if not side else [self.k_back[k] for k in self.deck])
+        deck = Counter(self.deck_up(side))
         if held != deck:
             extra, short = held - deck, deck - held
             wrong = self.card_names[next(iter(extra or short))]

@@ -539,7 +539,7 @@ def load_state(game, text: str):
 def _check_cards(game, got: dict) -> None:
     """All zones together hold exactly the deck: no card made up, none lost."""
     held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"]) for k in zone)
-    expected = Counter(game.deck if not got["side"] else [game.k_back[k] for k in game.deck])
+    expected = Counter(game.deck_up(got["side"]))
     if held != expected:
         extra = held - expected
         if extra:

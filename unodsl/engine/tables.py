@@ -132,6 +132,10 @@ class Tables:
                         back[a], back[b] = b, a
         self.k_back = back
 
+    def deck_up(self, side: int) -> tuple[int, ...]:
+        """The deck's cards by their faces on `side` (the deck itself on the first side)."""
+        return self.deck if not side else tuple(self.k_back[k] for k in self.deck)
+
     def _build_actions(self) -> None:
         k = self.num_kinds
         self.A_PLAY, self.A_PLAY_UNO = 0, k

@@ -111,7 +111,7 @@ def build_state(game: Game, scenario: dict) -> State:
         except ValueError as err:
             raise ScenarioError("E608", str(err) + suggestion_suffix(str(given["side"]), game.variant.sides),
                                 ("given", "side")) from None
-    faces = game.deck if not side else [game.k_back[k] for k in game.deck]     # the deck, this side up
+    faces = game.deck_up(side)
     pool = Counter(faces)
     copies = Counter(faces)
 
