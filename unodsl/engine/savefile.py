@@ -451,7 +451,6 @@ FIELDS = {
     "next_player": _next_player,
     "played_by": seat_or_none,
     "flips": integer(0),
-    "side": side,                   # a two-sided deck's only: see ONE_SIDED
     "drawn_this_turn": card_kind_or_none,
     "vulnerable": list_of(seat, distinct=True),
     "uno_called": per_seat(boolean),
@@ -467,13 +466,20 @@ FIELDS = {
 }
 
 
-# Fields a one-sided deck's states neither save nor load (they hold their one value there).
+# The fields only a two-sided deck's states save and load, checked after FIELDS; on a one-sided deck
+# each holds its value here.
+TWO_SIDED = {"side": side}
 ONE_SIDED = {"side": 0}
+
+
+def fields_of(game) -> dict:
+    """The saved fields of `game`'s states, in the order they are checked."""
+    return FIELDS if game.k_back is None else {**FIELDS, **TWO_SIDED}
 
 
 def dump_state(state) -> str:
     """The whole state, RNG included, as JSON text: every field of FIELDS, cards by id."""
-    data = {f: getattr(state, f) for f in FIELDS}
+    data = {f: getattr(state, f) for f in fields_of(state.g)}
     # `after` says how to go on once the open effects finish, and `then` how to go on after the
     # player-out events: read only while they are open (each is set before such effects run), so
     # otherwise a saved state holds their defaults.
@@ -490,9 +496,6 @@ def dump_state(state) -> str:
                         for p, seen in state.revealed.items()}
     version, internal, gauss = state.rng.getstate()
     data["rng"] = [version, list(internal), gauss]
-    if state.g.k_back is None:
-        for name in ONE_SIDED:
-            del data[name]
     data["variant"] = state.g.digest
     data["format"] = FORMAT
     return json.dumps(data)
@@ -509,7 +512,7 @@ def load_state(game, text: str):
     if data.get("variant") != game.digest:
         raise InvalidState(f"saved for another variant (digest {_show(data.get('variant'))}, "
                            f"this one is {game.digest})")
-    fields = FIELDS if game.k_back is not None else {f: c for f, c in FIELDS.items() if f not in ONE_SIDED}
+    fields = fields_of(game)
     missing = [f for f in fields if f not in data]
     if missing:
         raise InvalidState(f"missing fields: {', '.join(missing)}")
@@ -517,8 +520,7 @@ def load_state(game, text: str):
     if unknown:
         raise InvalidState(f"unknown field '{unknown[0][:40]}'")
     ld = _Loading(game)
-    if fields is not FIELDS:
-        ld.got.update(ONE_SIDED)
+    ld.got.update(ONE_SIDED)
     for name, check in fields.items():
         try:
             ld.got[name] = check(data[name], ld)
@@ -529,7 +531,7 @@ def load_state(game, text: str):
     game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)
     state.g = game
-    for name in FIELDS:
+    for name in (*FIELDS, *ONE_SIDED):
         setattr(state, name, ld.got[name])
     state.log = None
     state.events = None

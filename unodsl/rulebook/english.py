@@ -238,10 +238,10 @@ class Translator:
         return "Put it back into the draw pile, shuffle, and turn up a new start card."
 
     def s_flip_all(self, s):
-        first, other = self.variant.sides
+        sides = f" ({title(self.variant.sides[0])} or {title(self.variant.sides[1])})" if self.variant.sides else ""
         return (f"Turn every card over, each in its place: every hand, the draw pile and the discard pile. "
-                f"Play goes on with the other side up ({title(first)} or {title(other)}), in the color of the "
-                f"new top card; if it is a wild, {self.me.verb('name')} the color.")
+                f"Play goes on with the other side up{sides}, in the color of the new top card; if it is a "
+                f"wild, {self.me.verb('name')} the color.")
 
     def s_if_stmt(self, s):
         out: list[str] = []
