@@ -141,3 +141,29 @@ def test_whole_games_flip_and_every_zone_stays_on_the_side_up(game, seed):
         zones = [*state.hands, state.draw_pile, state.discard]
         assert all(g.variant.cards[g.k_type_id[k]].side == up for zone in zones for k in zone)
     assert sides == {0, 1}
+
+
+WILD_BACK = """\
+unodsl: 1
+name: A Flip with a wild back
+players: {min: 2, max: 4}
+colors: [red, blue, pink, teal]
+sides: {light: [red, blue], dark: [pink, teal]}
+cards:
+  number: {numbers: {"1-9": 3}, points: face, back: dark_number}
+  flip: {per_color: 2, points: 20, back: dark_wild, on_play: flip all cards}
+  dark_number: {side: dark, numbers: {"1-9": 3}, points: face}
+  dark_wild: {side: dark, per_color: 2, wild: true, points: 40, on_play: flip all cards}
+"""
+
+
+def test_a_wild_face_turned_up_by_a_flip_lets_its_player_name_the_color(tmp_path):
+    path = tmp_path / "wild-back.yaml"
+    path.write_text(WILD_BACK, encoding="utf-8")
+    game = unodsl.load(str(path))
+    state = placed(game, [["red_flip", "red_1", "red_2"], ["blue_1", "blue_2"]], [], ["red_3"], dealer=1)
+    state.apply("play red_flip")
+    assert (state.side, state.top_card, state.current_color) == (1, "pink_dark_wild", None)
+    assert state.current_player == 0 and state.legal_actions() == ["color pink", "color teal"]
+    state.apply("color teal")
+    assert state.current_color == "teal" and state.current_player == 1
