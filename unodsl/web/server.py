@@ -166,6 +166,9 @@ def create_app(lobby: Lobby) -> Starlette:
     async def page(request: Request) -> Response:
         return FileResponse(os.path.join(static, "index.html"), media_type="text/html")
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     async def options(request: Request) -> Response:
         return JSONResponse(lobby.options())
 
@@ -228,6 +231,7 @@ def create_app(lobby: Lobby) -> Starlette:
 
     return Starlette(routes=[
         Route("/", page),
+        Route("/favicon.ico", no_icon),
         Route("/api/options", options),
         Route("/api/rooms", create, methods=["POST"]),
         Route("/api/rooms/{code}", room_info),

@@ -140,6 +140,8 @@ function send(action) {
 
 function render() {
   $("join").hidden = true; $("table").hidden = false;
+  document.body.dataset.version = view.version;        // what tests wait on
+  document.body.dataset.seat = view.seat;
   const me = view.seat;
   const seats = $("seats"); seats.replaceChildren();
   for (const s of view.room.seats) {
@@ -200,12 +202,13 @@ function renderChoices() {
   const me = view.seat;
   if (view.over) {
     const w = view.winner;
-    $("prompt").textContent = w === null ? "Game over: no winner." : w === me ? "You win!" : `${view.room.seats[w].name} wins.`;
+    $("prompt").textContent = w === null ? "Game over: no winner." : w === me ? "You win!" : `p${w} ${view.room.seats[w].name} wins.`;
     return;
   }
   if (!view.choices) {
     const who = view.room.seats[view.deciding];
-    $("prompt").textContent = me < 0 ? `Watching: ${who.name} decides.` : `Waiting for ${who.name}...`;
+    const name = `p${view.deciding} ${who.name}`;
+    $("prompt").textContent = me < 0 ? `Watching: ${name} decides.` : `Waiting for ${name}...`;
     return;
   }
   $("prompt").textContent = "Your move: " + view.help + (view.drawn ? ` (you drew ${view.drawn})` : "");
