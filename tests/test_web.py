@@ -96,11 +96,13 @@ def _check_no_leak(messages: list[dict], seat: int, snaps: Snapshots) -> int:
     """Every message sent to `seat` names no card it may not see; its hand is its own. How many views checked."""
     checked = 0
     for message in messages:
-        if message["type"] != "view" or not message["started"]:
+        snap = snaps.at.get(message.get("version"))
+        if snap is None:            # before the deal: no card anywhere yet
             continue
-        snap = snaps.at[message["version"]]
         words = set(WORD.findall(json.dumps(message)))
         assert not words & _hidden_from(snap, seat), (seat, message["version"], words & _hidden_from(snap, seat))
+        if message["type"] != "view":
+            continue
         if seat >= 0:
             assert sorted(c for group in message["hand"] for c in group) == snap["hands"][seat]
         else:
@@ -274,3 +276,57 @@ def test_serve_listens_on_this_machine_only_unless_told(tmp_path):
     from unodsl.cli import main
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0 and "127.0.0.1" in result.output
+
+
+def test_a_seat_left_past_the_grace_period_is_played_by_a_bot_on_the_server():
+    lobby = Lobby(CLASSIC, players=2, seed=11, grace=0)
+    with TestClient(create_app(lobby)) as client:
+        code = _room(client, players=3)
+        with client.websocket_connect(f"/ws/{code}") as bob:
+            bob.send_json({"type": "join", "name": "Bob"})
+            bob.receive_json()
+            with client.websocket_connect(f"/ws/{code}") as ann:
+                ann.send_json({"type": "join", "name": "Ann"})
+                token = ann.receive_json()["token"]
+                ann.send_json({"type": "start"})
+                _started(ann)
+            # Ann is gone (grace 0): a bot plays her seat; Bob's game goes on to its end.
+            view = _until(bob, lambda m: m["room"]["seats"][1]["autoplayed"])
+            while not view["over"]:
+                if view.get("choices"):
+                    bob.send_json({"type": "act", "action": view["choices"][0], "version": view["version"]})
+                view = _until_version(bob, view["version"] + 1, [])
+            assert view["room"]["seats"][1]["away"]
+        with client.websocket_connect(f"/ws/{code}") as ann:       # back: the seat is hers again
+            ann.send_json({"type": "join", "token": token})
+            assert ann.receive_json()["seat"] == 1
+            assert not _until(ann, lambda m: True)["room"]["seats"][1]["autoplayed"]
+
+
+def test_a_client_that_never_reads_holds_one_view_and_is_cut_off_when_replies_pile_up():
+    import asyncio
+
+    from unodsl.web.server import MAX_QUEUED, Connection
+
+    class Stuck:
+        """A WebSocket whose client never reads: every send waits forever."""
+        sent = 0
+
+        async def send_text(self, text):
+            Stuck.sent += 1
+            await asyncio.Event().wait()
+
+    async def scenario():
+        conn = Connection(Stuck())
+        pump = asyncio.create_task(conn.pump())
+        room = Room("ABCDEF", load(CLASSIC), 2, seed=3)
+        room.join("Ann")
+        for _ in range(100):
+            conn.offer_view(room)
+            await asyncio.sleep(0)
+        assert conn.latest is not None and Stuck.sent == 1          # one view waits, not a hundred
+        assert all(conn.reply({"type": "error", "message": "x"}) for _ in range(MAX_QUEUED))
+        assert not conn.reply({"type": "error", "message": "x"})      # the server closes this one
+        pump.cancel()
+
+    asyncio.run(scenario())

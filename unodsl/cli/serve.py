@@ -39,4 +39,5 @@ def serve(file: str, host: str, port: int, players: int, bots: str, grace: float
     except ValueError as err:
         raise click.UsageError(str(err)) from None
     click.echo(f"unodsl: serving {lobby.base.variant.name} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(create_app(lobby), host=host, port=port, log_level="warning")
+    # ws_max_size: a frame past 64 KB closes the connection before it is read into memory.
+    uvicorn.run(create_app(lobby), host=host, port=port, log_level="warning", ws_max_size=65536)

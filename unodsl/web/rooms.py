@@ -77,6 +77,7 @@ class Room:
         self.spectator_log: list[str] = []
         self.spectator_seen = 0
         self.listeners: list[Callable[[Room], None]] = []     # told after every change
+        self.changed_at = clock()
 
     # --- seats
 
@@ -175,8 +176,13 @@ class Room:
             played = True
         return played
 
+    def idle(self) -> float:
+        """Seconds since the room last changed."""
+        return self.clock() - self.changed_at
+
     def _changed(self) -> None:
         self.version += 1
+        self.changed_at = self.clock()
         if self.state is not None:
             self._narrate()
         for listener in list(self.listeners):

@@ -39,6 +39,7 @@ MAX_RATE = 40               # client messages in one second before the connectio
 MAX_QUEUED = 32             # replies waiting for a client that does not read
 MAX_ROOMS = 1000
 TICK = 1.0                  # seconds between looks for seats away past the grace period
+ROOM_IDLE = 3600.0          # a room nobody is connected to is closed after this many seconds unchanged
 
 
 class Lobby:
@@ -220,8 +221,11 @@ def create_app(lobby: Lobby) -> Starlette:
     async def ticker() -> None:
         while True:
             await asyncio.sleep(TICK)
-            for room in list(lobby.rooms.values()):
+            for code, room in list(lobby.rooms.items()):
                 room.tick()
+                if not watchers.get(code) and room.idle() > ROOM_IDLE:
+                    del lobby.rooms[code]
+                    watchers.pop(code, None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -166,6 +166,7 @@ function render() {
   if (view.stack) fact("draw stack", String(view.stack));
   if (view.lock) fact("locked to", view.lock);
   if (view.round > 1) fact("round", String(view.round));
+  for (const [q, cards] of Object.entries(view.revealed || {})) fact(`seen in p${q}'s hand`, cards.join(" "));
   renderHand();
   renderChoices();
   const log = $("log"); log.replaceChildren();
@@ -215,10 +216,18 @@ function renderChoices() {
   view.choices.forEach((c, i) => {
     const b = el("button", c.endsWith(" uno") || c === "uno" ? "uno" : "");
     if (i < 9) b.appendChild(el("span", "key", String(i + 1)));
-    b.appendChild(document.createTextNode(c.replace(/ uno$/, " + call UNO").replace(/_/g, " ")));
+    b.appendChild(document.createTextNode(choiceLabel(c)));
+    const color = /^color (\S+)$/.exec(c);
+    if (color) b.classList.add("color", color[1]);
     b.onclick = () => send(c);
     box.appendChild(b);
   });
+}
+
+function choiceLabel(choice) {
+  const someone = /^(target|catch) (\d+)$/.exec(choice);       // a player: by seat and name
+  if (someone) return `${someone[1]} p${someone[2]} ${view.room.seats[Number(someone[2])].name}`;
+  return choice.replace(/ uno$/, " + call UNO").replace(/_/g, " ");
 }
 
 document.addEventListener("keydown", (event) => {
