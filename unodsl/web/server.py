@@ -47,7 +47,7 @@ class Lobby:
 
     def __init__(self, variant_path: str, *, bots: str = "heuristic", players: int = 4, grace: float = 30.0,
                  seed: int | None = None):
-        self.variant_path = os.path.abspath(variant_path)
+        self.variant_path = variant_path         # as given: diagnostics name it so
         self.bots = bots
         self.players = players
         self.grace = grace
@@ -64,10 +64,12 @@ class Lobby:
         texts = None
         path = self.variant_path
         if includes:
-            path = os.path.join(os.path.dirname(self.variant_path), ".unodsl-room+includes.yaml")
+            # An unsaved file beside the variant that extends it and includes the house rules (never written).
+            base = os.path.abspath(self.variant_path)
+            path = os.path.join(os.path.dirname(base), ".unodsl-room+includes.yaml")
             name = f"{self.base.variant.name} + {', '.join(includes)}"
             texts = {path: (f"unodsl: 1\nname: {json.dumps(name)}\n"
-                            f"extends: {json.dumps(self.variant_path)}\ninclude: {json.dumps(list(includes))}\n")}
+                            f"extends: {json.dumps(base)}\ninclude: {json.dumps(list(includes))}\n")}
         result = check_file(path, rulings=rulings or None, texts=texts)
         if result.errors or result.game is None:
             raise RoomError(format_text(result.errors) or "the variant defines no cards")
