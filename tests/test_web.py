@@ -228,7 +228,8 @@ def test_bad_input_gets_a_clear_error_and_the_room_keeps_working(served):
     with client.websocket_connect(f"/ws/NOROOM") as ws:
         assert ws.receive_json()["message"] == "no such room"
     assert client.post("/api/rooms", content=b"[").status_code == 400
-    assert "unknown house rule" in client.post("/api/rooms", json={"include": ["../../etc/passwd"]}).json()["error"]
+    for include in (["../../etc/passwd"], ["teams"], [3]):          # a path, a variant, not a name
+        assert client.post("/api/rooms", json={"include": include}).status_code == 400
     assert "unknown ruling" in client.post("/api/rooms", json={"rulings": {"nope": 1}}).json()["error"]
 
 

@@ -53,12 +53,11 @@ class Lobby:
         self.grace = grace
         self.seed = seed
         self.rooms: dict[str, Room] = {}
-        self.base = None
         self.base = self.load((), {})       # refuses a broken variant before the server starts
 
     def load(self, includes: tuple[str, ...], rulings: dict):
         """The variant with shipped house rules laid over it and rulings changed; RoomError lists problems."""
-        unknown = [name for name in includes if catalog.path_of(name) is None or not catalog.is_name(name)]
+        unknown = [name for name in includes if name not in self.house_rules()]       # never a path
         if unknown:
             raise RoomError(f"unknown house rule {unknown[0]!r} (the shipped ones: {', '.join(self.house_rules())})")
         texts = None
