@@ -250,10 +250,11 @@ def test_a_flood_closes_that_connection_only(served):
 
 def test_a_room_is_made_with_house_rules_and_shows_its_rulebook(served):
     lobby, client = served
-    code = _room(client, players=3, include=["jump-in"], rulings={"wild_draw_four_challenge": False}) \
-        if "wild_draw_four_challenge" in lobby.base.variant.rulings else _room(client, players=3, include=["jump-in"])
+    code = _room(client, players=3, include=["jump-in"], rulings={"draw_two_start_skips": False})
     info = client.get(f"/api/rooms/{code}").json()
     assert info["room"]["house_rules"] == ["jump-in"] and info["room"]["variant"].endswith("+ jump-in")
+    assert info["room"]["rulings"] == {"draw_two_start_skips": False}
+    assert lobby.rooms[code].game.ruling_value("draw_two_start_skips") is False
     assert "jump" in info["rulebook"].lower()
     assert client.get("/api/options").json()["house_rules"][0]["name"]
     page = client.get("/")
