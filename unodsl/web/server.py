@@ -109,7 +109,7 @@ class Lobby:
             raise RoomError(str(err)) from None
         code = new_code(self.rooms)
         room = Room(code, game, players, bots=self.bots, seed=self.seed, match=bool(body.get("match", False)),
-                    house_rules=tuple(includes), rulings=rulings, rulebook=render_rulebook(game, "markdown"),
+                    house_rules=tuple(includes), rulings=rulings, rulebook=render_rulebook(game, "text"),
                     grace=self.grace)
         self.rooms[code] = room
         return room
