@@ -65,7 +65,8 @@ class Lobby:
         if includes:
             # An unsaved file beside the variant that extends it and includes the house rules (never written).
             base = os.path.abspath(self.variant_path)
-            path = os.path.join(os.path.dirname(base), ".unodsl-room+includes.yaml")
+            stem = os.path.splitext(os.path.basename(base))[0]
+            path = os.path.join(os.path.dirname(base), f"{stem}+{'+'.join(includes)}.yaml")   # the rulebook names it
             name = f"{self.base.variant.name} + {', '.join(includes)}"
             texts = {path: (f"unodsl: 1\nname: {json.dumps(name)}\n"
                             f"extends: {json.dumps(base)}\ninclude: {json.dumps(list(includes))}\n")}
