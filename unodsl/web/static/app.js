@@ -204,6 +204,9 @@ function renderChoices() {
   if (view.over) {
     const w = view.winner;
     $("prompt").textContent = w === null ? "Game over: no winner." : w === me ? "You win!" : `p${w} ${view.room.seats[w].name} wins.`;
+    const again = el("button", "", "Make a new room");
+    again.onclick = () => { location.href = "/"; };
+    box.appendChild(again);
     return;
   }
   if (!view.choices) {
