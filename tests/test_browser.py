@@ -103,7 +103,12 @@ def test_two_browser_seats_and_two_bots_play_a_whole_game_with_a_reconnect(serve
             if steps == 3:
                 _shot(mover, "game-phone.png" if mover is phone else "game-desktop.png", tmp_path)
             playable = mover.find_elements(By.CSS_SELECTOR, "#hand button.card.playable")
-            (playable[0] if playable and steps % 2 else mover.find_elements(By.CSS_SELECTOR, "#choices button")[0]).click()
+            if steps % 3 == 2:                      # the keyboard: 1 is the first choice
+                mover.find_element(By.TAG_NAME, "body").send_keys("1")
+            elif playable and steps % 3 == 1:       # a card clicked in the hand
+                playable[0].click()
+            else:                                   # a decision's button
+                mover.find_elements(By.CSS_SELECTOR, "#choices button")[0].click()
             WebDriverWait(mover, WAIT).until(lambda d: _version(d) > before)
             steps += 1
             if steps == 5 and not reloaded:           # Bob's page reloads: the token brings the seat back
