@@ -7,7 +7,7 @@
 # plays its first choice whenever its view offers choices. Every seat is a person: no bots, so
 # each action is one client's message and one change of its room. Reported: actions per second
 # over the whole run, and the latency of an action (sent, to the view of the next version
-# arriving back), median and p99. Checked, not timed: each action is answered exactly once (one
+# arriving back), median and p99, and the CPU time of the server and of the clients. Checked, not timed: each action is answered exactly once (one
 # view of the next version, no error), every seat's versions only go up, every room's game ends,
 # and the room's last version counts exactly the joins and the actions sent (nothing lost,
 # nothing done twice). Figures, not a timed test: nothing fails on a slow machine.
@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -116,10 +117,14 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.05)
+        client_cpu = time.process_time()
         figures = asyncio.run(_run(url, args.rooms, args.seats))
+        figures["client_cpu_s"] = round(time.process_time() - client_cpu, 2)
     finally:
         server.terminate()
         server.wait()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)     # the one child waited for: the server
+    figures["server_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
     figures["machine"] = machine()
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -127,6 +132,7 @@ def main() -> int:
         print(f"{figures['seats']} seats in {figures['rooms']} rooms: {figures['actions']} actions in "
               f"{figures['seconds']} s = {figures['actions_per_s']} actions/s; latency p50 "
               f"{figures['latency_ms_p50']} ms, p99 {figures['latency_ms_p99']} ms")
+        print(f"CPU: server {figures['server_cpu_s']} s (start-up included), clients {figures['client_cpu_s']} s")
         print("nothing lost or duplicated" if not figures["problems"] else
               f"{len(figures['problems'])} problems:\n  " + "\n  ".join(figures["problems"][:20]))
         print(describe_machine(figures["machine"], load_average()))
