@@ -50,3 +50,19 @@ def test_the_score_table_gives_each_rounds_points_and_the_totals():
                                                    "1       0        45",
                                                    "2      30         0",
                                                    "total  30        45"]
+
+
+def test_a_bare_card_name_follows_the_default_and_play_x_does_not_call_uno():
+    from collections import Counter
+
+    from unodsl.cli.terminal import _resolve
+    game = load("variants/classic.yaml")
+    hands = [["red_7", "blue_3"], ["yellow_5", "yellow_6"]]
+    used = Counter(game.card_index[c] for c in ["red_7", "blue_3", "yellow_5", "yellow_6", "red_5"])
+    pile = sorted((Counter(game.deck) - used).elements())
+    state = game.position(hands, pile, ["red_5"], dealer=1, turn=0)
+    legal = order_choices(state.legal_actions())
+    assert legal[:2] == ["play red_7 uno", "play red_7"]
+    assert _resolve(state, "red_7", legal) == "play red_7 uno"
+    assert _resolve(state, "play red_7", legal) == "play red_7"
+    assert _resolve(state, "1", legal) == "play red_7 uno"

@@ -237,7 +237,8 @@ class _Keyboard:
 
 
 def _resolve(state: State, entry: str, legal: list[str]) -> str:
-    """The action an entry means: a choice number, an action string, or a bare card name."""
+    """The action an entry means: a choice number, an action string, or a bare card name (its first
+    choice: `play X uno` when that is offered, as UNO is the default for the next-to-last card)."""
     if entry.isascii() and entry.isdigit():
         # Leading zeros aside, a choice has no more digits than the number of choices; a
         # longer entry is out of range without converting it (Python refuses int() of
@@ -248,6 +249,8 @@ def _resolve(state: State, entry: str, legal: list[str]) -> str:
             return legal[number - 1]
         raise IllegalAction(entry, f"choose a number from 1 to {len(legal)}")
     text = " ".join(entry.lower().split())
+    if f"play {text} uno" in legal:
+        return f"play {text} uno"
     matches = [a for a in legal if a == text or a == f"play {text}"]
     if len(matches) == 1:
         return matches[0]
