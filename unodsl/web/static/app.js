@@ -30,6 +30,18 @@ function card(name, tag) {
   return node;
 }
 
+function colored(node, line) {
+  // A line of the log with each card and color name in its color.
+  line.split(" ").forEach((word, i) => {
+    if (i) node.appendChild(document.createTextNode(" "));
+    const head = word.replace(/[:,]$/, "").split("_")[0];
+    if (colors.includes(head)) node.appendChild(el("span", "w-" + head, word));
+    else if (head === "wild") node.appendChild(el("span", "w-wild", word));
+    else node.appendChild(document.createTextNode(word));
+  });
+  return node;
+}
+
 // --- lobby ---------------------------------------------------------------------------------
 
 async function lobby() {
@@ -161,6 +173,7 @@ function render() {
   const facts = $("facts"); facts.replaceChildren();
   const fact = (label, value) => { const p = el("div", "", label + ": "); p.appendChild(el("b", "", value)); facts.appendChild(p); };
   fact("color", view.color || "any");
+  if (view.color) facts.lastChild.lastChild.className = "w-" + view.color;
   fact("order", view.direction >= 0 ? "clockwise" : "reversed");
   fact("draw pile", String(view.draw_pile));
   if (view.stack) fact("draw stack", String(view.stack));
@@ -171,7 +184,7 @@ function render() {
   renderChoices();
   const log = $("log"); log.replaceChildren();
   const fresh = lastTotal ? view.log_total - lastTotal : 0;       // lines since the last view, in bold
-  view.log.forEach((line, i) => log.appendChild(el("li", i >= view.log.length - fresh ? "new" : "", line)));
+  view.log.forEach((line, i) => log.appendChild(colored(el("li", i >= view.log.length - fresh ? "new" : ""), line)));
   log.scrollTop = log.scrollHeight;
   lastTotal = view.log_total;
   $("scores").hidden = !view.score_table.length;
