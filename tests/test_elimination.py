@@ -131,3 +131,19 @@ def test_a_bad_place_for_the_cards_is_a_schema_error(tmp_path):
     diags = check_file(str(path), root="/").diagnostics
     assert [(d.line, d.column, d.code, d.message) for d in diags] == [
         (5, 21, "E203", "'out_of_the_window' is not one of under_draw, under_discard, into_draw")]
+
+
+@pytest.mark.parametrize("condition, expected", [
+    ("hand(self)", (5, 19, "E501", "expected a condition, got a number")),
+    ("5", (5, 19, "E202", "expected string or boolean, got integer 5")),
+    ('"eliminate self"', (5, 30, "E401", None)),
+])
+def test_a_condition_that_is_not_one_is_reported_where_it_is(tmp_path, condition, expected):
+    path = tmp_path / "v.yaml"
+    path.write_text(f"unodsl: 1\nname: Test\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
+                    f"round:\n  eliminate_when: {condition}\n", encoding="utf-8")
+    diags = [d for d in check_file(str(path), root="/").diagnostics if d.severity == "error"]
+    assert len(diags) == 1
+    line, column, code, message = expected
+    assert (diags[0].line, diags[0].column, diags[0].code) == (line, column, code)
+    assert message is None or diags[0].message == message
