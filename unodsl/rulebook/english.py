@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..effects import ast as A
 from ..effects.fold import fold
-from ..model.variant import Text
+from ..model.variant import EliminatedCards, Text
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,10 @@ _WHO = {
     "after_draw": (_P("the drawer"), "the card"),
     "condition": (_P("you", True), "the card"),
 }
+# round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
+ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
+                    EliminatedCards.UNDER_DISCARD: "under the discard pile",
+                    EliminatedCards.INTO_DRAW: "into the draw pile, which is shuffled"}
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -211,7 +215,8 @@ class Translator:
 
     def s_eliminate(self, s):
         who = self.player(s.who)
-        return _cap(f"{who.be()} out of the round for good; {who.their} cards go under the draw pile.")
+        return _cap(f"{who.be()} out of the round for good; {who.their} cards go "
+                    f"{ELIMINATED_CARDS[self.variant.eliminated_cards]}.")
 
     def s_lock(self, s):
         color, owner = self.color(s.color), self.player(s.owner)
