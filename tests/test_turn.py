@@ -136,4 +136,4 @@ def test_a_drawing_statement_the_checker_does_not_list_is_still_refused_in_round
     path.write_text(f"unodsl: 1\nname: T\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
                     "round:\n  on_end: next draws 2\n", encoding="utf-8")
     result = check_file(str(path), root="/")
-    assert [d.code for d in result.diagnostics] == ["E509"]
+    assert [d.code for d in result.diagnostics] == ["E514"]

@@ -20,8 +20,8 @@ MAX_NUMBER = 1_000_000
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
 
-# Statements refused in round.on_end (E509): they ask for a decision, or draw (and so run events).
-ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_to", "penalty", "choose_color_self", "choose_color_by",
+# Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
+ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
                                 "give", "exchange", "trade", "challenge", "must_play", "must_play_block"})
 
 CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
@@ -88,6 +88,7 @@ class _Unit:
         self.scopes: list[dict[str, tuple[A.Node, str]]] = [{}]
         self.checked = Checked(where=ctx.where)
         self.failed = False
+        self.drawing = False          # inside a `draws until` condition, where `drawn` is the card just drawn
 
     def error(self, span: A.Span, code: str, message: str, severity: str = "error") -> None:
         self.c.diags.append(diagnostic_at(self.text, span.line, span.column, code, message, severity))
@@ -177,6 +178,14 @@ class _Unit:
         self.s_must_play(s)
         self.suite(s.otherwise)
 
+    def s_draw_until_cond(self, s):
+        self.expect(s.who, PLAYER)
+        self.drawing = True
+        try:
+            self.expect(s.test, BOOL)
+        finally:
+            self.drawing = False
+
     def s_flip_again(self, s):
         if self.ctx.where != "on_start":
             self.fail(s.span, "E507", "'flip again' only makes sense for the start card (on_start or start.default)")
@@ -226,14 +235,14 @@ class _Unit:
     s_score = _who_count
 
     def _keeps_score(self, s):
-        """round.on_end runs once the round is over: nobody decides and nobody draws any more (E509)."""
+        """round.on_end runs once the round is over: nobody decides and nobody draws any more (E514)."""
         if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, A.ChoosePlayer)):
-            self.fail(s.span, "E509", "the round is over: round.on_end may keep score or move cards, "
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
                       "but no one decides or draws any more")
 
     def e_catcher(self, e):
         if self.ctx.where != "uno_penalty":
-            self.fail(e.span, "E508", "'catcher' only means something in uno.penalty (the player who caught you)")
+            self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you)")
         return PLAYER
 
     # --- expressions
@@ -306,6 +315,19 @@ class _Unit:
             return CARD_ATTRIBUTES[e.name]
         self.fail(e.span, "E502", f"cards have no attribute '{e.name}'"
                   + suggestion_suffix(e.name, ["number", "points", "draw", "color", "type", "kind"]))
+
+    def _drawn(self, e) -> None:
+        if not self.drawing:
+            self.fail(e.span, "E508", "'drawn' is the card just drawn, known only in the condition of "
+                      "'P draws until ...'")
+
+    def e_drawn_attr(self, e):
+        self._drawn(e)
+        return self.e_card_attr(e)
+
+    def e_drawn_is(self, e):
+        self._drawn(e)
+        return BOOL
 
     def e_rule_ref(self, e):
         rulings = self.v.rulings

@@ -98,8 +98,8 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"))
     game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"))
     if game.on_round_end >= 0 and program.code(game.on_round_end).flags & {DRAWS, PAUSES, PUSHES}:
-        # The checker refuses such statements where they are written (E509); this holds any it does not list.
-        program.checker.diags.append(diagnostic_at(v.on_round_end, 1, 1, "E509", "the round is over: round.on_end "
+        # The checker refuses such statements where they are written (E514); this holds any it does not list.
+        program.checker.diags.append(diagnostic_at(v.on_round_end, 1, 1, "E514", "the round is over: round.on_end "
                                                    "may keep score or move cards, but no one decides or draws any more"))
         game.on_round_end = -1
     # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),

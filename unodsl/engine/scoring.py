@@ -41,7 +41,7 @@ class Scoring:
             self._go_on_with_match()
 
     def _round_end_effect(self, winner: int) -> None:
-        """round.on_end, with self = the winner: code that cannot pause, push or draw (E509), so it runs
+        """round.on_end, with self = the winner: code that cannot pause, push or draw (E514), so it runs
         here to its end, as _run would, held to the turn's step budget (past it, the effect just stops)."""
         code = self.g.on_round_end
         ops, nlocals = self.g.codes[code]
