@@ -147,7 +147,9 @@ class Moves:
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
             if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand:
-                return f"UNO is called when a play leaves you {g.variant.uno_at} card{'s' if g.variant.uno_at > 1 else ''}"
+                if g.variant.uno_at == 1:
+                    return "UNO is called when playing your next-to-last card"
+                return f"UNO is called when a play leaves you {g.variant.uno_at} cards"
             if kind == D.DRAWN:
                 return "after drawing, only the drawn card may be played"
             if self.lock_owner >= 0:
