@@ -243,10 +243,11 @@ class Translator:
     def s_score(self, s):
         who = self.player(s.who)
         n = self.const(s.count)
-        points = (("1 point" if n == 1 else f"{n} points") if isinstance(n, int) and not isinstance(n, bool)
-                  else f"as many points as {self.num(s.count)}")
         team = " (with their whole team)" if self.variant.score_by == "team" else ""
-        return _cap(f"{who.verb('score')} {points}{team}.")
+        if isinstance(n, int) and not isinstance(n, bool):
+            verb = who.verb("score") if n >= 0 else who.verb("lose")
+            return _cap(f"{verb} {abs(n)} point{'' if abs(n) == 1 else 's'}{team}.")
+        return _cap(f"{who.verb('score')} as many points as {self.num(s.count)}{team}.")
 
     def s_if_stmt(self, s):
         out: list[str] = []
