@@ -235,6 +235,12 @@ class Nothing(Stmt):
     pass
 
 
+@_rule("score")
+class Score(Stmt):
+    who: Expr
+    count: Expr
+
+
 @_rule("flip_all")
 class FlipAll(Stmt):
     pass
@@ -544,6 +550,11 @@ class MostCards(Expr):
 
 @_rule("fewest_cards")
 class FewestCards(Expr):
+    pass
+
+
+@_rule("catcher")
+class Catcher(Expr):
     pass
 
 
