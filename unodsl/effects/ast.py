@@ -368,6 +368,11 @@ class CardIs(Expr):
     kind: str
 
 
+@_rule("top_is")
+class TopIs(Expr):
+    kind: str
+
+
 # ---- expressions: atoms --------------------------------------------------------------------------
 
 
@@ -414,6 +419,11 @@ class Jumped(Expr):
 @_rule("card_attr")
 class CardAttr(Expr):
     name: str
+
+
+@_rule("top_attr")
+class TopAttr(Expr):
+    name: str                      # of the top card of the discard pile
 
 
 @_rule("rule_ref")

@@ -15,6 +15,7 @@ from typing import Callable
 
 from . import ast as A
 from . import layout as D
+from ..model.variant import attr_kind
 from .check import INT, MAX_REPEAT, PLAYER, SEATS, Checked
 from .fold import COMPARE, clamp, fold
 from .layout import DRAWS, F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF, PAUSES, PUSHES, RESHAPES
@@ -415,13 +416,37 @@ class _Unit:
         return Value(lambda st, fr: bool(fr[F_JUMPED]))
 
     def e_card_attr(self, e):
+        table, none = self._attribute(e.name)
+        return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else none)
+
+    def e_top_attr(self, e):
+        table, none = self._attribute(e.name)
+        return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
+
+    def e_top_is(self, e):
+        kind, table = e.kind, self.g.k_category
+        return Value(lambda st, fr: bool(st.discard) and table[st.discard[-1]] == kind)
+
+    def _attribute(self, name: str) -> tuple[list, object]:
+        """(the attribute's value by card kind, its value when there is no card) for card.NAME / top.NAME.
+
+        A declared attribute (`attrs:`) reads its type's zero on a card type that does not
+        declare it, and when there is no card: 0, false, "" or no color.
+        """
         g = self.g
         tables = {"number": g.k_number, "points": g.k_points, "draw": g.k_draw, "color": g.k_color}
-        if e.name in tables:
-            table = tables[e.name]
-            return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else -1)
-        table = g.k_type_id if e.name == "type" else g.k_category
-        return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else "")
+        if name in tables:
+            return tables[name], -1
+        if name in ("type", "kind"):
+            return (g.k_type_id if name == "type" else g.k_category), ""
+        colors = g.variant.colors
+        values = [g.variant.cards[g.type_ids[t]].attrs.get(name) for t in g.k_type]
+        # The checker gave the attribute the kind of its first declaration (E318 refuses a second kind).
+        kind = next(attr_kind(card.attrs[name], colors) for card in g.variant.cards.values() if name in card.attrs)
+        none = {"bool": False, "int": 0, "color": -1, "string": ""}[kind]
+        if kind == "color":
+            return [colors.index(x) if x in colors else -1 for x in values], none
+        return [x if x is not None else none for x in values], none
 
     def e_hand_size(self, e):
         who = self.expr(e.who)

@@ -53,7 +53,9 @@ _WHO = {
     "player_out": (_P("the out player"), "the card"),
     "after_draw": (_P("the drawer"), "the card"),
     "condition": (_P("you", True), "the card"),
+    "match": (_P("you", True), "the card"),
 }
+_TOP = "the top card of the discard pile"
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -306,10 +308,10 @@ class Translator:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d == "card_attr":
-            attr = e.name
-            return {"number": f"the number on {self.card_phrase}", "points": f"the points of {self.card_phrase}",
-                    "draw": f"the draw penalty of {self.card_phrase}"}.get(attr, f"the {attr} of {self.card_phrase}")
+        if d in ("card_attr", "top_attr"):
+            attr, whose = e.name, self.whose(e)
+            return {"number": f"the number on {whose}", "points": f"the points of {whose}",
+                    "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
         if d == "hand_size":
             who = self.player(e.who)
             return f"the number of cards in {who.pos} hand"
@@ -445,9 +447,13 @@ class Translator:
                 return self.color(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-        if d == "card_attr" and e.name == "color":
-            return f"the color of {self.card_phrase}"
+        if d in ("card_attr", "top_attr"):
+            return f"the {e.name} of {self.whose(e)}"
         return self.value(e)
+
+    def whose(self, e) -> str:
+        """The card an attribute is read from: the one being resolved (or tested), or the top card."""
+        return _TOP if isinstance(e, (A.TopAttr, A.TopIs)) else self.card_phrase
 
     def value(self, e) -> str:
         """Any expression as a noun phrase (fallback for mixed types)."""
@@ -461,12 +467,10 @@ class Translator:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d == "card_attr":
-            if e.name == "color":
-                return f"the color of {self.card_phrase}"
-            if e.name in ("type", "kind"):
-                return f"the {e.name} of {self.card_phrase}"
-            return self.num(e)
+        if d in ("card_attr", "top_attr"):
+            if e.name in ("number", "points", "draw"):
+                return self.num(e)
+            return f"the {e.name} of {self.whose(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
                  "group_count", "binop", "neg", "rule_ref"):
             return self.num(e)
@@ -520,9 +524,11 @@ class Translator:
         if d == "is_partner":
             a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
-        if d == "card_is":
+        if d in ("card_is", "top_is"):
             article = "an" if e.kind == "action" else "a"
-            return f"{self.card_phrase} is{' not' if negate else ''} {article} {e.kind} card"
+            return f"{self.whose(e)} is{' not' if negate else ''} {article} {e.kind} card"
+        if d in ("card_attr", "top_attr"):                 # a true/false attribute (attrs:)
+            return f"the {e.name} of {self.whose(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
         if d == "comparison":
@@ -552,10 +558,10 @@ class Translator:
             if n == 0 and op in ("==", "<="):
                 return f"{who.verb('hold')} no cards"
             return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
-        if isinstance(left, A.CardAttr) and left.name == "type" and self.fold(right) in self.variant.cards \
-                and op in ("==", "!="):
+        if isinstance(left, (A.CardAttr, A.TopAttr)) and left.name == "type" \
+                and self.fold(right) in self.variant.cards and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
-            return f"{self.card_phrase} is{' not' if op == '!=' else ''} a {name}"
+            return f"{self.whose(left)} is{' not' if op == '!=' else ''} a {name}"
         if isinstance(left, A.PlayerCount) and isinstance(self.fold(right), int):
             n = self.fold(right)
             word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",
@@ -581,7 +587,7 @@ class Translator:
 
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
-_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "comparison", "true",
+_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "top_is", "comparison", "true",
                "false")
 
 
