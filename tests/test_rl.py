@@ -53,6 +53,7 @@ ACTION_SPACE = {
     "variants/all-wild.yaml": (21, 26, 115),
     "variants/classic.yaml": (119, 121, 3109),
     "variants/frozen-2.yaml": (121, 123, 3221),
+    "variants/house-rules/color-blind.yaml": (119, 121, 3109),
     "variants/house-rules/draw-to-match.yaml": (119, 121, 3109),
     "variants/house-rules/force-play.yaml": (118, 120, 3109),
     "variants/house-rules/hand-size-10.yaml": (119, 121, 3109),
