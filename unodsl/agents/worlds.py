@@ -87,7 +87,7 @@ class WorldSampler:
         pool = Counter(g.deck)
         pool.subtract(names[c] for c in pub["hands"][seat])
         pool.subtract(names[c] for c in pub["discard"])
-        for cards in pub["limbo"]:
+        for cards in (*pub["limbo"], *pub["piles"]):
             if isinstance(cards, list):
                 pool.subtract(names[c] for c in cards)
         # The known cards that are still unseen (one may be in the seat's own hand after a swap).
@@ -104,7 +104,9 @@ class WorldSampler:
         self.sizes = {q: size - len(self.known.get(q, ())) for q, size in enumerate(pub["hands"])
                       if q != seat}
         self.limbo = [None if isinstance(cards, list) else cards for cards in pub["limbo"]]
-        hidden = sum(self.sizes.values()) + pub["draw_pile"] + sum(n for n in self.limbo if n)
+        self.piles = [None if isinstance(cards, list) else cards for cards in pub["piles"]]   # face down: sizes
+        hidden = (sum(self.sizes.values()) + pub["draw_pile"] + sum(n for n in self.limbo if n)
+                  + sum(n for n in self.piles if n))
         if hidden != len(self.unseen) or min(self.sizes.values(), default=0) < 0:
             raise ValueError(f"the public counts ({hidden} cards) do not match the {len(self.unseen)} unseen")
         # Restricted plays whose honesty is unknown: (frame index, seat, card, colour before it).
@@ -136,6 +138,9 @@ class WorldSampler:
         for slot, size in enumerate(self.limbo):
             if size is not None:
                 data["limbo"][slot], cards = cards[:size], cards[size:]
+        for slot, size in enumerate(self.piles):
+            if size is not None:
+                data["piles"][slot], cards = cards[:size], cards[size:]
         data["draw_pile"] = cards
         for frame in data["frames"]:
             if frame[D.F_HONEST] is None:
@@ -158,6 +163,10 @@ class WorldSampler:
         for slot, size in enumerate(self.limbo):
             if size is not None:
                 world.limbo[slot] = cards[at:at + size]
+                at += size
+        for slot, size in enumerate(self.piles):
+            if size is not None:
+                world.piles[slot] = cards[at:at + size]
                 at += size
         world.draw_pile = cards[at:]
         world.rng = random.Random(rng.getrandbits(64))

@@ -229,6 +229,29 @@ class Nothing(Stmt):
     pass
 
 
+# Named piles: a pile is named by a NAME, `draw`, `discard` or a declared pile (the checker resolves it).
+
+@_rule("move")
+class Move(Stmt):
+    count: Expr
+    source: str
+    dest: str
+
+
+@_rule("take")
+class Take(Stmt):
+    who: Expr
+    count: Expr
+    pile: str
+
+
+@_rule("put")
+class Put(Stmt):
+    who: Expr
+    count: Expr
+    pile: str
+
+
 @_rule("must_play_block")
 class MustPlayBlock(Stmt):
     who: Expr
@@ -459,6 +482,11 @@ class MinHand(Expr):
 @_rule("group_count")
 class GroupCount(Expr):
     group: Expr
+
+
+@_rule("pile_count")
+class PileCount(Expr):
+    pile: str
 
 
 @_rule("choose_player")

@@ -184,6 +184,29 @@ class _Unit:
         self.s_must_play(s)
         self.suite(s.otherwise)
 
+    # named piles
+
+    def pile(self, s, name: str) -> None:
+        """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`)."""
+        known = ["draw", "discard", *self.v.piles]
+        if name not in known:
+            self.fail(s.span, "E502", f"unknown pile '{name}'" + suggestion_suffix(name, known))
+
+    def s_move(self, s):
+        self.expect(s.count, INT)
+        self.pile(s, s.source)
+        self.pile(s, s.dest)
+
+    def s_take(self, s):
+        self._who_count(s)
+        self.pile(s, s.pile)
+
+    s_put = s_take
+
+    def e_pile_count(self, e):
+        self.pile(e, e.pile)
+        return INT
+
     def s_flip_again(self, s):
         if self.ctx.where != "on_start":
             self.fail(s.span, "E507", "'flip again' only makes sense for the start card (on_start or start.default)")

@@ -263,6 +263,32 @@ class _Unit:
         who, trade = self.expr(s.who).fn, self.low.ops["trade"]
         ops.append(self.decision("trade", lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))
 
+    # named piles
+
+    def pile(self, name: str) -> Value:
+        """A pile as the pile instructions number it: layout.DRAW_PILE, DISCARD_PILE, or a declared pile's index."""
+        index = {"draw": D.DRAW_PILE, "discard": D.DISCARD_PILE}.get(name)
+        return _const(self.g.pile_names.index(name) if index is None else index)
+
+    def s_move(self, s, ops):
+        ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))
+
+    def s_take(self, s, ops):
+        ops.append(self.call("take_cards", self.expr(s.who), self.expr(s.count), self.pile(s.pile)))
+
+    def s_put(self, s, ops):
+        who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
+        put = self.low.ops["put_cards"]
+        ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
+
+    def e_pile_count(self, e):
+        pile = self.pile(e.pile).const
+        if pile == D.DRAW_PILE:
+            return Value(lambda st, fr: len(st.draw_pile))
+        if pile == D.DISCARD_PILE:
+            return Value(lambda st, fr: len(st.discard))
+        return Value(lambda st, fr: len(st.piles[pile]))
+
     def s_discard_color(self, s, ops):
         ops.append(self.call("discard_color", self.expr(s.who), self.expr(s.color)))
 

@@ -322,6 +322,14 @@ def _forced_color(value, ld):
     return c
 
 
+def _pile(value, ld):
+    """Where a `put` decision puts the cards: the draw pile, the discard pile or a declared pile."""
+    if not isinstance(value, int) or isinstance(value, bool) or not D.DISCARD_PILE <= value < len(ld.game.pile_names):
+        raise _Bad(f"is {_show(value)}, not a pile of this variant (-1 draw, -2 discard, "
+                   f"0 to {len(ld.game.pile_names) - 1} its piles)")
+    return value
+
+
 def _other_seat(value, ld):
     if seat(value, ld) == ld.actor:
         raise _Bad("is the player to act; they trade with someone else")
@@ -343,6 +351,7 @@ PENDING = {
     D.JUMP: ((), False),
     D.CATCH: ((), False),
     D.UNO: ((), False),
+    D.PUT: ((integer(1), _pile), True),
 }
 
 
@@ -387,7 +396,7 @@ def _agrees(kind: str, p: int, ld) -> None:
         raise _Bad(f"opens a '{kind}' window between turns, but field 'next_player' names no next player")
     if kind == D.UNO and not (got["uno_askers"] and got["uno_askers"][0] == p):
         raise _Bad(f"asks player {p} to call UNO, but they are not first in field 'uno_askers'")
-    if kind in (D.GIVE, D.TRADE) and not got["hands"][p]:
+    if kind in (D.GIVE, D.TRADE, D.PUT) and not got["hands"][p]:
         raise _Bad(f"asks player {p} to pick from their entry in 'hands', which is empty")
 
 
@@ -426,6 +435,7 @@ FIELDS = {
     "draw_pile": cards,
     "discard": list_of(card_id, nonempty=True),
     "limbo": list_of(cards, length=lambda ld: 2),
+    "piles": list_of(cards, length=lambda ld: len(ld.game.pile_names)),
     "color": color_or_none,
     "direction": one_of(1, -1),
     "current": seat,
@@ -473,6 +483,7 @@ def dump_state(state) -> str:
     data["draw_pile"] = [names[k] for k in state.draw_pile]
     data["discard"] = [names[k] for k in state.discard]
     data["limbo"] = [[names[k] for k in h] for h in state.limbo]
+    data["piles"] = [[names[k] for k in h] for h in state.piles]
     data["revealed"] = {str(p): {str(q): [names[k] for k in c] for q, c in seen.items()}
                         for p, seen in state.revealed.items()}
     version, internal, gauss = state.rng.getstate()
@@ -493,6 +504,8 @@ def load_state(game, text: str):
     if data.get("variant") != game.digest:
         raise InvalidState(f"saved for another variant (digest {_show(data.get('variant'))}, "
                            f"this one is {game.digest})")
+    if "piles" not in data and not game.pile_names:
+        data["piles"] = []                     # saved before named piles existed: a variant without any
     missing = [f for f in FIELDS if f not in data]
     if missing:
         raise InvalidState(f"missing fields: {', '.join(missing)}")
@@ -519,7 +532,8 @@ def load_state(game, text: str):
 
 def _check_cards(game, got: dict) -> None:
     """All zones together hold exactly the deck: no card made up, none lost."""
-    held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"]) for k in zone)
+    held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"], *got["piles"])
+                   for k in zone)
     expected = Counter(game.deck)
     if held != expected:
         extra = held - expected
@@ -527,7 +541,8 @@ def _check_cards(game, got: dict) -> None:
             problem = f"card '{game.card_names[next(iter(extra))]}' appears more often than the deck holds"
         else:
             problem = f"card '{game.card_names[next(iter(expected - held))]}' is missing from every zone"
-        raise InvalidState(f"fields 'hands', 'draw_pile', 'discard' and 'limbo' do not hold the deck: {problem}")
+        raise InvalidState(f"fields 'hands', 'draw_pile', 'discard', 'limbo' and 'piles' do not hold the deck: "
+                           f"{problem}")
 
 
 def _show(value) -> str:

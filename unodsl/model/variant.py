@@ -131,6 +131,15 @@ class CardType:
 
 
 @dataclass(frozen=True)
+class Pile:
+    """A table pile beyond the draw and discard piles (`piles:`): empty when a round starts."""
+
+    name: str
+    face_up: bool                              # every card public (as the discard pile), else only its size
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
 class Ruling:
     """A named edge-case decision, with the value we chose and where it comes from."""
 
@@ -199,6 +208,7 @@ class Variant:
     max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
     match: Text | None = None         # the matching test that replaces the fixed color/number/symbol one
+    piles: dict[str, Pile] = field(default_factory=dict)   # the declared table piles, in file order
     root: Node | None = field(default=None, compare=False, repr=False)
     # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
     # sits below the effect language and cannot parse; Game reads the trees from here.
@@ -434,6 +444,7 @@ class _Builder:
             score_by=score_by,
             rulings=rulings,
             match=self.condition(root, "match"),
+            piles=self.build_piles(),
             root=root,
         )
 
@@ -571,6 +582,21 @@ class _Builder:
             attrs=self.card_attrs(card_id, spec),
             match=self.condition(spec, "match"),
         )
+
+    def build_piles(self) -> dict[str, Pile]:
+        """The declared piles; `draw` and `discard` name the two every game has (E319)."""
+        node = self.get(self.root, "piles")
+        out: dict[str, Pile] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue                              # null removed an inherited pile; else the schema reported it
+            if name in ("draw", "discard"):
+                self.error(spec, "E319", f"'{name}' is the {name} pile every game has: give the pile another name")
+                continue
+            out[str(name)] = Pile(str(name), self.scalar(spec, "face", "up", str) == "up", spec)
+        return out
 
     def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:
         """E318 for an attribute that holds values of two kinds on two card types (card.NAME has one type)."""

@@ -192,6 +192,29 @@ class Translator:
         return _cap(f"{who.verb('discard')} every card of {self.color(s.color)} from {who.their} hand "
                     f"(under the top card of the discard pile).")
 
+    # named piles
+
+    @staticmethod
+    def pile(name: str) -> str:
+        return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {name} pile")
+
+    def s_move(self, s):
+        under = " (under its top card)" if s.dest == "discard" else ""
+        source = "from under the top card of the discard pile" if s.source == "discard" else \
+            f"from the top of {self.pile(s.source)}"
+        return _cap(f"{self.cards(s.count)} move {source} to {self.pile(s.dest)}{under}.")
+
+    def s_take(self, s):
+        who = self.player(s.who)
+        source = "from under the top card of the discard pile" if s.pile == "discard" else \
+            f"from the top of {self.pile(s.pile)}"
+        return _cap(f"{who.verb('take')} {self.cards(s.count)} {source} into {who.their} hand.")
+
+    def s_put(self, s):
+        who = self.player(s.who)
+        where = f"{self.pile(s.pile)}" + (" (under its top card)" if s.pile == "discard" else "")
+        return _cap(f"{who.verb('put')} {self.cards(s.count)} of {who.their} choice on {where}.")
+
     def s_redeal(self, s):
         start = "you" if self.me.you else self.me.text
         return (f"All hands are gathered, shuffled and dealt out again one card at a time, starting with the "
@@ -326,6 +349,8 @@ class Translator:
             return f"the smallest hand among {self.group(e.group)}"
         if d == "group_count":
             return f"the number of {self.group(e.group)}"
+        if d == "pile_count":
+            return f"the number of cards in {self.pile(e.pile)}"
         if d == "binop":
             word = _BINOP_WORDS[e.op]
             left = self.operand(e.left, keep_chain=e.op in ("+", "-"))
@@ -472,7 +497,7 @@ class Translator:
                 return self.num(e)
             return f"the {e.name} of {self.whose(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
-                 "group_count", "binop", "neg", "rule_ref"):
+                 "group_count", "pile_count", "binop", "neg", "rule_ref"):
             return self.num(e)
         if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
                  "seat_after", "most_cards", "fewest_cards"):
