@@ -281,6 +281,11 @@ class _Rulebook:
                  "The player to the dealer's left plays first, and play goes to the left."]
         if v.on_deal is not None:
             items.insert(2, "After the deal: " + lower_first(describe_effect(g, v.on_deal, "setup")))
+        for pile in v.piles.values():
+            face = ("face up: everyone may look through it" if pile.face_up
+                    else "face down: only how many cards it holds is known")
+            items.append(f"The table also has a {pile.name} pile, empty at the start of each round, {face}. "
+                         f"Cards on it score nothing.")
         self.ul(items)
         self.h(3, "The start card")
         groups: dict[str, list[str]] = {}

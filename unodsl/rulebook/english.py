@@ -199,6 +199,9 @@ class Translator:
         return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {name} pile")
 
     def s_move(self, s):
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.source and s.source != "discard":
+            return _cap(f"every card of {self.pile(s.source)} moves to {self.pile(s.dest)}"
+                        + (" (under its top card)." if s.dest == "discard" else "."))
         under = " (under its top card)" if s.dest == "discard" else ""
         source = "from under the top card of the discard pile" if s.source == "discard" else \
             f"from the top of {self.pile(s.source)}"
@@ -206,6 +209,8 @@ class Translator:
 
     def s_take(self, s):
         who = self.player(s.who)
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and s.pile != "discard":
+            return _cap(f"{who.verb('take')} every card of {self.pile(s.pile)} into {who.their} hand.")
         source = "from under the top card of the discard pile" if s.pile == "discard" else \
             f"from the top of {self.pile(s.pile)}"
         return _cap(f"{who.verb('take')} {self.cards(s.count)} {source} into {who.their} hand.")
