@@ -14,7 +14,7 @@ import pytest
 from unodsl.check import check_file, load
 
 REPO = Path(__file__).resolve().parent.parent
-COLOR_BLIND = str(REPO / "variants" / "house-rules" / "color-blind.yaml")
+NEIGHBOURS = str(REPO / "variants" / "house-rules" / "neighbours.yaml")
 
 
 def _variant(tmp_path, body: str):
@@ -30,27 +30,27 @@ def _at(g, hands: list, top: str, **kw):
     return g.position(hands, list(rest.elements()), [top], dealer=len(hands) - 1, turn=0, **kw)
 
 
-def _color_blind(g, card: int, top: int, color: int) -> bool:
-    """The Color Blind rule, written out in Python from docs/rules/house-rules.md."""
-    cat = g.k_category
-    return (cat[card] == "wild" or (cat[top] == "wild" and g.k_color[card] == color)
-            or (cat[card] == "number" and g.k_number[card] == g.k_number[top])
-            or (cat[card] == "action" and g.k_type_id[card] == g.k_type_id[top]))
+def _neighbours(g, card: int, top: int, color: int) -> bool:
+    """The Neighbours rule, written out in Python from docs/rules/house-rules.md."""
+    cat, num = g.k_category, g.k_number
+    return (g.k_wild[card] or g.k_color[card] == color
+            or (cat[card] == "number" and cat[top] == "number" and abs(num[card] - num[top]) <= 1)
+            or (cat[card] != "number" and g.k_type_id[card] == g.k_type_id[top]))
 
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_the_match_table_is_the_condition(fast):
     from unodsl.engine.game import Game
-    g = Game(load(COLOR_BLIND).variant, fast=fast)
+    g = Game(load(NEIGHBOURS).variant, fast=fast)
     for c in range(-1, len(g.variant.colors)):
         for top in range(g.num_kinds):
             ok = g.playable_after[c + 1][top]
             got = set(range(g.num_kinds)) if ok is None else set(ok)
-            assert got == {k for k in range(g.num_kinds) if _color_blind(g, k, top, c)}, (c, g.card_names[top])
+            assert got == {k for k in range(g.num_kinds) if _neighbours(g, k, top, c)}, (c, g.card_names[top])
 
 
 def test_legal_plays_follow_the_match_condition_in_random_games():
-    g = load(COLOR_BLIND)
+    g = load(NEIGHBOURS)
     rng = random.Random(7)
     seen = 0
     for seed in range(20):
@@ -61,7 +61,7 @@ def test_legal_plays_follow_the_match_condition_in_random_games():
                 top = st.discard[-1]
                 plays = {a for a in st.legal_action_ids() if a < g.num_kinds}
                 if st.lock_owner < 0:
-                    assert plays == {k for k in set(st.hands[p]) if _color_blind(g, k, top, st.color)}
+                    assert plays == {k for k in set(st.hands[p]) if _neighbours(g, k, top, st.color)}
                 seen += 1
             actions = st.legal_action_ids()
             st.apply_id(actions[int(rng.random() * len(actions))])
@@ -103,6 +103,8 @@ def test_without_a_match_condition_the_table_is_the_fixed_one(tmp_path):
 
 def test_the_rulebook_says_the_match_condition():
     from unodsl.rulebook.document import render_rulebook
-    text = render_rulebook(load(COLOR_BLIND))
-    assert ("when the card is a wild card, the top card of the discard pile is a wild card and the color of the "
-            "card is the current color") in text
+    text = render_rulebook(load(NEIGHBOURS))
+    assert ("matches the top card: when the card is a wild card, the color of the card is the current color, "
+            "(the card is a number card, the top card of the discard pile is a number card, and (the number on "
+            "the card is the number on the top card of the discard pile, the number on the card is the number on "
+            "the top card of the discard pile plus 1, or") in text

@@ -536,7 +536,9 @@ class Translator:
         if d in ("and_expr", "or_expr"):
             parts = [c for c in e.parts if self.fold(c) is None]
             is_and = (d == "and_expr") != negate
-            words = [self.cond(c, negate) for c in parts]
+            # A part joined the other way is put in brackets, so the sentence keeps the file's grouping.
+            words = [f"({self.cond(c, negate)})" if c.rule in ("and_expr", "or_expr") and c.rule != d
+                     else self.cond(c, negate) for c in parts]
             if len(words) == 1:
                 return words[0]
             joiner = " and " if is_and else " or "
