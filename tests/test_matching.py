@@ -108,3 +108,32 @@ def test_the_rulebook_says_the_match_condition():
             "(the card is a number card, the top card of the discard pile is a number card, and (the number on "
             "the card is the number on the top card of the discard pile, the number on the card is the number on "
             "the top card of the discard pile plus 1, or") in text
+
+
+def test_a_match_condition_composes_with_stacking_and_jump_in(tmp_path):
+    """Neighbours with progressive stacking and jump-in: both modes play the same random games, and a
+    jump-in still needs the identical card (not a neighbour)."""
+    from unodsl.engine.game import Game
+    rules = REPO / "variants" / "house-rules"
+    (tmp_path / "v.yaml").write_text(
+        f"unodsl: 1\nname: Composed\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
+        f"include: [{rules / 'neighbours.yaml'}, {rules / 'stacking-progressive.yaml'}, {rules / 'jump-in.yaml'}]\n",
+        encoding="utf-8")
+    fast = load(str(tmp_path / "v.yaml"), str(tmp_path.anchor))
+    reference = Game(fast.variant, fast=False)
+    kinds = set()
+    for seed in range(12):
+        a, b = fast.new_game(4, seed=seed), reference.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while not a.over:
+            legal = a.legal_action_ids()
+            assert legal == b.legal_action_ids()
+            kinds.add(a.decision)
+            if a.decision == "jump":
+                top = a.discard[-1]
+                assert [x for x in legal if x < 2 * fast.num_kinds] in ([], [top], [top, top + fast.num_kinds])
+            action = legal[int(rng.random() * len(legal))]
+            a.apply_id(action)
+            b.apply_id(action)
+        assert b.over and a.scores == b.scores
+    assert {"jump", "stack"} <= kinds
