@@ -15,7 +15,7 @@ import pytest
 from unodsl.agents.view import SeatView, public_state
 from unodsl.agents.worlds import Knowledge, WorldSampler
 from unodsl.check import load
-from unodsl.cli.terminal import narrate
+from unodsl.rulebook.narration import narrate
 from unodsl.engine.game import Game
 from unodsl.engine.state import State
 

@@ -94,6 +94,12 @@ class DrawUntil(Stmt):
     who: Expr
 
 
+@_rule("draw_until_cond")
+class DrawUntilCond(Stmt):
+    who: Expr
+    test: Expr            # reads the card just drawn as `drawn`
+
+
 @_rule("draw_to")
 class DrawTo(Stmt):
     who: Expr
@@ -447,6 +453,18 @@ class CardAttr(Expr):
 @_rule("top_attr")
 class TopAttr(Expr):
     name: str                      # of the top card of the discard pile
+
+
+@_rule("drawn_attr")
+class DrawnAttr(Expr):
+    """`drawn.NAME`: an attribute of the card just drawn, inside a `draws until` condition."""
+    name: str
+
+
+@_rule("drawn_is")
+class DrawnIs(Expr):
+    """`drawn is KIND`, inside a `draws until` condition."""
+    kind: str
 
 
 @_rule("rule_ref")

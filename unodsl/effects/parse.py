@@ -407,6 +407,7 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.on_player_out, "effect")
     read(variant.after_draw, "effect")
     read(variant.may_draw_if, "condition")
+    read(variant.eliminate_when, "condition")
     read(variant.match, "condition")             # read last, so E405 stays where it was for older files
     for ct in variant.cards.values():
         read(ct.match, "condition")

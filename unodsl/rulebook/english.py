@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..effects import ast as A
 from ..effects.fold import fold
-from ..model.variant import Text
+from ..model.variant import EliminatedCards, Text
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,10 @@ _WHO = {
     "condition": (_P("you", True), "the card"),
     "match": (_P("you", True), "the card"),
 }
+# round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
+ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
+                    EliminatedCards.UNDER_DISCARD: "under the discard pile",
+                    EliminatedCards.INTO_DRAW: "into the draw pile, which is shuffled"}
 _TOP = "the top card of the discard pile"
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
@@ -114,6 +118,11 @@ class Translator:
     def s_draw_until(self, s):
         who = self.player(s.who)
         return _cap(f"{who.verb('draw')} cards one at a time until {who.they} draw a card {who.they} can play.")
+
+    def s_draw_until_cond(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} cards one at a time, keeping them all, until {self.cond(s.test)} "
+                    f"(or no card is left to draw).")
 
     def s_draw_to(self, s):
         who = self.player(s.who)
@@ -236,7 +245,8 @@ class Translator:
 
     def s_eliminate(self, s):
         who = self.player(s.who)
-        return _cap(f"{who.be()} out of the round for good; {who.their} cards go under the draw pile.")
+        return _cap(f"{who.be()} out of the round for good; {who.their} cards go "
+                    f"{ELIMINATED_CARDS[self.variant.eliminated_cards]}.")
 
     def s_lock(self, s):
         color, owner = self.color(s.color), self.player(s.owner)
@@ -336,8 +346,8 @@ class Translator:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d in ("card_attr", "top_attr"):
-            attr, whose = e.name, self.whose(e)
+        if d in ("card_attr", "drawn_attr", "top_attr"):
+            attr, whose = e.name, self.card_of(e)
             return {"number": f"the number on {whose}", "points": f"the points of {whose}",
                     "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
         if d == "hand_size":
@@ -477,13 +487,9 @@ class Translator:
                 return self.color(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-        if d in ("card_attr", "top_attr"):
-            return f"the {e.name} of {self.whose(e)}"
+        if d in ("card_attr", "drawn_attr", "top_attr"):
+            return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
-
-    def whose(self, e) -> str:
-        """The card an attribute is read from: the one being resolved (or tested), or the top card."""
-        return _TOP if isinstance(e, (A.TopAttr, A.TopIs)) else self.card_phrase
 
     def value(self, e) -> str:
         """Any expression as a noun phrase (fallback for mixed types)."""
@@ -497,10 +503,10 @@ class Translator:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d in ("card_attr", "top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr"):
             if e.name in ("number", "points", "draw"):
                 return self.num(e)
-            return f"the {e.name} of {self.whose(e)}"
+            return f"the {e.name} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
                  "group_count", "pile_count", "binop", "neg", "rule_ref"):
             return self.num(e)
@@ -523,6 +529,12 @@ class Translator:
         if d in _CONDITIONS:
             return self.cond(e)
         raise TypeError(f"the rulebook has no English for the expression '{d}'")
+
+    def card_of(self, e) -> str:
+        """The card an attribute or kind test reads: the effect's own card, the one just drawn, or the top card."""
+        if e.rule in ("top_attr", "top_is"):
+            return _TOP
+        return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
 
@@ -556,11 +568,11 @@ class Translator:
         if d == "is_partner":
             a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
-        if d in ("card_is", "top_is"):
+        if d in ("card_is", "drawn_is", "top_is"):
             article = "an" if e.kind == "action" else "a"
-            return f"{self.whose(e)} is{' not' if negate else ''} {article} {e.kind} card"
-        if d in ("card_attr", "top_attr"):                 # a true/false attribute (attrs:)
-            return f"the {e.name} of {self.whose(e)} is {'false' if negate else 'true'}"
+            return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
+        if d in ("card_attr", "drawn_attr", "top_attr"):                 # a true/false attribute (attrs:)
+            return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
         if d == "comparison":
@@ -590,10 +602,10 @@ class Translator:
             if n == 0 and op in ("==", "<="):
                 return f"{who.verb('hold')} no cards"
             return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
-        if isinstance(left, (A.CardAttr, A.TopAttr)) and left.name == "type" \
+        if isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr)) and left.name == "type" \
                 and self.fold(right) in self.variant.cards and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
-            return f"{self.whose(left)} is{' not' if op == '!=' else ''} a {name}"
+            return f"{self.card_of(left)} is{' not' if op == '!=' else ''} a {name}"
         if isinstance(left, A.PlayerCount) and isinstance(self.fold(right), int):
             n = self.fold(right)
             word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",
@@ -619,8 +631,8 @@ class Translator:
 
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
-_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "top_is", "comparison", "true",
-               "false")
+_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "drawn_is", "top_is",
+               "comparison", "true", "false")
 
 
 def _cap(text: str) -> str:
