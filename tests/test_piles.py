@@ -38,8 +38,11 @@ cards:
   reverse:
     on_play: |
       reverse
-      if count(pot) > 0:
+      if count(pot) > 0 and top of pot.number != 3:
           self takes 1 card from pot
+  draw_two:
+    on_play: |
+      next draws top of bank.number + 1 and loses turn
 """
 
 
@@ -77,6 +80,18 @@ def test_take_and_count(piles):
     st = _at(piles, [["red_reverse", "blue_5"], ["red_1", "red_2"]], "red_9")
     st.apply("play red_reverse")                  # count(pot) is 0: nothing taken
     assert st.hand(0) == ["blue_5"]
+    st = _at(piles, [["red_reverse", "blue_5"], ["red_1", "red_2"]], "red_9", piles={"pot": ["green_1", "blue_3"]})
+    st.apply("play red_reverse")                  # the pot's top card is a 3: nothing taken
+    assert st.hand(0) == ["blue_5"] and len(st.piles[1]) == 2
+
+
+def test_the_top_card_of_a_pile_is_read_whatever_its_face(piles):
+    st = _at(piles, [["red_draw_two", "blue_5"], ["red_1", "red_2"]], "red_9", piles={"bank": ["green_7", "blue_2"]})
+    st.apply("play red_draw_two")
+    assert st.hand_size(1) == 2 + 3               # the bank's top card is a 2: 2 + 1 cards
+    st = _at(piles, [["red_draw_two", "blue_5"], ["red_1", "red_2"]], "red_9")
+    st.apply("play red_draw_two")
+    assert st.hand_size(1) == 2                   # an empty bank reads -1: -1 + 1 = 0 cards
 
 
 def test_a_face_down_pile_shows_its_size_only():

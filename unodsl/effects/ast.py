@@ -507,6 +507,12 @@ class PileCount(Expr):
     pile: str
 
 
+@_rule("pile_top_attr")
+class PileTopAttr(Expr):
+    pile: str                      # `top of PILE.NAME`: an attribute of a pile's top card
+    name: str
+
+
 @_rule("choose_player")
 class ChoosePlayer(Expr):
     group: Expr

@@ -207,6 +207,10 @@ class _Unit:
     def e_pile_count(self, e):
         self.pile(e, e.pile)
         return INT
+
+    def e_pile_top_attr(self, e):
+        self.pile(e, e.pile)
+        return self.e_card_attr(e)
     def s_draw_until_cond(self, s):
         self.expect(s.who, PLAYER)
         self.drawing = True

@@ -306,6 +306,15 @@ class _Unit:
             return Value(lambda st, fr: len(st.discard))
         return Value(lambda st, fr: len(st.piles[pile]))
 
+    def e_pile_top_attr(self, e):
+        table, none = self._attribute(e.name)
+        pile = self.pile(e.pile).const
+        if pile == D.DRAW_PILE:
+            return Value(lambda st, fr: table[st.draw_pile[-1]] if st.draw_pile else none)
+        if pile == D.DISCARD_PILE:
+            return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
+        return Value(lambda st, fr: table[st.piles[pile][-1]] if st.piles[pile] else none)
+
     def s_discard_color(self, s, ops):
         ops.append(self.call("discard_color", self.expr(s.who), self.expr(s.color)))
 

@@ -133,6 +133,8 @@ DOCS: dict[str, tuple[str, str]] = {
         'The draw penalty: P draws N and is skipped. With stacking on and P holding an answer, the penalty is added to the stack and passed to P to answer instead (language.md 9.6).'),
     'pile_count': ('`count(PILE)`',
         '(number) The cards in a pile: `draw`, `discard` or a declared one (language.md piles).'),
+    'pile_top_attr': ('`top of PILE.NAME`',
+        '(as `card.`) An attribute of a pile\'s top card (`top of bank.number`, `top of draw.color`), whatever its face; with the pile empty, what `card.` reads with no card (-1, `""`, an attribute\'s zero).'),
     'player_count': ('`players`',
         '(number) Players still in the round (not eliminated, cards in hand).'),
     'previous': ('`previous`',

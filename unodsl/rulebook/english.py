@@ -346,7 +346,7 @@ class Translator:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d in ("card_attr", "drawn_attr", "top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
             attr, whose = e.name, self.card_of(e)
             return {"number": f"the number on {whose}", "points": f"the points of {whose}",
                     "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
@@ -487,7 +487,7 @@ class Translator:
                 return self.color(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-        if d in ("card_attr", "drawn_attr", "top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
             return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
 
@@ -503,7 +503,7 @@ class Translator:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d in ("card_attr", "drawn_attr", "top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
             if e.name in ("number", "points", "draw"):
                 return self.num(e)
             return f"the {e.name} of {self.card_of(e)}"
@@ -534,6 +534,8 @@ class Translator:
         """The card an attribute or kind test reads: the effect's own card, the one just drawn, or the top card."""
         if e.rule in ("top_attr", "top_is"):
             return _TOP
+        if e.rule == "pile_top_attr":
+            return f"the top card of {self.pile(e.pile)}"
         return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
@@ -571,7 +573,7 @@ class Translator:
         if d in ("card_is", "drawn_is", "top_is"):
             article = "an" if e.kind == "action" else "a"
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
-        if d in ("card_attr", "drawn_attr", "top_attr"):                 # a true/false attribute (attrs:)
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):   # a true/false attribute (attrs:)
             return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
