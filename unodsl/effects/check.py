@@ -339,10 +339,10 @@ class _Unit:
     e_top_attr = e_card_attr
 
     def match_reads(self, test) -> None:
-        """E514 for the first part of a match condition that reads more than the cards, the color and rulings."""
+        """E516 for the first part of a match condition that reads more than the cards, the color and rulings."""
         for node in A.walk(test):
             if node.rule not in MATCH_READS:             # a name here is a color: conditions bind none
-                self.error(node.span, "E514", "a match condition reads only card, top, current color, "
+                self.error(node.span, "E516", "a match condition reads only card, top, current color, "
                            "colors, rulings and constants (a test on the player belongs in a strict restriction)")
                 return
 

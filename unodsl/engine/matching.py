@@ -1,7 +1,7 @@
 """Matching as data: a variant's `match:` conditions become the table of what may follow what.
 
 A match condition reads only the candidate card, the top card, the current color and
-rulings (the checker holds it to that, E514), so its answer for every (current color, top
+rulings (the checker holds it to that, E516), so its answer for every (current color, top
 card, candidate) is worked out once, here, into `Game.playable_after`: the table the fixed
 color/number/symbol test fills. Both modes read that one table, so a variant with a match
 condition plays as fast as one without, and FastState needs no path of its own for it.

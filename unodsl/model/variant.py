@@ -234,7 +234,7 @@ class Variant:
 
 
 _KIND_WORDS = {"bool": "true/false", "int": "number", "color": "color", "string": "string"}
-# What `card.NAME` reads on every card; `attrs:` may not reuse these names (E317).
+# What `card.NAME` reads on every card; `attrs:` may not reuse these names (E325).
 BUILTIN_ATTRIBUTES = ("number", "points", "draw", "color", "type", "kind")
 
 
@@ -622,14 +622,14 @@ class _Builder:
                                              f"{_KIND_WORDS[seen[0]]} on '{seen[1]}'")
 
     def card_attrs(self, card_id: str, spec: Node) -> dict[str, object]:
-        """A card type's `attrs:`; a name the language already gives every card is E317."""
+        """A card type's `attrs:`; a name the language already gives every card is E325."""
         node = self.get(spec, "attrs")
         out: dict[str, object] = {}
         if node is None or node.kind != "map":
             return out
         for name, value in node.value.items():
             if name in BUILTIN_ATTRIBUTES:
-                self.error(value, "E317", f"'{name}' is already an attribute of every card (card.{name}): "
+                self.error(value, "E325", f"'{name}' is already an attribute of every card (card.{name}): "
                                           f"give '{card_id}' an attribute of another name")
             elif value.kind == "scalar" and isinstance(value.value, (bool, int, str)):
                 out[str(name)] = value.value          # any other value the schema reported (E202)
