@@ -66,7 +66,7 @@ def _zones(state: State) -> Counter:
     cards.update(state.discard)
     for hand in state.hands:
         cards.update(hand)
-    for picked in state.limbo:
+    for picked in (*state.limbo, *state.piles):
         cards.update(picked)
     return cards
 
@@ -347,7 +347,19 @@ ON_PLAY = [
     "choose color\nlock color current until turn of {P}",
     "choose color\n{P} must play color current",
     "{P} chooses color\nextra turn",
+    # named piles (every template variant declares `bank`, face down, and `pot`, face up)
+    "move {N} cards from draw to bank\n{P} takes count(bank) cards from bank",
+    "self puts 1 card on bank\nmove count(bank) cards from bank to pot",
+    "move {N} cards from discard to pot\n{P} takes {N} cards from pot",
+    "{P} takes 1 card from discard\nmove count(discard) cards from discard to draw",
+    "repeat {N}:\n    self puts 1 card on pot\n    next takes 1 card from pot",
+    "eliminate next\nnext takes {N} cards from bank\nself puts 1 card on discard",
+    "move {N} cards from draw to discard\nmove {N} cards from pot to draw",
 ]
+# Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
+MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",
+         "card.type == top.type or card.color == current or top is number", "true", "false",
+         "card.number >= top.number or card.draw > top.draw"]
 AFTER_DRAW = [
     "if hand(self) < {N}:\n    let p = choose player others\n    p draws 1",
     "let p = choose player others\nif hand(p) < 6:\n    p draws 1",
@@ -442,6 +454,9 @@ def template_variant(rng: random.Random) -> tuple[str, str]:
                        "drawn_card": rng.choice(["optional", "forced", "forbidden"])}
     if rng.random() < 0.15:
         top["stacking"] = {"answer": rng.choice(["same_type", "same_or_higher", "plus4_on_plus2", "any_draw"])}
+    top["piles"] = "{bank: {face: down}, pot: {face: up}}"
+    if rng.random() < 0.2:
+        top["match"] = rng.choice(MATCH)
     return base, variant_text(base, cards, top, zero_points=rng.random() < 0.2)
 
 

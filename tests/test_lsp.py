@@ -403,8 +403,8 @@ def test_definition_jumps_to_linked_files_card_types_and_rulings(client, tmp_pat
 
 # The placeholders language.md's tables write (`P draws N`), each replaced by words the grammar reads there.
 _HOLES = {"P": "self", "Q": "next", "N": "2", "C": "red", "G": "all", "NAME": "x", "EXPR": "1",
-          "COND": "true", "TYPE": "x", "...": "nothing"}
-_HOLE = re.compile(r"\.\.\.|\b(?:P|Q|N|C|G|NAME|EXPR|COND|TYPE)\b")
+          "COND": "true", "TYPE": "x", "PILE": "bank", "...": "nothing"}
+_HOLE = re.compile(r"\.\.\.|\b(?:P|Q|N|C|G|NAME|EXPR|COND|TYPE|PILE)\b")
 _CODE = re.compile(r"\s*`([^`]+)`\s*(?:[/,]\s*)?")
 _LINK = re.compile(r"\[([^\]]+)\]\(#[^)]*\)")
 # The operators have a paragraph, not a table: it is the text of each of their rules.

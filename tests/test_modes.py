@@ -47,7 +47,7 @@ def _fields(state: State) -> list[str]:
     if not state.frames or state.after != "outs":
         dead.add("then")
     dead.add("rng")                         # compared by its state: a generator equals only itself
-    return [f for f in savefile.FIELDS if f not in dead]
+    return [f for f in (*savefile.FIELDS, *savefile.OPTIONAL) if f not in dead]
 
 
 def _snapshot(state: State) -> tuple:

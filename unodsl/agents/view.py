@@ -22,8 +22,9 @@ _SECRET = ("rng", "seed", "history")
 def public_state(state, seat: int) -> dict:
     """The saved form of `state` (State.to_json) with everything `seat` cannot see replaced.
 
-    Other seats' hands and the draw pile become their sizes (on a two-sided deck, with the other
-    face of those hands and of the draw pile's top card beside them: `backs`, `draw_pile_back`); an exchange's set-aside cards
+    Other seats' hands, the draw pile and face-down named piles become their sizes (on a two-sided
+    deck, with the other face of those hands and of the draw pile's top card beside them: `backs`,
+    `draw_pile_back`); an exchange's set-aside cards
     become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
     unless `seat` played it; only what was shown to `seat` stays in `revealed`; the generator,
     the seed and the action history (gifts and trades name hidden cards) are removed.
@@ -42,6 +43,8 @@ def public_state(state, seat: int) -> dict:
     if pending and pending[0] == D.GIVE and pending[1] == seat and pending[3] < 0:
         mine = -1 - pending[3]
     data["limbo"] = [cards if slot == mine else len(cards) for slot, cards in enumerate(data["limbo"])]
+    if "piles" in data:                 # saved only by a variant with named piles
+        data["piles"] = [cards if up else len(cards) for up, cards in zip(state.g.face_up, data["piles"])]
     for frame in data["frames"]:
         if frame[D.F_SELF] != seat:
             frame[D.F_HONEST] = None

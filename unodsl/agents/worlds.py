@@ -89,7 +89,7 @@ class WorldSampler:
         pool = Counter(g.deck_up(pub.get("side", 0)))     # the deck, by the faces up
         pool.subtract(names[c] for c in pub["hands"][seat])
         pool.subtract(names[c] for c in pub["discard"])
-        for cards in pub["limbo"]:
+        for cards in (*pub["limbo"], *pub.get("piles", ())):
             if isinstance(cards, list):
                 pool.subtract(names[c] for c in cards)
         # The known cards that are still unseen (one may be in the seat's own hand after a swap).
@@ -116,7 +116,9 @@ class WorldSampler:
         self.sizes = {q: size - len(self.known.get(q, ())) for q, size in enumerate(pub["hands"])
                       if q != seat}
         self.limbo = [None if isinstance(cards, list) else cards for cards in pub["limbo"]]
-        hidden = sum(self.sizes.values()) + pub["draw_pile"] - len(self.top) + sum(n for n in self.limbo if n)
+        self.piles = [None if isinstance(cards, list) else cards for cards in pub.get("piles", ())]   # face down: sizes
+        hidden = (sum(self.sizes.values()) + pub["draw_pile"] - len(self.top) + sum(n for n in self.limbo if n)
+                  + sum(n for n in self.piles if n))
         if hidden != len(self.unseen) or min(self.sizes.values(), default=0) < 0:
             raise ValueError(f"the public counts ({hidden} cards) do not match the {len(self.unseen)} unseen")
         # Restricted plays whose honesty is unknown: (frame index, seat, card, colour before it).
@@ -148,6 +150,9 @@ class WorldSampler:
         for slot, size in enumerate(self.limbo):
             if size is not None:
                 data["limbo"][slot], cards = cards[:size], cards[size:]
+        for slot, size in enumerate(self.piles):
+            if size is not None:
+                data["piles"][slot], cards = cards[:size], cards[size:]
         data["draw_pile"] = cards + [names[k] for k in self.top]
         for key in ("backs", "draw_pile_back"):
             data.pop(key, None)
@@ -172,6 +177,10 @@ class WorldSampler:
         for slot, size in enumerate(self.limbo):
             if size is not None:
                 world.limbo[slot] = cards[at:at + size]
+                at += size
+        for slot, size in enumerate(self.piles):
+            if size is not None:
+                world.piles[slot] = cards[at:at + size]
                 at += size
         world.draw_pile = cards[at:] + self.top
         world.rng = random.Random(rng.getrandbits(64))

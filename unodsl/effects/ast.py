@@ -246,6 +246,29 @@ class FlipAll(Stmt):
     pass
 
 
+# Named piles: a pile is named by a NAME, `draw`, `discard` or a declared pile (the checker resolves it).
+
+@_rule("move")
+class Move(Stmt):
+    count: Expr
+    source: str
+    dest: str
+
+
+@_rule("take")
+class Take(Stmt):
+    who: Expr
+    count: Expr
+    pile: str
+
+
+@_rule("put")
+class Put(Stmt):
+    who: Expr
+    count: Expr
+    pile: str
+
+
 @_rule("must_play_block")
 class MustPlayBlock(Stmt):
     who: Expr
@@ -390,6 +413,11 @@ class SideIs(Expr):
     side: str
 
 
+@_rule("top_is")
+class TopIs(Expr):
+    kind: str
+
+
 # ---- expressions: atoms --------------------------------------------------------------------------
 
 
@@ -438,6 +466,11 @@ class CardAttr(Expr):
     name: str
 
 
+@_rule("top_attr")
+class TopAttr(Expr):
+    name: str                      # of the top card of the discard pile
+
+
 @_rule("drawn_attr")
 class DrawnAttr(Expr):
     """`drawn.NAME`: an attribute of the card just drawn, inside a `draws until` condition."""
@@ -483,6 +516,17 @@ class MinHand(Expr):
 @_rule("group_count")
 class GroupCount(Expr):
     group: Expr
+
+
+@_rule("pile_count")
+class PileCount(Expr):
+    pile: str
+
+
+@_rule("pile_top_attr")
+class PileTopAttr(Expr):
+    pile: str                      # `top of PILE.NAME`: an attribute of a pile's top card
+    name: str
 
 
 @_rule("choose_player")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from . import ast as A
 from .ast import diagnostic_at
 from ..diagnostics import Diagnostic, suggestion_suffix
+from ..model.variant import attr_kind
 
 MAX_REPEAT = 1000
 MAX_NUMBER = 1_000_000
@@ -25,13 +26,19 @@ ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_t
                                 "give", "exchange", "trade", "challenge", "must_play", "must_play_block"})
 
 CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
+_ATTR_TYPES = {"bool": BOOL, "int": INT, "color": COLOR, "string": STRING}
+# What a `match:` condition may be made of: it reads the candidate card, the top card, the current
+# color, rulings and constants, so its answer is a table by (current color, top card, card), made once.
+MATCH_READS = frozenset({"card_attr", "top_attr", "card_is", "top_is", "current_color", "rule_ref", "var",
+                         "int_", "true", "false", "string", "comparison", "binop", "neg", "not_",
+                         "and_expr", "or_expr", "half"})
 
 
 @dataclass
 class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
-    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw
+    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw | match
     start_only: bool = False
 
 
@@ -57,6 +64,11 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.rulings_used: set[str] = set()
         self.current_card = None                  # the CardType whose effects are being checked
+        # Declared attributes (`attrs:`) -> their type; a type without one reads its type's zero.
+        self.attributes: dict[str, str] = {}
+        for card in self.variant.cards.values():
+            for name, value in card.attrs.items():
+                self.attributes.setdefault(name, _ATTR_TYPES[attr_kind(value, self.variant.colors)])
 
     def effect(self, tree: A.Effect, ctx: Context) -> Checked | None:
         """Check an effect; its facts for the lowering, or None when it has an error."""
@@ -74,6 +86,8 @@ class Checker:
         if any(isinstance(node, A.ChoosePlayer) for node in A.walk(tree.test)):
             # The expression check refuses `choose player` outside `let` (E504): this guards the checker.
             unit.error(tree.test.span, "E505", "a condition cannot choose or bind players")
+        if ctx.where == "match":
+            unit.match_reads(tree.test)
         return None if unit.failed else unit.checked
 
 
@@ -178,6 +192,32 @@ class _Unit:
         self.s_must_play(s)
         self.suite(s.otherwise)
 
+    # named piles
+
+    def pile(self, s, name: str) -> None:
+        """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`)."""
+        known = ["draw", "discard", *self.v.piles]
+        if name not in known:
+            self.fail(s.span, "E502", f"unknown pile '{name}'" + suggestion_suffix(name, known))
+
+    def s_move(self, s):
+        self.expect(s.count, INT)
+        self.pile(s, s.source)
+        self.pile(s, s.dest)
+
+    def s_take(self, s):
+        self._who_count(s)
+        self.pile(s, s.pile)
+
+    s_put = s_take
+
+    def e_pile_count(self, e):
+        self.pile(e, e.pile)
+        return INT
+
+    def e_pile_top_attr(self, e):
+        self.pile(e, e.pile)
+        return self.e_card_attr(e)
     def s_draw_until_cond(self, s):
         self.expect(s.who, PLAYER)
         self.drawing = True
@@ -268,7 +308,7 @@ class _Unit:
             return typ
         return check
 
-    e_true = e_false = e_jumped = e_card_is = _typed(BOOL)
+    e_true = e_false = e_jumped = e_card_is = e_top_is = _typed(BOOL)
     e_string = _typed(STRING)
     e_current_color = _typed(COLOR)
     e_player_count = e_stack_size = _typed(INT)
@@ -318,8 +358,20 @@ class _Unit:
     def e_card_attr(self, e):
         if e.name in CARD_ATTRIBUTES:
             return CARD_ATTRIBUTES[e.name]
+        if e.name in self.c.attributes:
+            return self.c.attributes[e.name]
         self.fail(e.span, "E502", f"cards have no attribute '{e.name}'"
-                  + suggestion_suffix(e.name, ["number", "points", "draw", "color", "type", "kind"]))
+                  + suggestion_suffix(e.name, [*CARD_ATTRIBUTES, *self.c.attributes]))
+
+    e_top_attr = e_card_attr
+
+    def match_reads(self, test) -> None:
+        """E516 for the first part of a match condition that reads more than the cards, the color and rulings."""
+        for node in A.walk(test):
+            if node.rule not in MATCH_READS:             # a name here is a color: conditions bind none
+                self.error(node.span, "E516", "a match condition reads only card, top, current color, "
+                           "colors, rulings and constants (a test on the player belongs in a strict restriction)")
+                return
 
     def _drawn(self, e) -> None:
         if not self.drawing:

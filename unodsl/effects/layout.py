@@ -25,6 +25,12 @@ CATCH = "catch"          # catch a player who did not call UNO, or pass
 UNO = "uno"              # call UNO after ending up with one card outside one's own play
 
 KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO)
+PUT = "put"              # pick a card to put on a named pile (`P puts N on PILE`)
+# Decision kinds only a variant with named piles (`piles:`) has: the action space and the RL layout of
+# every other variant stay as they were.
+PILE_KINDS = (PUT,)
+# Where a pile op takes or puts cards: a declared pile by its index, or one of these two.
+DRAW_PILE, DISCARD_PILE = -1, -2
 
 # What an instruction may do besides setting fields (the engine declares these per op in OP_FLAGS):
 # the facts the compiled code's records (effects.lower.Code) and the fast paths are built on.

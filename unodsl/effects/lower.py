@@ -15,6 +15,7 @@ from typing import Callable
 
 from . import ast as A
 from . import layout as D
+from ..model.variant import attr_kind
 from .check import INT, MAX_REPEAT, PLAYER, SEATS, Checked
 from .fold import COMPARE, clamp, fold
 from .layout import DRAWS, F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF, PAUSES, PUSHES, RESHAPES
@@ -302,6 +303,41 @@ class _Unit:
         who, trade = self.expr(s.who).fn, self.low.ops["trade"]
         ops.append(self.decision("trade", lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))
 
+    # named piles
+
+    def pile(self, name: str) -> Value:
+        """A pile as the pile instructions number it: layout.DRAW_PILE, DISCARD_PILE, or a declared pile's index."""
+        index = {"draw": D.DRAW_PILE, "discard": D.DISCARD_PILE}.get(name)
+        return _const(self.g.pile_names.index(name) if index is None else index)
+
+    def s_move(self, s, ops):
+        ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))
+
+    def s_take(self, s, ops):
+        ops.append(self.call("take_cards", self.expr(s.who), self.expr(s.count), self.pile(s.pile)))
+
+    def s_put(self, s, ops):
+        who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
+        put = self.low.ops["put_cards"]
+        ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
+
+    def e_pile_count(self, e):
+        pile = self.pile(e.pile).const
+        if pile == D.DRAW_PILE:
+            return Value(lambda st, fr: len(st.draw_pile))
+        if pile == D.DISCARD_PILE:
+            return Value(lambda st, fr: len(st.discard))
+        return Value(lambda st, fr: len(st.piles[pile]))
+
+    def e_pile_top_attr(self, e):
+        table, none = self._attribute(e.name)
+        pile = self.pile(e.pile).const
+        if pile == D.DRAW_PILE:
+            return Value(lambda st, fr: table[st.draw_pile[-1]] if st.draw_pile else none)
+        if pile == D.DISCARD_PILE:
+            return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
+        return Value(lambda st, fr: table[st.piles[pile][-1]] if st.piles[pile] else none)
+
     def s_discard_color(self, s, ops):
         ops.append(self.call("discard_color", self.expr(s.who), self.expr(s.color)))
 
@@ -462,13 +498,37 @@ class _Unit:
         return Value(lambda st, fr: bool(fr[F_JUMPED]))
 
     def e_card_attr(self, e):
+        table, none = self._attribute(e.name)
+        return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else none)
+
+    def e_top_attr(self, e):
+        table, none = self._attribute(e.name)
+        return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
+
+    def e_top_is(self, e):
+        kind, table = e.kind, self.g.k_category
+        return Value(lambda st, fr: bool(st.discard) and table[st.discard[-1]] == kind)
+
+    def _attribute(self, name: str) -> tuple[list, object]:
+        """(the attribute's value by card kind, its value when there is no card) for card.NAME / top.NAME.
+
+        A declared attribute (`attrs:`) reads its type's zero on a card type that does not
+        declare it, and when there is no card: 0, false, "" or no color.
+        """
         g = self.g
         tables = {"number": g.k_number, "points": g.k_points, "draw": g.k_draw, "color": g.k_color}
-        if e.name in tables:
-            table = tables[e.name]
-            return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else -1)
-        table = g.k_type_id if e.name == "type" else g.k_category
-        return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else "")
+        if name in tables:
+            return tables[name], -1
+        if name in ("type", "kind"):
+            return (g.k_type_id if name == "type" else g.k_category), ""
+        colors = g.variant.colors
+        values = [g.variant.cards[g.type_ids[t]].attrs.get(name) for t in g.k_type]
+        # The checker gave the attribute the kind of its first declaration (E318 refuses a second kind).
+        kind = next(attr_kind(card.attrs[name], colors) for card in g.variant.cards.values() if name in card.attrs)
+        none = {"bool": False, "int": 0, "color": -1, "string": ""}[kind]
+        if kind == "color":
+            return [colors.index(x) if x in colors else -1 for x in values], none
+        return [x if x is not None else none for x in values], none
 
     def e_drawn_attr(self, e):
         g = self.g

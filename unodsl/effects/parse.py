@@ -372,7 +372,7 @@ def parse_variant(variant: Variant) -> Syntax:
 
     The texts are counted in the order the compile step has always read them (a card's
     on_play, its start effect, its restriction; then the deal, player-out and after-draw
-    events and the may-draw condition), so E405 lands on the same text.
+    events and the may-draw condition; then the match conditions), so E405 lands on the same text.
     """
     trees: dict[int, A.Effect | A.Condition] = {}
     texts: list[Text] = []
@@ -411,6 +411,9 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.turn_draw, "effect")
     read(variant.uno_penalty_effect, "effect")
     read(variant.on_round_end, "effect")
+    read(variant.match, "condition")             # read last, so E405 stays where it was for older files
+    for ct in variant.cards.values():
+        read(ct.match, "condition")
     return Syntax(trees, tuple(texts), tuple(diags))
 
 

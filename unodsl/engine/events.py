@@ -48,14 +48,18 @@ ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is th
 ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores
 GAME_OVER = "game over"        # the game (or match) is over, won by player (-1: nobody); scores
 SCORED = "scored"              # player (with their team, by team) scored count points by an effect (`P scores N`)
+MOVED = "moved"                # count cards moved from pile `source` to pile `pile` (no cards named)
+TOOK = "took"                  # player took count cards from pile `source` (cards: seen by the taker only)
+PUT = "put"                    # player put count cards on pile `pile` (cards: seen by the putter only)
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
-         STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED)
+         STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
+         MOVED, TOOK, PUT)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
-PRIVATE_CARDS = frozenset((DREW, GAVE, TRADED, LOOKED))
+PRIVATE_CARDS = frozenset((DREW, GAVE, TRADED, LOOKED, TOOK, PUT))
 PRIVATE = frozenset((KEPT,))
 
 
@@ -71,6 +75,8 @@ class Event:
     color: str | None = None
     won: bool | None = None
     scores: tuple[int, ...] = ()
+    source: str = ""               # a pile's name (`draw`, `discard` or a declared pile): cards left it
+    pile: str = ""                 # ... and the pile cards went to
 
     def seen_by(self, seat: int) -> "Event | None":
         """The event as `seat` may see it, or None if it may not see it at all.
@@ -85,6 +91,15 @@ class Event:
         if self.kind in PRIVATE_CARDS and self.cards:
             return replace(self, cards=())
         return self
+
+
+def pile_name(g, pile: int) -> str:
+    """The name of a pile as the pile ops number it (layout.DRAW_PILE, DISCARD_PILE, or a declared pile)."""
+    if pile == D.DRAW_PILE:
+        return "draw"
+    if pile == D.DISCARD_PILE:
+        return "discard"
+    return g.pile_names[pile]
 
 
 def drew(st, p: int, got: int) -> Event:
@@ -116,6 +131,8 @@ def decided(st, action: int) -> None:
         events.append(Event(TARGET, p, action - g.A_TARGET))
     elif kind == D.GIVE and st.pending[3] >= 0:      # an exchange's picks: exchange_finish writes the gifts
         events.append(Event(GAVE, p, st.pending[3], 1, (names[action - g.A_GIVE],)))
+    elif kind == D.PUT:
+        events.append(Event(PUT, p, count=1, cards=(names[action - g.A_PUT],), pile=pile_name(g, st.pending[3])))
     elif kind == D.TRADE and action != g.A_DONE:
         mine, theirs = divmod(action - g.A_TRADE, k)
         events.append(Event(TRADED, p, st.pending[2], 1, (names[mine], names[theirs])))

@@ -86,6 +86,7 @@ class Flow:
         self.frames = []
         self.pending = None
         self.limbo = [[], []]
+        self.piles = [[] for _ in self.g.variant.piles]      # named piles start each round empty
         self.vulnerable = []
         self.uno_called = [False] * n
         self.uno_askers = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..effects import layout as D
 from . import events as E
 from .flow import AFTER_PLAY, AFTER_WINDOW, WINDOWS
-from .ops import draw
+from .ops import draw, place_card
 
 
 class Moves:
@@ -158,6 +158,21 @@ class Moves:
         if action == g.A_DRAW and kind == D.TURN:
             return "you may not draw now"
         return f"not a legal '{kind}' decision for player {self.pending[1]}"
+
+    def _legal_put(self) -> list[int]:
+        base = self.g.A_PUT
+        return [base + k for k in sorted(set(self.hands[self.pending[1]]))]
+
+    def _apply_put(self, a: int) -> None:
+        _, p, left, dest = self.pending
+        k = a - self.g.A_PUT
+        self.hands[p].remove(k)
+        place_card(self, k, dest)
+        if left > 1 and self.hands[p]:
+            self.pending = (D.PUT, p, left - 1, dest)
+            return
+        self._hand_changed(p)
+        self._resume()
 
     def _apply_drawn(self, a: int) -> None:
         p = self.pending[1]
@@ -318,11 +333,11 @@ LEGAL = {
     D.TURN: Moves._legal_turn, D.DRAWN: Moves._legal_drawn, D.COLOR: Moves._legal_color,
     D.TARGET: Moves._legal_target, D.CHALLENGE: Moves._legal_challenge, D.GIVE: Moves._legal_give,
     D.TRADE: Moves._legal_trade, D.STACK: Moves._legal_stack, D.FORCED: Moves._legal_forced,
-    D.JUMP: Moves._legal_jump, D.CATCH: Moves._legal_catch, D.UNO: Moves._legal_uno,
+    D.JUMP: Moves._legal_jump, D.CATCH: Moves._legal_catch, D.UNO: Moves._legal_uno, D.PUT: Moves._legal_put,
 }
 APPLY = {
     D.DRAWN: Moves._apply_drawn, D.COLOR: Moves._apply_color,
     D.TARGET: Moves._apply_target, D.CHALLENGE: Moves._apply_challenge, D.GIVE: Moves._apply_give,
     D.TRADE: Moves._apply_trade, D.STACK: Moves._apply_stack, D.FORCED: Moves._apply_forced,
-    D.JUMP: Moves._apply_jump, D.CATCH: Moves._apply_catch, D.UNO: Moves._apply_uno,
+    D.JUMP: Moves._apply_jump, D.CATCH: Moves._apply_catch, D.UNO: Moves._apply_uno, D.PUT: Moves._apply_put,
 }

@@ -422,14 +422,14 @@ def note_drawn(st, p: int, before: int) -> None:
 @instruction(PAUSES)
 def flip_all(st, p: int) -> int:
     """Every card of a two-sided deck turns over in place (hands, draw pile, discard pile, set-aside
-    cards, hands shown), the other side becomes the active one and the color is the new top face's;
+    cards, named piles, hands shown), the other side becomes the active one and the color is the new top face's;
     a wild face up: p names the color (a decision). On a one-sided deck nothing happens."""
     g = st.g
     back = g.k_back
     if back is None:
         return 0
-    for zone in (*st.hands, st.draw_pile, st.discard, *st.limbo, *(c for seen in st.revealed.values()
-                                                                  for c in seen.values())):
+    for zone in (*st.hands, st.draw_pile, st.discard, *st.limbo, *st.piles,
+                 *(c for seen in st.revealed.values() for c in seen.values())):
         zone[:] = [back[k] for k in zone]
     if st.drawn_this_turn >= 0:
         st.drawn_this_turn = back[st.drawn_this_turn]
@@ -442,3 +442,80 @@ def flip_all(st, p: int) -> int:
     if st.color < 0 and g.variant.colors:
         return choose_color(st, p)
     return 0
+
+
+# --- named piles (`piles:`): a pile is layout.DRAW_PILE, DISCARD_PILE or a declared pile's index.
+
+def _take_top(st, pile: int) -> int:
+    """Take the top card of a pile, or -1 when it has none to give.
+
+    The draw pile is drawn from as by a draw (an empty one is refilled from the discard pile);
+    the discard pile gives the card under its top card, which stays.
+    """
+    if pile == D.DRAW_PILE:
+        return st._draw_one()
+    if pile == D.DISCARD_PILE:
+        return st.discard.pop(-2) if len(st.discard) > 1 else -1
+    cards = st.piles[pile]
+    return cards.pop() if cards else -1
+
+
+def place_card(st, k: int, pile: int) -> None:
+    """Put a card on top of a pile; on the discard pile, under its top card (which stays the top)."""
+    if pile == D.DRAW_PILE:
+        st.draw_pile.append(k)
+    elif pile == D.DISCARD_PILE:
+        st.discard.insert(len(st.discard) - 1, k)
+    else:
+        st.piles[pile].append(k)
+
+
+@instruction()
+def move_cards(st, n: int, source: int, dest: int) -> None:
+    """The top n cards of one pile go, one at a time, on top of another (fewer if it runs out)."""
+    moved = 0
+    if source != dest:
+        for _ in range(min(n, st.g.deck_size)):
+            k = _take_top(st, source)
+            if k < 0:
+                break
+            place_card(st, k, dest)
+            moved += 1
+    st.steps += moved
+    if st.events is not None and moved:
+        g = st.g
+        st.events.append(E.Event(E.MOVED, count=moved, source=E.pile_name(g, source), pile=E.pile_name(g, dest)))
+
+
+@instruction()
+def take_cards(st, p: int, n: int, source: int) -> None:
+    """p takes the top n cards of a pile into their hand (fewer if it runs out); no after-draw event."""
+    if p < 0 or st.eliminated[p]:
+        return
+    hand = st.hands[p]
+    got = 0
+    for _ in range(min(n, st.g.deck_size)):
+        k = _take_top(st, source)
+        if k < 0:
+            break
+        hand.append(k)
+        got += 1
+    st.steps += got
+    if got:
+        if st.events is not None:
+            names = st.g.card_names
+            st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in hand[-got:]),
+                                     source=E.pile_name(st.g, source)))
+        st._hand_changed(p)
+
+
+@instruction(PAUSES, RESHAPES)
+def put_cards(st, p: int, n: int, dest: int) -> int:
+    """p picks n of their cards, one decision each, to put on a pile (their hand may empty)."""
+    if p < 0 or st.eliminated[p]:
+        return 0
+    n = min(n, len(st.hands[p]))
+    if n <= 0:
+        return 0
+    st.pending = (D.PUT, p, n, dest)
+    return D.PAUSE

@@ -18,7 +18,8 @@ class Positions:
     def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
                  direction: int = 1, color: str | int | None = None, scores: list | None = None,
                  uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
-                 start: bool = False, record: bool = False, side: str | int = 0) -> "State":
+                 start: bool = False, record: bool = False, side: str | int = 0,
+                 piles: dict | None = None) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -26,14 +27,21 @@ class Positions:
         ids or kinds, and together they must be exactly the deck. With `start`, the round begins
         as a dealt one does (the deal's effect, then the top card's start effect, then the seat
         after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
-        defaults to the top card's. The game draws from `rng` if given, else from a generator
-        seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side up: every card
-        is given by its face on that side. Raises ValueError saying what is wrong.
+        defaults to the top card's. `piles` maps a declared pile's name to its cards, bottom
+        first (the piles not named are empty). The game draws from `rng` if given, else from a
+        generator seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side
+        up: every card is given by its face on that side. Raises ValueError saying what is wrong.
         """
         n = len(hands)
         self.check_players(n)
         side = self.side_index(side)
-        hand_kinds, pile, below = self._placed(hands, draw_pile, discard, side)
+        named = dict(piles or {})
+        for name in named:
+            if name not in self.pile_names:
+                raise ValueError(f"unknown pile {name!r}" + (f" (the piles are {', '.join(self.pile_names)})"
+                                                             if self.pile_names else " (the variant has none)"))
+        stacks = [self._kinds(named.get(name, []), f"the {name} pile") for name in self.pile_names]
+        hand_kinds, pile, below = self._placed(hands, draw_pile, discard, side, stacks)
         for name, seat in (("dealer", dealer), ("turn", turn)):
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
@@ -62,6 +70,7 @@ class Positions:
                 raise ValueError(f"{len(scores)} scores for {n} players")
             state.scores = list(scores)
         state.reset_round_fields()
+        state.piles = stacks
         for seat in uno_called:
             state.uno_called[seat] = True
         if start:
@@ -84,8 +93,8 @@ class Positions:
         raise ValueError(f"unknown side {side!r}" + (f" (the sides are {', '.join(sides)})" if self.variant.sides
                                                       else ": the deck has one side"))
 
-    def _placed(self, hands: list, draw_pile: list, discard: list,
-                side: int = 0) -> tuple[list, list[int], list[int]]:
+    def _placed(self, hands: list, draw_pile: list, discard: list, side: int = 0,
+                stacks: list = ()) -> tuple[list, list[int], list[int]]:
         """The zones of a position as kinds; raises ValueError unless together they are exactly the deck,
         each card by its face on `side`."""
         hand_kinds = [self._kinds(h, f"hand {i}") for i, h in enumerate(hands)]
@@ -93,7 +102,7 @@ class Positions:
         below = self._kinds(discard, "the discard pile")
         if not below:
             raise ValueError("the discard pile needs a top card")
-        held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
+        held = Counter(k for zone in hand_kinds + [pile, below, *stacks] for k in zone)
         deck = Counter(self.deck_up(side))
         if held != deck:
             extra, short = held - deck, deck - held

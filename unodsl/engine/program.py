@@ -11,6 +11,7 @@ from ..effects.ast import diagnostic_at
 from ..effects.check import Checker, Context
 from ..effects.layout import DRAWS, PAUSES, PUSHES
 from ..effects.lower import Lowering
+from .matching import match_table
 
 
 class NotParsed(ValueError):
@@ -152,5 +153,25 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.stack_types = None
     if v.stack_cards is not None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
+    _compile_matching(game, program)
     game.diagnostics.extend(program.checker.diags)
     game.rulings_used = program.checker.rulings_used
+
+
+def _compile_matching(game, program: Program) -> None:
+    """The `match:` conditions (the variant's, each card type's), made into Game.playable_after.
+
+    A card type's own condition decides for its cards; the variant's for the others; with
+    neither, the fixed test's table stays as it is. A condition that does not compile
+    (the file is refused) leaves the fixed test in its place.
+    """
+    v = game.variant
+    tree = v.syntax.tree
+    default = program.compile_condition(tree(v.match), Context("match"))
+    tests = []
+    for ct in v.cards.values():
+        own = program.compile_condition(tree(ct.match), Context("match")) if ct.match is not None else None
+        chosen = own if own is not None else default
+        tests.append(chosen.fn if chosen is not None else None)
+    if any(test is not None for test in tests):
+        game.playable_after = match_table(game, tests)

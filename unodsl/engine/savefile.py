@@ -322,6 +322,14 @@ def _forced_color(value, ld):
     return c
 
 
+def _pile(value, ld):
+    """Where a `put` decision puts the cards: the draw pile, the discard pile or a declared pile."""
+    if not isinstance(value, int) or isinstance(value, bool) or not D.DISCARD_PILE <= value < len(ld.game.pile_names):
+        raise _Bad(f"is {_show(value)}, not a pile of this variant (-1 draw, -2 discard, "
+                   f"0 to {len(ld.game.pile_names) - 1} its piles)")
+    return value
+
+
 def _other_seat(value, ld):
     if seat(value, ld) == ld.actor:
         raise _Bad("is the player to act; they trade with someone else")
@@ -343,6 +351,7 @@ PENDING = {
     D.JUMP: ((), False),
     D.CATCH: ((), False),
     D.UNO: ((), False),
+    D.PUT: ((integer(1), _pile), True),
 }
 
 
@@ -387,7 +396,7 @@ def _agrees(kind: str, p: int, ld) -> None:
         raise _Bad(f"opens a '{kind}' window between turns, but field 'next_player' names no next player")
     if kind == D.UNO and not (got["uno_askers"] and got["uno_askers"][0] == p):
         raise _Bad(f"asks player {p} to call UNO, but they are not first in field 'uno_askers'")
-    if kind in (D.GIVE, D.TRADE) and not got["hands"][p]:
+    if kind in (D.GIVE, D.TRADE, D.PUT) and not got["hands"][p]:
         raise _Bad(f"asks player {p} to pick from their entry in 'hands', which is empty")
 
 
@@ -466,15 +475,19 @@ FIELDS = {
 }
 
 
-# The fields only a two-sided deck's states save and load, checked after FIELDS; on a one-sided deck
-# each holds its value here.
-TWO_SIDED = {"side": side}
-ONE_SIDED = {"side": 0}
+# The fields only some variants' states save and load, checked after FIELDS: name -> (its checker,
+# whether a game's states save it, the value it holds in the states of the others). So the saves of
+# a variant without two-sided cards or named piles are what they were before those existed.
+OPTIONAL = {
+    "side": (side, lambda game: game.k_back is not None, lambda: 0),
+    "piles": (list_of(cards, length=lambda ld: len(ld.game.pile_names)), lambda game: bool(game.pile_names),
+              lambda: []),
+}
 
 
 def fields_of(game) -> dict:
-    """The saved fields of `game`'s states, in the order they are checked."""
-    return FIELDS if game.k_back is None else {**FIELDS, **TWO_SIDED}
+    """The saved fields of `game`'s states (name -> checker), in the order they are checked."""
+    return {**FIELDS, **{name: check for name, (check, saved, _) in OPTIONAL.items() if saved(game)}}
 
 
 def dump_state(state) -> str:
@@ -492,6 +505,8 @@ def dump_state(state) -> str:
     data["draw_pile"] = [names[k] for k in state.draw_pile]
     data["discard"] = [names[k] for k in state.discard]
     data["limbo"] = [[names[k] for k in h] for h in state.limbo]
+    if "piles" in data:
+        data["piles"] = [[names[k] for k in h] for h in state.piles]
     data["revealed"] = {str(p): {str(q): [names[k] for k in c] for q, c in seen.items()}
                         for p, seen in state.revealed.items()}
     version, internal, gauss = state.rng.getstate()
@@ -520,7 +535,7 @@ def load_state(game, text: str):
     if unknown:
         raise InvalidState(f"unknown field '{unknown[0][:40]}'")
     ld = _Loading(game)
-    ld.got.update(ONE_SIDED)
+    ld.got.update({name: default() for name, (_, _, default) in OPTIONAL.items()})
     for name, check in fields.items():
         try:
             ld.got[name] = check(data[name], ld)
@@ -531,7 +546,7 @@ def load_state(game, text: str):
     game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)
     state.g = game
-    for name in (*FIELDS, *ONE_SIDED):
+    for name in (*FIELDS, *OPTIONAL):
         setattr(state, name, ld.got[name])
     state.log = None
     state.events = None
@@ -540,7 +555,8 @@ def load_state(game, text: str):
 
 def _check_cards(game, got: dict) -> None:
     """All zones together hold exactly the deck: no card made up, none lost."""
-    held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"]) for k in zone)
+    held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"], *got["piles"])
+                   for k in zone)
     expected = Counter(game.deck_up(got["side"]))
     if held != expected:
         extra = held - expected
@@ -548,7 +564,8 @@ def _check_cards(game, got: dict) -> None:
             problem = f"card '{game.card_names[next(iter(extra))]}' appears more often than the deck holds"
         else:
             problem = f"card '{game.card_names[next(iter(expected - held))]}' is missing from every zone"
-        raise InvalidState(f"fields 'hands', 'draw_pile', 'discard' and 'limbo' do not hold the deck: {problem}")
+        raise InvalidState(f"fields 'hands', 'draw_pile', 'discard', 'limbo' and 'piles' do not hold the deck: "
+                           f"{problem}")
 
 
 def _show(value) -> str:

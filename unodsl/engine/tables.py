@@ -161,7 +161,11 @@ class Tables:
         self.A_CATCH = self.A_TARGET + self.max_players
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
-        self.num_actions = self.A_TRADE + k * k
+        # `put K` only where the variant declares piles: every other variant keeps its action space.
+        self.A_PUT = self.A_TRADE + k * k
+        self.pile_names = tuple(self.variant.piles)
+        self.face_up = tuple(pile.face_up for pile in self.variant.piles.values())
+        self.num_actions = self.A_PUT + (k if self.pile_names else 0)
 
     def _stack_table(self, rule: Stacking) -> list[frozenset]:
         """[top card] -> the kinds that may answer a draw penalty on it by `rule`.
@@ -216,6 +220,8 @@ class Tables:
             return f"catch {action - self.A_CATCH}"
         if action < self.A_TRADE:
             return f"give {names[action - self.A_GIVE]}"
+        if action >= self.A_PUT:
+            return f"put {names[action - self.A_PUT]}"
         mine, theirs = divmod(action - self.A_TRADE, k)
         return f"trade {names[mine]} {names[theirs]}"
 
@@ -240,6 +246,8 @@ class Tables:
             return (self.A_TARGET if verb == "target" else self.A_CATCH) + int(args[0])
         if verb == "give" and len(args) == 1 and args[0] in self.card_index:
             return self.A_GIVE + self.card_index[args[0]]
+        if verb == "put" and len(args) == 1 and args[0] in self.card_index and self.pile_names:
+            return self.A_PUT + self.card_index[args[0]]
         if verb == "trade" and len(args) == 2 and all(a in self.card_index for a in args):
             return self.A_TRADE + self.card_index[args[0]] * self.num_kinds + self.card_index[args[1]]
         raise IllegalAction(text, "not an action of this variant")

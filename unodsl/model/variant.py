@@ -133,6 +133,19 @@ class CardType:
     node: Node | None = None
     side: str = ""                             # the side of a two-sided deck this face is on ("" for one side)
     back: str | None = None                    # the card type on this face's other side (first side only)
+    # Extra attributes (`attrs:`), read as card.NAME / top.NAME: name -> an int, a bool or a string
+    # (a string naming one of the variant's colors is that color; the checker tells them apart).
+    attrs: dict[str, object] = field(default_factory=dict)
+    match: Text | None = None                  # the card's own matching test, over the top-level one
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A table pile beyond the draw and discard piles (`piles:`): empty when a round starts."""
+
+    name: str
+    face_up: bool                              # every card public (as the discard pile), else only its size
+    node: Node | None = None
 
 
 @dataclass(frozen=True)
@@ -209,6 +222,8 @@ class Variant:
     score_by: ScoreBy
     max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
+    match: Text | None = None         # the matching test that replaces the fixed color/number/symbol one
+    piles: dict[str, Pile] = field(default_factory=dict)   # the declared table piles, in file order
     root: Node | None = field(default=None, compare=False, repr=False)
     # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
     # sits below the effect language and cannot parse; Game reads the trees from here.
@@ -232,6 +247,20 @@ class Variant:
 
 # ---------------------------------------------------------------------------
 # Building
+
+
+_KIND_WORDS = {"bool": "true/false", "int": "number", "color": "color", "string": "string"}
+# What `card.NAME` reads on every card; `attrs:` may not reuse these names (E325).
+BUILTIN_ATTRIBUTES = ("number", "points", "draw", "color", "type", "kind")
+
+
+def attr_kind(value: object, colors: tuple[str, ...]) -> str:
+    """What an `attrs:` value is: "bool", "int", "color" (a string naming a color) or "string"."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    return "color" if value in colors else "string"
 
 
 def _origin(node: Node) -> str:
@@ -365,6 +394,7 @@ class _Builder:
         deck_node = self.get(root, "deck")
         declared = self.scalar(deck_node, "total", None, int)
         variant_cards = {k: v for k, v in cards.items()}
+        self.check_attrs(variant_cards, tuple(colors))
         deck_size = sum(n for ct in variant_cards.values() if not sides or ct.side == next(iter(sides))
                         for by in ct.copies.values() for n in by.values())
         if declared is not None and declared != deck_size:
@@ -448,6 +478,8 @@ class _Builder:
             max_rounds=self.scalar(scoring, "max_rounds", 1000, int),
             score_by=score_by,
             rulings=rulings,
+            match=self.condition(root, "match"),
+            piles=self.build_piles(),
             root=root,
             sides=tuple(sides),
             side_colors=tuple(tuple(c) for c in sides.values()),
@@ -599,7 +631,50 @@ class _Builder:
             last_card=self.mode(spec, "last_card", LastCard.RESOLVE),
             text=self.scalar(spec, "text", None, str),
             node=spec,
+            attrs=self.card_attrs(card_id, spec),
+            match=self.condition(spec, "match"),
         )
+
+    def build_piles(self) -> dict[str, Pile]:
+        """The declared piles; `draw` and `discard` name the two every game has (E319)."""
+        node = self.get(self.root, "piles")
+        out: dict[str, Pile] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue                              # null removed an inherited pile; else the schema reported it
+            if name in ("draw", "discard"):
+                self.error(spec, "E319", f"'{name}' is the {name} pile every game has: give the pile another name")
+                continue
+            out[str(name)] = Pile(str(name), self.scalar(spec, "face", "up", str) == "up", spec)
+        return out
+
+    def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:
+        """E318 for an attribute that holds values of two kinds on two card types (card.NAME has one type)."""
+        first: dict[str, tuple[str, str]] = {}
+        for card in cards.values():
+            for name, value in card.attrs.items():
+                kind = attr_kind(value, colors)
+                seen = first.setdefault(name, (kind, card.id))
+                if seen[0] != kind:
+                    node = self.get(self.get(card.node, "attrs"), name)
+                    self.error(node, "E318", f"attribute '{name}' is a {_KIND_WORDS[kind]} on '{card.id}' but a "
+                                             f"{_KIND_WORDS[seen[0]]} on '{seen[1]}'")
+
+    def card_attrs(self, card_id: str, spec: Node) -> dict[str, object]:
+        """A card type's `attrs:`; a name the language already gives every card is E325."""
+        node = self.get(spec, "attrs")
+        out: dict[str, object] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, value in node.value.items():
+            if name in BUILTIN_ATTRIBUTES:
+                self.error(value, "E325", f"'{name}' is already an attribute of every card (card.{name}): "
+                                          f"give '{card_id}' an attribute of another name")
+            elif value.kind == "scalar" and isinstance(value.value, (bool, int, str)):
+                out[str(name)] = value.value          # any other value the schema reported (E202)
+        return out
 
     def number_range(self, key: str, node: Node) -> range | None:
         m = re.fullmatch(r"(\d{1,4})(?:-(\d{1,4}))?", key)

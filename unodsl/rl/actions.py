@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..effects.ast import walk
 
 # Statements of the effect language that open a decision, by the grammar's rule name.
-_TRADE, _GIVE = "trade", {"give", "exchange"}
+_TRADE, _GIVE, _PUT = "trade", {"give", "exchange"}, "put"
 _COLOR = {"choose_color_self", "choose_color_by"}
 _CHALLENGE = "challenge"
 _CHOOSE_PLAYER = "choose_player"
@@ -36,6 +36,7 @@ class Capabilities:
     catch: bool         # catch a player who did not call UNO (UNO enabled)
     give: bool          # pick a card to give (`gives`, `exchanges`)
     trade: bool         # trade pairs and `done` (`trade with`)
+    put: bool = False   # pick a card to put on a named pile (`puts N on PILE`)
 
 
 def _effect_texts(variant):
@@ -77,6 +78,7 @@ def capabilities(game) -> Capabilities:
         catch=uno,
         give=bool(rules & _GIVE),
         trade=_TRADE in rules,
+        put=_PUT in rules,
     )
 
 
@@ -85,7 +87,7 @@ class ActionTable:
 
     Layout, in order: `play K` per card kind, `play K uno` per kind, `draw`, `keep`, `pass`,
     `challenge`, `accept`, `uno`, `done`, `color C` per color, `target +i` per seat offset,
-    `catch +i` per offset, `give K` per kind, `trade A B` per ordered pair of distinct kinds;
+    `catch +i` per offset, `give K` per kind, `trade A B` per ordered pair of distinct kinds, `put K` per kind;
     each group only where the variant can produce it.
     """
 
@@ -135,6 +137,9 @@ class ActionTable:
                 for b in range(k):
                     if a != b:
                         fixed(f"trade {names[a]} {names[b]}")
+        if caps.put:
+            for i in range(k):
+                fixed(f"put {names[i]}")
         self.labels = [r[0] for r in rows]
         self.size = len(rows)
         # engine_of[seat][rl id] and rl_of[seat][engine id], built once per seat.

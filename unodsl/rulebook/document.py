@@ -248,7 +248,10 @@ class _Rulebook:
     def card_effects(self) -> None:
         v = self.v
         self.h(2, "What the cards do")
-        if v.colors:
+        if v.match is not None:
+            self.p("Play a card on the discard pile when it matches the top card: when "
+                   + describe_condition(self.g, v.match, "match") + ".")
+        elif v.colors:
             self.p("Play a card on the discard pile when it matches the top card by color, number or symbol. "
                    "A wild card can be played on anything.")
         else:
@@ -262,6 +265,10 @@ class _Rulebook:
             else:
                 lines.append("No effect: it only has to match." if ct.kind == "number" or not ct.wild
                              else "No effect.")
+            if ct.match is not None:
+                lines.append("It matches the top card when " + describe_condition(self.g, ct.match, "match") + ".")
+            for name, value in ct.attrs.items():
+                lines.append(f"Its {name} is {str(value).lower() if isinstance(value, bool) else value}.")
             cond = describe_condition(self.g, ct.restriction, "condition") if ct.restriction else "always"
             if cond == "never":
                 lines.append("It can never be played.")
@@ -291,6 +298,11 @@ class _Rulebook:
                  "The player to the dealer's left plays first, and play goes to the left."]
         if v.on_deal is not None:
             items.insert(2, "After the deal: " + lower_first(describe_effect(g, v.on_deal, "setup")))
+        for pile in v.piles.values():
+            face = ("face up: everyone may look through it" if pile.face_up
+                    else "face down: only how many cards it holds is known")
+            items.append(f"The table also has a {pile.name} pile, empty at the start of each round, {face}. "
+                         f"Cards on it score nothing.")
         self.ul(items)
         self.h(3, "The start card")
         groups: dict[str, list[str]] = {}

@@ -56,11 +56,13 @@ _WHO = {
     "uno_penalty": (_P("the caught player"), "the card"),
     "round_end": (_P("the winner"), "the card"),
     "condition": (_P("you", True), "the card"),
+    "match": (_P("you", True), "the card"),
 }
 # round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
 ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
                     EliminatedCards.UNDER_DISCARD: "under the discard pile",
                     EliminatedCards.INTO_DRAW: "into the draw pile, which is shuffled"}
+_TOP = "the top card of the discard pile"
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -202,6 +204,34 @@ class Translator:
         return _cap(f"{who.verb('discard')} every card of {self.color(s.color)} from {who.their} hand "
                     f"(under the top card of the discard pile).")
 
+    # named piles
+
+    @staticmethod
+    def pile(name: str) -> str:
+        return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {name} pile")
+
+    def s_move(self, s):
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.source and s.source != "discard":
+            return _cap(f"every card of {self.pile(s.source)} moves to {self.pile(s.dest)}"
+                        + (" (under its top card)." if s.dest == "discard" else "."))
+        under = " (under its top card)" if s.dest == "discard" else ""
+        source = "from under the top card of the discard pile" if s.source == "discard" else \
+            f"from the top of {self.pile(s.source)}"
+        return _cap(f"{self.cards(s.count)} move {source} to {self.pile(s.dest)}{under}.")
+
+    def s_take(self, s):
+        who = self.player(s.who)
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and s.pile != "discard":
+            return _cap(f"{who.verb('take')} every card of {self.pile(s.pile)} into {who.their} hand.")
+        source = "from under the top card of the discard pile" if s.pile == "discard" else \
+            f"from the top of {self.pile(s.pile)}"
+        return _cap(f"{who.verb('take')} {self.cards(s.count)} {source} into {who.their} hand.")
+
+    def s_put(self, s):
+        who = self.player(s.who)
+        where = f"{self.pile(s.pile)}" + (" (under its top card)" if s.pile == "discard" else "")
+        return _cap(f"{who.verb('put')} {self.cards(s.count)} of {who.their} choice on {where}.")
+
     def s_redeal(self, s):
         start = "you" if self.me.you else self.me.text
         return (f"All hands are gathered, shuffled and dealt out again one card at a time, starting with the "
@@ -334,10 +364,10 @@ class Translator:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d in ("card_attr", "drawn_attr"):
-            attr, card = e.name, self.card_of(e)
-            return {"number": f"the number on {card}", "points": f"the points of {card}",
-                    "draw": f"the draw penalty of {card}"}.get(attr, f"the {attr} of {card}")
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+            attr, whose = e.name, self.card_of(e)
+            return {"number": f"the number on {whose}", "points": f"the points of {whose}",
+                    "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
         if d == "hand_size":
             who = self.player(e.who)
             return f"the number of cards in {who.pos} hand"
@@ -352,6 +382,8 @@ class Translator:
             return f"the smallest hand among {self.group(e.group)}"
         if d == "group_count":
             return f"the number of {self.group(e.group)}"
+        if d == "pile_count":
+            return f"the number of cards in {self.pile(e.pile)}"
         if d == "binop":
             word = _BINOP_WORDS[e.op]
             left = self.operand(e.left, keep_chain=e.op in ("+", "-"))
@@ -475,8 +507,8 @@ class Translator:
                 return self.color(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-        if d in ("card_attr", "drawn_attr") and e.name == "color":
-            return f"the color of {self.card_of(e)}"
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+            return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
 
     def value(self, e) -> str:
@@ -491,14 +523,12 @@ class Translator:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d in ("card_attr", "drawn_attr"):
-            if e.name == "color":
-                return f"the color of {self.card_of(e)}"
-            if e.name in ("type", "kind"):
-                return f"the {e.name} of {self.card_of(e)}"
-            return self.num(e)
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+            if e.name in ("number", "points", "draw"):
+                return self.num(e)
+            return f"the {e.name} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
-                 "group_count", "binop", "neg", "rule_ref"):
+                 "group_count", "pile_count", "binop", "neg", "rule_ref"):
             return self.num(e)
         if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
                  "seat_after", "most_cards", "fewest_cards"):
@@ -521,7 +551,11 @@ class Translator:
         raise TypeError(f"the rulebook has no English for the expression '{d}'")
 
     def card_of(self, e) -> str:
-        """The card an attribute or kind test reads: the effect's own card, or the one just drawn."""
+        """The card an attribute or kind test reads: the effect's own card, the one just drawn, or the top card."""
+        if e.rule in ("top_attr", "top_is"):
+            return _TOP
+        if e.rule == "pile_top_attr":
+            return f"the top card of {self.pile(e.pile)}"
         return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
@@ -536,7 +570,9 @@ class Translator:
         if d in ("and_expr", "or_expr"):
             parts = [c for c in e.parts if self.fold(c) is None]
             is_and = (d == "and_expr") != negate
-            words = [self.cond(c, negate) for c in parts]
+            # A part joined the other way is put in brackets, so the sentence keeps the file's grouping.
+            words = [f"({self.cond(c, negate)})" if c.rule in ("and_expr", "or_expr") and c.rule != d
+                     else self.cond(c, negate) for c in parts]
             if len(words) == 1:
                 return words[0]
             joiner = " and " if is_and else " or "
@@ -554,9 +590,11 @@ class Translator:
         if d == "is_partner":
             a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
-        if d in ("card_is", "drawn_is"):
+        if d in ("card_is", "drawn_is", "top_is"):
             article = "an" if e.kind == "action" else "a"
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):   # a true/false attribute (attrs:)
+            return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
         if d == "side_is":
@@ -588,7 +626,7 @@ class Translator:
             if n == 0 and op in ("==", "<="):
                 return f"{who.verb('hold')} no cards"
             return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
-        if isinstance(left, (A.CardAttr, A.DrawnAttr)) and left.name == "type" \
+        if isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr)) and left.name == "type" \
                 and self.fold(right) in self.variant.cards and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
             return f"{self.card_of(left)} is{' not' if op == '!=' else ''} a {name}"
@@ -617,8 +655,8 @@ class Translator:
 
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
-_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "drawn_is", "comparison",
-               "true", "false", "side_is")
+_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "drawn_is", "top_is",
+               "comparison", "true", "false", "side_is")
 
 
 def _cap(text: str) -> str:

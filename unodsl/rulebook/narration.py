@@ -25,6 +25,7 @@ DECISION_HELP = {
     D.JUMP: "jump in with the identical card, or pass",
     D.CATCH: "catch a player who did not call UNO, or pass",
     D.UNO: "you are down to one card: call UNO, or pass",
+    D.PUT: "choose a card to put on the pile",
 }
 
 
@@ -111,6 +112,12 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{_shown(e.cards)}"
     if kind == E.DISCARDED:
         return f"{_does(q, seat, 'discard')} every {e.color} card{_shown(e.cards)}"
+    if kind == E.MOVED:
+        return f"{_count(e.count)} move from the {e.source} pile to the {e.pile} pile"
+    if kind == E.TOOK:
+        return f"{_does(q, seat, 'take')} {_count(e.count)} from the {e.source} pile{_shown(e.cards)}"
+    if kind == E.PUT:
+        return f"{_does(q, seat, 'put')} {_count(e.count)} on the {e.pile} pile{_shown(e.cards)}"
     if kind == E.REDEALT:
         return "every hand is gathered and dealt out again"
     if kind == E.TURN_TO:

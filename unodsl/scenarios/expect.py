@@ -16,7 +16,7 @@ def check_conservation(state: State) -> str | None:
         seen.update(hand)
     seen.update(state.draw_pile)
     seen.update(state.discard)
-    for part in state.limbo:
+    for part in (*state.limbo, *state.piles):
         seen.update(part)
     deck = Counter(g.deck_up(state.side))
     if seen == deck:
@@ -105,6 +105,13 @@ def check_expect(state: State, expect: dict, legal_before: list | None = None) -
         mismatch("draw_pile_size", expect["draw_pile_size"], len(state.draw_pile))
     if "discard_size" in expect and expect["discard_size"] != len(state.discard):
         mismatch("discard_size", expect["discard_size"], len(state.discard))
+    for name, cards in (expect.get("piles") or {}).items():
+        if name not in g.pile_names:
+            mismatch(f"piles.{name}", "a pile of this variant", f"no pile '{name}'", ("expect", "piles", name))
+            continue
+        got = [g.card_names[k] for k in state.piles[g.pile_names.index(name)]]
+        if list(cards) != got:
+            mismatch(f"piles.{name}", cards, got, ("expect", "piles", name))
     if "uno_called" in expect:
         for i, seat in enumerate(expect["uno_called"]):
             seat_index(n, seat, ("expect", "uno_called", i))

@@ -139,6 +139,12 @@ def build_state(game: Game, scenario: dict) -> State:
     top = take(given[starter_key], ("given", starter_key)) if starter_key in given else None
     below = [take(c, ("given", "discard", i)) for i, c in enumerate(given.get("discard") or [])]
     pile_top_first = [take(c, ("given", "draw_pile", i)) for i, c in enumerate(given.get("draw_pile") or [])]
+    piles = {}
+    for name, cards in (given.get("piles") or {}).items():
+        if name not in game.pile_names:
+            raise ScenarioError("E608", f"unknown pile '{name}'" + suggestion_suffix(name, game.pile_names),
+                                ("given", "piles", name))
+        piles[name] = [take(c, ("given", "piles", name, i)) for i, c in enumerate(cards)]
 
     # Everything not placed, in a seeded order: dealt first, then the rest.
     rest = []
@@ -182,5 +188,5 @@ def build_state(game: Game, scenario: dict) -> State:
     # The engine's own set-up: a start card begins the round exactly as a dealt round does.
     return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
                          scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
-                         start=starter_key == "start_card", side=side)
+                         start=starter_key == "start_card", side=side, piles=piles)
 
