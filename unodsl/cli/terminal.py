@@ -57,6 +57,7 @@ DECISION_HELP = {
     D.JUMP: "jump in with the identical card, or pass",
     D.CATCH: "catch a player who did not call UNO, or pass",
     D.UNO: "you are down to one card: call UNO, or pass",
+    D.OPTION: "choose one of the options",
 }
 
 QUIT_WORDS = ("quit", "exit")
@@ -157,6 +158,8 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
     if kind == E.TARGET:
         return f"{_does(q, seat, 'choose')} {other}"
+    if kind == E.CHOSE:
+        return f"{_does(q, seat, 'choose')} {e.name}"
     if kind == E.GAVE:
         return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{_shown(e.cards)}"
     if kind == E.TRADED:
@@ -434,7 +437,7 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
 
 
 # The events of a decision that the echo of the human's own move ("you: play red_7") says already.
-_ECHOED = (E.PLAYED, E.JUMPED, E.CALLED_UNO, E.KEPT, E.COLOR, E.TARGET)
+_ECHOED = (E.PLAYED, E.JUMPED, E.CALLED_UNO, E.KEPT, E.COLOR, E.TARGET, E.CHOSE)
 
 
 def _echoed(events: list, seat: int) -> int:

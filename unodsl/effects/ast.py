@@ -280,6 +280,22 @@ class Challenge(Stmt):
     branches: tuple[Branch, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a choice: its name, the condition it is offered under (None: always) and its body."""
+
+    name: str
+    test: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span                      # where its name is written
+
+
+@_rule("choice")
+class Choice(Stmt):
+    who: Expr
+    options: tuple[Option, ...]
+
+
 # ---- expressions: operators ----------------------------------------------------------------------
 
 
@@ -577,6 +593,10 @@ def children(node) -> Iterator[Node]:
             for item in value:
                 if isinstance(item, Clause):
                     yield item.test
+                    yield from item.body
+                elif isinstance(item, Option):
+                    if item.test is not None:
+                        yield item.test
                     yield from item.body
                 elif isinstance(item, Node):
                     yield item

@@ -214,6 +214,22 @@ class _Unit:
             seen.add(branch.kind)
             self.suite(branch.body)
 
+    def s_choice(self, s):
+        self.expect(s.who, PLAYER)
+        if len(s.options) < 2:
+            self.error(s.span, "E515", "a choice needs at least two options")
+        seen = set()
+        for option in s.options:
+            if option.name in seen:
+                self.error(option.span, "E514", f"option '{option.name}' is given twice")
+            seen.add(option.name)
+            if option.test is not None:
+                try:
+                    self.expect(option.test, BOOL)
+                except _Broken:
+                    self.failed = True          # keep going: the bodies may hold more problems
+            self.suite(option.body)
+
     # --- expressions
 
     def expect(self, e, typ: str) -> None:

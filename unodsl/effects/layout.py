@@ -22,8 +22,9 @@ FORCED = "forced"        # play a card of a required color (Wild Team Play)
 JUMP = "jump"            # jump in out of turn with an identical card, or pass
 CATCH = "catch"          # catch a player who did not call UNO, or pass
 UNO = "uno"              # call UNO after ending up with one card outside one's own play
+OPTION = "option"        # choose one of the named options of a choice (`P chooses:`)
 
-KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO)
+KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO, OPTION)
 
 # What an instruction may do besides setting fields (the engine declares these per op in OP_FLAGS):
 # the facts the compiled code's records (effects.lower.Code) and the fast paths are built on.

@@ -389,6 +389,30 @@ class _Unit:
             ops.append(_jump(end - at))
             at += 1
 
+    def s_choice(self, s, ops):
+        who = self.expr(s.who).fn
+        bodies = [self.block(option.body) for option in s.options]
+        # Layout: [choose, body 1..., jump end, body 2..., jump end, ...]
+        options, at = [], 1
+        for option, body in zip(s.options, bodies):
+            test = None if option.test is None else self.expr(option.test)
+            if test is not None and test.is_const:
+                test = None if test.const else _NEVER     # a ruling decides it: built in
+            options.append((self.g.option_id(option.name), at, test and test.fn))
+            at += len(body) + 1
+        end, options = at, tuple(options)
+        choose = self.low.ops["choose_option"]
+
+        def op(st, fr, pc):
+            return choose(st, fr, who(st, fr), pc, options, end)
+        ops.append(Op(op, calls="choose_option"))
+        at = 1
+        for body in bodies:
+            ops.extend(body)
+            at += len(body)
+            ops.append(_jump(end - at))
+            at += 1
+
     # --- expressions
 
     def expr(self, e) -> Value:
@@ -673,6 +697,7 @@ def _slot(index: int) -> Value:
 
 
 _SELF = _slot(F_SELF)      # the player whose card or event this is
+_NEVER = _const(False)     # the test of an option a ruling leaves out
 
 
 def _next(st, fr):

@@ -298,6 +298,16 @@ class _Builder(Transformer):
     def challenge(self, meta, children):
         return A.Challenge(children[0], tuple(children[1:]), span=self.span(meta))
 
+    def choice(self, meta, children):
+        # The options are spliced into the children: NAME, its condition if any, its body (a tuple).
+        options, at = [], 1
+        while at < len(children):
+            name = children[at]
+            test = children[at + 1] if isinstance(children[at + 1], A.Expr) else None
+            at += 2 if test is None else 3
+            options.append(A.Option(str(name), test, children[at - 1], self.token_span(name)))
+        return A.Choice(children[0], tuple(options), span=self.span(meta))
+
     def must_play_block(self, meta, children):
         return A.MustPlayBlock(children[0], children[1], children[2], span=self.span(meta))
 

@@ -340,6 +340,23 @@ def challenge(st, fr: list, victim: int, pc: int, targets: tuple) -> int:
     return D.PAUSE
 
 
+@instruction(PAUSES)
+def choose_option(st, fr: list, chooser: int, pc: int, options: tuple, end: int) -> int:
+    """chooser picks one of a choice's options whose condition holds: a decision when two or more are
+    offered; the effect goes on at the option's body (options: (option id, body offset, test or None)).
+
+    One option offered is taken without asking; none, or an eliminated chooser, skips the choice (to `end`).
+    """
+    if chooser < 0 or st.eliminated[chooser]:
+        return pc + end
+    offered = tuple((option, pc + at) for option, at, test in options if test is None or test(st, fr))
+    if len(offered) < 2:
+        return offered[0][1] if offered else pc + end
+    fr[D.F_PC] = pc
+    st.pending = (D.OPTION, chooser, offered)       # the options offered: (option id, where its body starts)
+    return D.PAUSE
+
+
 @instruction(PUSHES)
 def flip_again(st, fr: list, put_back: bool) -> int:
     """Turn up another start card: the old one stays buried, or goes back into the deck."""

@@ -37,7 +37,9 @@ class ObservationEncoder:
         colors = game.variant.colors
         self.color_index = {c: i for i, c in enumerate(colors)}
         self.card_index = game.card_index
-        self.decision_index = {kind: i for i, kind in enumerate(D.KINDS)}
+        # The option decision (`P chooses:`) only where the variant has one: the others keep their layout.
+        self.kinds = kinds = D.KINDS if game.option_names else tuple(kind for kind in D.KINDS if kind != D.OPTION)
+        self.decision_index = {kind: i for i, kind in enumerate(kinds)}
         deck = len(game.deck)
         per_kind = max(game.deck.count(i) for i in range(k)) if k else 0
         blocks = [
@@ -51,7 +53,7 @@ class ObservationEncoder:
             ("uno_called", n, 0, 1, "UNO called, per seat offset 0..n-1"),
             ("eliminated", n, 0, 1, "eliminated, per seat offset 0..n-1"),
             ("acting", n, 0, 1, "seat offset that must act now: one-hot (all zero when over)"),
-            ("decision", len(D.KINDS), 0, 1, "decision kind: one-hot in " + ", ".join(D.KINDS)),
+            ("decision", len(kinds), 0, 1, "decision kind: one-hot in " + ", ".join(kinds)),
             ("draw_pile", 1, 0, deck, "draw pile size"),
             ("discard_pile", 1, 0, deck, "discard pile size"),
             ("discard", k, 0, per_kind, "discard pile (face up, public): count per card kind"),
@@ -87,7 +89,7 @@ class ObservationEncoder:
         self._color_none = o["color"] + none
         self._lock = {c: o["lock"] + i for i, c in enumerate(colors)}
         self._lock_none = o["lock"] + none
-        self._decision = {kind: o["decision"] + i for i, kind in enumerate(D.KINDS)}
+        self._decision = {kind: o["decision"] + i for i, kind in enumerate(kinds)}
         self._turn_cap = float(self.high[o["turn"]])
         # The positions of the scalar fields, in the order encode() lists their values.
         self._scalars = np.array([o["stack"], o["direction"], o["draw_pile"], o["discard_pile"], o["turn"],

@@ -275,6 +275,18 @@ class Translator:
             out.append(_join_if(words[name], body or ["nothing happens."]))
         return out
 
+    def s_choice(self, s):
+        who = self.player(s.who)
+        parts = []
+        for option in s.options:
+            offered = True if option.test is None else self.fold(option.test)
+            if offered is False:
+                continue                        # a ruling leaves it out
+            body = " ".join(self.stmts(option.body)) or "Nothing happens."
+            when = "" if offered is True else f" (only if {self.cond(option.test)})"
+            parts.append(f"{option.name}{when}: {lower_first(body).removesuffix('.')}")
+        return _cap(f"{who.verb('choose')} one: " + "; ".join(parts) + ".")
+
     # --- numbers, players, groups, colors
 
     def const(self, e):
