@@ -160,6 +160,9 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"{_does(q, seat, 'choose')} {other}"
     if kind == E.CHOSE:
         return f"{_does(q, seat, 'choose')} {e.name}"
+    if kind == E.RANDOM:
+        drawn = e.color if e.color is not None else e.count
+        return f"{drawn} is drawn at random" + (f" from {e.name}" if e.name else "")
     if kind == E.GAVE:
         return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{_shown(e.cards)}"
     if kind == E.TRADED:

@@ -467,6 +467,21 @@ class GroupCount(Expr):
     group: Expr
 
 
+@_rule("random_between")
+class RandomBetween(Expr):
+    """A whole number from low to high, both included, drawn from the game's generator."""
+
+    low: Expr
+    high: Expr
+
+
+@_rule("random_from")
+class RandomFrom(Expr):
+    """A value drawn from a declared distribution (`distributions:`), by its weights."""
+
+    name: str
+
+
 @_rule("choose_player")
 class ChoosePlayer(Expr):
     group: Expr

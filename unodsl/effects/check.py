@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from . import ast as A
 from .ast import diagnostic_at
+from .fold import fold
 from ..diagnostics import Diagnostic, suggestion_suffix
 
 MAX_REPEAT = 1000
@@ -19,6 +20,7 @@ MAX_NUMBER = 1_000_000
 # Types of expressions
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
+CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the game's generator
 
 CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
 
@@ -69,6 +71,12 @@ class Checker:
         if any(isinstance(node, A.ChoosePlayer) for node in A.walk(tree.test)):
             # The expression check refuses `choose player` outside `let` (E504): this guards the checker.
             unit.error(tree.test.span, "E505", "a condition cannot choose or bind players")
+        chance = next((node for node in A.walk(tree.test) if isinstance(node, CHANCE)), None)
+        if chance is not None:
+            # A condition may be asked any number of times (each listing of legal actions asks the
+            # may-draw rule): a draw at random there would make the game depend on who asked.
+            unit.error(chance.span, "E517", "a condition cannot draw at random (it may be asked any number "
+                       "of times); draw in an effect")
         return None if unit.failed else unit.checked
 
 
@@ -315,6 +323,20 @@ class _Unit:
 
     def e_choose_player(self, e):
         self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP'")
+
+    def e_random_between(self, e):
+        self.expect(e.low, INT)
+        self.expect(e.high, INT)
+        low, high = (fold(bound, self.c.ruling_value) for bound in (e.low, e.high))
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            self.fail(e.span, "E516", f"random({low}, {high}) has its lower bound above its upper bound")
+        return INT
+
+    def e_random_from(self, e):
+        distributions = self.v.distributions
+        if e.name not in distributions:
+            self.fail(e.span, "E518", f"unknown distribution '{e.name}'" + suggestion_suffix(e.name, distributions))
+        return INT if distributions[e.name].numeric else COLOR
 
     def e_var(self, e):
         found = self.lookup(e.name)

@@ -11,6 +11,7 @@ reshape hands, draw; its guard; the may-draw table) is in the records `Code` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable
 
 from . import ast as A
@@ -105,8 +106,9 @@ class Lowering:
         ops = unit.block(tree.body)
         calls = frozenset(op.calls for op in ops if op.calls)
         flags = frozenset(f for name in calls for f in self.flags[name])
+        # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
-                    not all(op.forward for op in ops), _guard(ops))
+                    not all(op.forward for op in ops), None if unit.chance else _guard(ops))
 
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
@@ -139,6 +141,7 @@ class _Unit:
         self.nlocals = 0
         self.slot_kinds: list[str] = []
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
+        self.chance = False                     # draws at random (`random ...`): no test may be made twice
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""
@@ -487,6 +490,20 @@ class _Unit:
     def e_group_count(self, e):
         group = self.expr(e.group).fn
         return Value(lambda st, fr: len(group(st, fr)))
+
+    def e_random_between(self, e):
+        self.chance = True
+        low, high, draw = self.expr(e.low).fn, self.expr(e.high).fn, self.low.ops["random_number"]
+        return Value(lambda st, fr: draw(st, fr, low(st, fr), high(st, fr)))
+
+    def e_random_from(self, e):
+        self.chance = True
+        spec = self.g.variant.distributions[e.name]
+        colors = self.g.variant.colors
+        values = spec.values if spec.numeric else tuple(colors.index(v) for v in spec.values)
+        cumulative = tuple(accumulate(spec.weights))
+        name, colored, pick = e.name, not spec.numeric, self.low.ops["random_pick"]
+        return Value(lambda st, fr: pick(st, fr, name, values, cumulative, colored))
 
     def e_var(self, e):
         node = self.checked.refers[id(e)]

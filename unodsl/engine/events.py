@@ -26,6 +26,7 @@ REVERSED = "reversed"          # the direction of play turned around (count: the
 COLOR = "color"                # the color in play became color (player: who named it, -1 for an effect)
 TARGET = "target"              # player chose other
 CHOSE = "chose"                # player chose the option `name` of a choice
+RANDOM = "random"              # player's effect drew count (or color) at random (name: the distribution, if any)
 GAVE = "gave"                  # player gave cards to other (cards: seen by the two of them only)
 TRADED = "traded"              # player swapped cards[0] of theirs for other's cards[1] (seen by the two)
 SWAPPED = "swapped"            # player and other swapped hands
@@ -48,7 +49,7 @@ ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is th
 ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores
 GAME_OVER = "game over"        # the game (or match) is over, won by player (-1: nobody); scores
 
-KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, GAVE, TRADED, SWAPPED,
+KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER)
 
@@ -70,7 +71,7 @@ class Event:
     color: str | None = None
     won: bool | None = None
     scores: tuple[int, ...] = ()
-    name: str | None = None        # a name the kind says: the option chosen
+    name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from
 
     def seen_by(self, seat: int) -> "Event | None":
         """The event as `seat` may see it, or None if it may not see it at all.

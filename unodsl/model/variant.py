@@ -138,6 +138,23 @@ class Ruling:
     node: Node | None = None
 
 
+_SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A named chance (`distributions:`), read by effects as `random NAME`: values and their weights."""
+
+    name: str
+    values: tuple                   # whole numbers, or color names
+    weights: tuple[int, ...]        # positive, one per value
+    node: Node | None = None
+
+    @property
+    def numeric(self) -> bool:
+        return all(isinstance(v, int) for v in self.values)
+
+
 @dataclass(frozen=True)
 class Conflict:
     """A house rule that needs a ruling when combined with another one."""
@@ -194,6 +211,7 @@ class Variant:
     score_by: ScoreBy
     max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
+    distributions: dict[str, Distribution] = field(default_factory=dict)
     root: Node | None = field(default=None, compare=False, repr=False)
     # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
     # sits below the effect language and cannot parse; Game reads the trees from here.
@@ -413,6 +431,7 @@ class _Builder:
             max_rounds=self.scalar(scoring, "max_rounds", 1000, int),
             score_by=score_by,
             rulings=rulings,
+            distributions=self.build_distributions(colors),
             root=root,
         )
 
@@ -579,6 +598,32 @@ class _Builder:
                            f"ruling '{name}' has value {json.dumps(value)}, not one of its choices [{shown}]")
             out[name] = Ruling(name, value, self.scalar(spec, "section", None, str),
                                self.scalar(spec, "summary", None, str), choices, spec)
+        return out
+
+    def build_distributions(self, colors: list[str]) -> dict[str, Distribution]:
+        """The `distributions:` map; E317 for one without values, mixing numbers with names, or naming
+        something but a color (the schema holds the keys and weights to their form)."""
+        node = self.get(self.root, "distributions")
+        out: dict[str, Distribution] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            pairs = [(int(key) if re.fullmatch(r"-?[0-9]+", key) else key, weight.value)
+                     for key, weight in spec.value.items()
+                     if weight.kind == "scalar" and type(weight.value) is int and weight.value > 0]
+            numbers = sum(isinstance(value, int) for value, _ in pairs)
+            if not spec.value:
+                self.error(spec, "E317", f"distribution '{name}' has no values")
+            elif 0 < numbers < len(pairs):
+                self.error(spec, "E317", f"distribution '{name}' mixes numbers and names: give it only one kind")
+            elif not numbers and any(value not in colors and _SNAKE.fullmatch(value) for value, _ in pairs):
+                bad = next(value for value, _ in pairs if value not in colors and _SNAKE.fullmatch(value))
+                self.error(spec, "E317", f"distribution '{name}' names '{bad}', which is not a color"
+                           + suggestion_suffix(bad, colors))
+            elif pairs:
+                out[name] = Distribution(name, tuple(v for v, _ in pairs), tuple(w for _, w in pairs), spec)
         return out
 
     def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:

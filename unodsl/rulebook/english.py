@@ -157,6 +157,10 @@ class Translator:
             group = self.group(s.value.group)
             self.names[s.name] = _P("the chosen player")
             return _cap(f"{self.me.verb('choose')} a player from {group}.")
+        if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
+            # Drawn once, here: later uses read the name, not another draw.
+            self.names.pop(s.name, None)
+            return _cap(f"{self.value(s.value)} is drawn; call it {s.name}.")
         self.names[s.name] = s.value
         return None
 
@@ -307,6 +311,10 @@ class Translator:
         n = self.const(e)
         if isinstance(n, int) and not isinstance(n, bool):
             return "1 card" if n == 1 else f"{n} cards"
+        if isinstance(e, A.RandomBetween):
+            return f"a random number of cards from {self.num(e.low)} to {self.num(e.high)}"
+        if isinstance(e, A.RandomFrom):
+            return "a number of cards " + self.chance(e).removeprefix("a number ")
         return f"as many cards as {self.num(e)}"
 
     def num(self, e) -> str:
@@ -345,6 +353,8 @@ class Translator:
             return f"minus {self.operand(e.operand)}"
         if d == "rule_ref":
             return f"the value of ruling `{e.name}`"
+        if isinstance(e, (A.RandomBetween, A.RandomFrom)):
+            return self.chance(e)
         if d == "var":
             bound = self.bound_expr(e)
             if bound is not None:
@@ -459,7 +469,18 @@ class Translator:
                 return title(e.name)
         if d == "card_attr" and e.name == "color":
             return f"the color of {self.card_phrase}"
+        if d == "random_from":
+            return self.chance(e)
         return self.value(e)
+
+    def chance(self, e) -> str:
+        """A draw at random: "a random number from 1 to 6", "a number drawn from launcher (0: 10 in 18, ...)"."""
+        if isinstance(e, A.RandomBetween):
+            return f"a random number from {self.num(e.low)} to {self.num(e.high)}"
+        spec = self.variant.distributions[e.name]
+        total = sum(spec.weights)
+        shares = ", ".join(f"{v if spec.numeric else title(v)}: {w} in {total}" for v, w in zip(spec.values, spec.weights))
+        return f"a {'number' if spec.numeric else 'color'} drawn from {e.name} ({shares})"
 
     def value(self, e) -> str:
         """Any expression as a noun phrase (fallback for mixed types)."""
@@ -498,6 +519,8 @@ class Translator:
             return e.name
         if d == "jumped":
             return f"whether {self.card_phrase} was played by jumping in"
+        if isinstance(e, (A.RandomBetween, A.RandomFrom)):
+            return self.chance(e)
         if d in _CONDITIONS:
             return self.cond(e)
         raise TypeError(f"the rulebook has no English for the expression '{d}'")
