@@ -236,6 +236,14 @@ class MustPlayBlock(Stmt):
     otherwise: tuple[Stmt, ...]
 
 
+@_rule("call")
+class Call(Stmt):
+    """`do NAME(ARGS)`: the procedure NAME's body, run with its parameters bound to ARGS."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One `if` or `elif` of an if statement: its test and its body (not a node: spans are the parts')."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from . import ast as A
 from .ast import diagnostic_at
 from .fold import fold
+from .procedures import MAX_EXPANDED, CallGraph
 from ..diagnostics import Diagnostic, suggestion_suffix
 
 MAX_REPEAT = 1000
@@ -29,8 +30,9 @@ CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "t
 class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
-    where: str            # on_play | on_start | event | setup | condition
+    where: str            # on_play | on_start | event | setup | condition | procedure
     start_only: bool = False
+    procedure: str = ""   # the procedure whose body this is, if one
 
 
 @dataclass
@@ -38,7 +40,17 @@ class Checked:
     """What the checker learned about one effect or condition, for the lowering."""
 
     types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
-    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let or ForEach, or a color index
+    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let, ForEach or Param, or a color index
+    params: tuple = ()                                       # a procedure body's Params, in call order
+
+
+@dataclass(frozen=True, eq=False)
+class Param:
+    """A parameter of a procedure, as the names in its body refer to it (`Checked.refers`)."""
+
+    procedure: str
+    name: str
+    type: str
 
 
 class _Broken(Exception):
@@ -54,12 +66,36 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.rulings_used: set[str] = set()
         self.current_card = None                  # the CardType whose effects are being checked
+        self.graph: CallGraph | None = None       # the procedures' call graph, once `procedures` has run
+        self.bodies: dict[str, tuple | None] = {}  # procedure name -> (statements, Checked), None if broken
 
     def effect(self, tree: A.Effect, ctx: Context) -> Checked | None:
         """Check an effect; its facts for the lowering, or None when it has an error."""
         unit = _Unit(self, tree.text, ctx)
         unit.block(tree.body)
         return None if unit.failed else unit.checked
+
+    def procedures(self) -> dict[str, tuple]:
+        """Check every procedure's body once, with its parameters' types, callees first (E519-E522 for
+        calls); name -> (statements, Checked) of those whose body checks, for the lowering to inline."""
+        procedures = self.variant.procedures
+        syntax = self.variant.syntax
+        trees = {name: syntax.tree(proc.body) if syntax is not None else None for name, proc in procedures.items()}
+        self.graph = CallGraph(trees)
+        for name in self.graph.order + self.graph.unordered():
+            proc, tree = procedures[name], trees[name]
+            if tree is None:
+                empty = proc.body is not None and not proc.body.source.strip()
+                self.bodies[name] = ((), Checked()) if empty else None     # unparsed: E4xx said why
+                continue
+            unit = _Unit(self, tree.text, Context("procedure", procedure=name))
+            params = tuple(Param(name, param, typ) for param, typ in proc.params)
+            for param in params:
+                unit.bind(param.name, param, param.type)
+            unit.checked.params = params
+            unit.block(tree.body)
+            self.bodies[name] = None if unit.failed else (tree.body, unit.checked)
+        return {name: body for name, body in self.bodies.items() if body is not None}
 
     def condition(self, tree: A.Condition, ctx: Context) -> Checked | None:
         """Check a condition; its facts, or None when it has an error."""
@@ -237,6 +273,29 @@ class _Unit:
                 except _Broken:
                     self.failed = True          # keep going: the bodies may hold more problems
             self.suite(option.body)
+
+    def s_call(self, s):
+        procedures = self.v.procedures
+        if s.name not in procedures:
+            self.fail(s.span, "E519", f"unknown procedure '{s.name}'" + suggestion_suffix(s.name, procedures))
+        params = procedures[s.name].params
+        if len(s.args) != len(params):
+            wanted = ", ".join(name for name, _ in params) or "none"
+            self.fail(s.span, "E520", f"procedure '{s.name}' takes {len(params)} argument"
+                      f"{'' if len(params) == 1 else 's'} ({wanted}), not {len(s.args)}")
+        for arg, (_, typ) in zip(s.args, params):
+            self.expect(arg, typ)
+        graph = self.c.graph
+        cycle = graph.cycle(self.ctx.procedure, s.name) if graph is not None and self.ctx.procedure else None
+        if cycle is not None:
+            self.fail(s.span, "E521", "procedures cannot call themselves, directly or through others: "
+                      + " -> ".join(cycle))
+        if self.c.bodies.get(s.name) is None:
+            self.failed = True                  # its body is broken, and said so where it is written
+            raise _Broken(s.name)
+        if graph.size[s.name] > MAX_EXPANDED:
+            self.fail(s.span, "E522", f"procedure '{s.name}' would inline more than {MAX_EXPANDED:,} statements "
+                      "and expressions here (with the procedures it calls)")
 
     # --- expressions
 

@@ -100,6 +100,7 @@ class Lowering:
         self.flags = flags              # name -> what it may do
         # Fused forms (hand sizes read in place, `hand(x) OP c` from a table): the Game's fast mode only.
         self.fused = getattr(game, "fast", True)
+        self.procedures: dict[str, tuple] = {}      # name -> (statements, Checked): the bodies calls inline
 
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
@@ -142,6 +143,7 @@ class _Unit:
         self.slot_kinds: list[str] = []
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
         self.chance = False                     # draws at random (`random ...`): no test may be made twice
+        self.args: dict[int, Value] = {}        # id(Param) -> its argument, while a call's body is lowered
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""
@@ -416,6 +418,29 @@ class _Unit:
             ops.append(_jump(end - at))
             at += 1
 
+    def s_call(self, s, ops):
+        body, checked = self.low.procedures[s.name]
+        # Each argument is taken once, at the call (as `let` would), into a slot the body reads.
+        args = {}
+        for arg, param in zip(s.args, checked.params):
+            value = self.expr(arg)
+            if not value.is_const:
+                fn, slot = value.fn, self.new_slot(param.type)
+
+                def assign(st, fr, pc, fn=fn, slot=slot):
+                    fr[slot] = fn(st, fr)
+                    return pc + 1
+                ops.append(Op(assign))
+                value = _slot(slot)
+            args[id(param)] = value
+        caller = self.checked
+        self.checked = checked
+        self.args.update(args)
+        ops.extend(self.block(body))
+        for key in args:
+            del self.args[key]
+        self.checked = caller
+
     # --- expressions
 
     def expr(self, e) -> Value:
@@ -509,6 +534,8 @@ class _Unit:
         node = self.checked.refers[id(e)]
         if isinstance(node, int):
             return _const(node)                      # a color
+        if id(node) in self.args:
+            return self.args[id(node)]               # a procedure's parameter
         return _slot(self.slots[id(node)])
 
     def e_comparison(self, e):

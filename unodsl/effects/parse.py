@@ -308,6 +308,9 @@ class _Builder(Transformer):
             options.append(A.Option(str(name), test, children[at - 1], self.token_span(name)))
         return A.Choice(children[0], tuple(options), span=self.span(meta))
 
+    def call(self, meta, children):
+        return A.Call(str(children[0]), tuple(children[1:]), span=self.span(meta))
+
     def must_play_block(self, meta, children):
         return A.MustPlayBlock(children[0], children[1], children[2], span=self.span(meta))
 
@@ -382,7 +385,7 @@ def parse_variant(variant: Variant) -> Syntax:
 
     The texts are counted in the order the compile step has always read them (a card's
     on_play, its start effect, its restriction; then the deal, player-out and after-draw
-    events and the may-draw condition), so E405 lands on the same text.
+    events and the may-draw condition; then the procedures' bodies), so E405 lands on the same text.
     """
     trees: dict[int, A.Effect | A.Condition] = {}
     texts: list[Text] = []
@@ -417,6 +420,8 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.on_player_out, "effect")
     read(variant.after_draw, "effect")
     read(variant.may_draw_if, "condition")
+    for procedure in variant.procedures.values():
+        read(procedure.body, "effect")
     return Syntax(trees, tuple(texts), tuple(diags))
 
 

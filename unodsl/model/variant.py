@@ -142,6 +142,16 @@ _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a dist
 
 
 @dataclass(frozen=True)
+class Procedure:
+    """A named effect with typed parameters (`procedures:`), run from effects as `do NAME(ARGS)`."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]     # (name, type: player | number | color), in call order
+    body: Text | None
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
 class Distribution:
     """A named chance (`distributions:`), read by effects as `random NAME`: values and their weights."""
 
@@ -212,6 +222,7 @@ class Variant:
     max_rounds: int                   # a match that has not reached the target ends after this many rounds
     rulings: dict[str, Ruling]
     distributions: dict[str, Distribution] = field(default_factory=dict)
+    procedures: dict[str, Procedure] = field(default_factory=dict)
     root: Node | None = field(default=None, compare=False, repr=False)
     # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
     # sits below the effect language and cannot parse; Game reads the trees from here.
@@ -432,6 +443,7 @@ class _Builder:
             score_by=score_by,
             rulings=rulings,
             distributions=self.build_distributions(colors),
+            procedures=self.build_procedures(),
             root=root,
         )
 
@@ -624,6 +636,22 @@ class _Builder:
                            + suggestion_suffix(bad, colors))
             elif pairs:
                 out[name] = Distribution(name, tuple(v for v, _ in pairs), tuple(w for _, w in pairs), spec)
+        return out
+
+    def build_procedures(self) -> dict[str, Procedure]:
+        """The `procedures:` map (the schema holds its form; effects.check checks the bodies and calls)."""
+        node = self.get(self.root, "procedures")
+        out: dict[str, Procedure] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            params = self.get(spec, "params")
+            typed = tuple((param, kind.value) for param, kind in (params.value.items() if params is not None
+                                                                   and params.kind == "map" else ())
+                          if kind.kind == "scalar" and kind.value in ("player", "number", "color"))
+            out[name] = Procedure(name, typed, self.text(spec, "body"), spec)
         return out
 
     def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:

@@ -291,6 +291,18 @@ class Translator:
             parts.append(f"{option.name}{when}: {lower_first(body).removesuffix('.')}")
         return _cap(f"{who.verb('choose')} one: " + "; ".join(parts) + ".")
 
+    def s_call(self, s):
+        # A procedure reads best said where it runs: its body, its parameters standing for the arguments.
+        proc = self.variant.procedures[s.name]
+        tree = self.variant.syntax.tree(proc.body)
+        bound = {name: self.player(arg) if typ == "player" else arg for (name, typ), arg in zip(proc.params, s.args)}
+        caller = self.names
+        self.names = {**caller, **bound}
+        try:
+            return self.stmts(tree.body) if tree is not None else []
+        finally:
+            self.names = caller
+
     # --- numbers, players, groups, colors
 
     def const(self, e):
