@@ -79,6 +79,20 @@ def _describe_expected(expected) -> str:
     return ", ".join(names)
 
 
+def _expected(err: UnexpectedToken) -> set[str]:
+    """The terminals an error lists as expected, without a comma the parser would not take there.
+
+    LALR merges the states after an expression, so a comma (only ever inside `random(A, B)`
+    or a call's arguments) would be listed after every expression; it is kept where it fits.
+    """
+    expected = set(err.expected)
+    if "COMMA" in expected:
+        interactive = getattr(err, "interactive_parser", None)
+        if interactive is None or "COMMA" not in interactive.accepts():
+            expected.discard("COMMA")
+    return expected
+
+
 def _token_text(token) -> str:
     if token.type == "$END":
         return "end of text"
@@ -110,7 +124,7 @@ def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Dia
         elif isinstance(err, UnexpectedToken):
             if err.token.type == "$END" or line < 1:
                 line, column = _end_position(source)
-            message = (f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(err.expected)}"
+            message = (f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(_expected(err))}"
                        + _misspelling_hint(err, source))
         elif isinstance(err, UnexpectedEOF):
             line, column = _end_position(source)
