@@ -64,6 +64,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-plus4-on-plus2.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
+    "variants/house-rules/wild-roulette.yaml": (121, 123, 3111),         # + option pass, option spin
     "variants/teams-standard-deck.yaml": (None, 120, 3105),
     "variants/teams.yaml": (None, 283, 8581),
     "variants/trolls-band-together.yaml": (121, 123, 3221),
