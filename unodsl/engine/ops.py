@@ -68,6 +68,30 @@ def draw_until_playable(st, p: int) -> None:
         got += 1
         if st._is_playable(p, k):
             break
+    _drew_one_by_one(st, p, got)
+
+
+@instruction(DRAWS)
+def draw_until(st, p: int, meets, fr) -> None:
+    """p draws until a card k meets the condition, `meets(st, fr, k)`, or both piles are empty; p keeps
+    every card drawn."""
+    if p < 0 or st.eliminated[p]:
+        return
+    got = 0
+    for _ in range(len(st.g.deck)):
+        k = st._draw_one()
+        if k < 0:
+            break
+        st.hands[p].append(k)
+        st.steps += 1
+        got += 1
+        if meets(st, fr, k):
+            break
+    _drew_one_by_one(st, p, got)
+
+
+def _drew_one_by_one(st, p: int, got: int) -> None:
+    """After p drew `got` cards one at a time: the event, p's UNO call reset, the after-draw effect."""
     if got:
         if st.events is not None:
             st.events.append(E.drew(st, p, got))
