@@ -259,3 +259,20 @@ def test_a_color_distribution_sets_a_color(tmp_path):
         state.play_out(random.Random(seed).random)
         colors.update(e.color for e in state.events if e.kind == E.RANDOM)
     assert set(colors) == {"red", "blue"} and colors["red"] > colors["blue"]
+
+
+def test_an_eliminated_player_chooses_nothing(tmp_path):
+    result = _variant(tmp_path, "cards:\n  skip:\n    on_play: |\n      let q = next\n      eliminate q\n"
+                                "      q chooses:\n          one: self draws 1\n          two: self draws 2\n")
+    assert result.errors == []
+    game = result.game
+    for seed in range(60):
+        state = game.new_game(3, seed=seed, record=True)
+        rng = random.Random(seed)
+        while not state.over:
+            assert state.decision != D.OPTION          # the chooser is always the one just eliminated
+            legal = state.legal_action_ids()
+            state.apply_id(legal[int(rng.random() * len(legal))])
+        if any(e.kind == E.ELIMINATED for e in state.events):
+            return
+    raise AssertionError("no skip was played in 60 games")
