@@ -235,13 +235,13 @@ def test_a_sampled_world_does_not_draw_what_the_real_game_will():
 
 
 @pytest.mark.parametrize("body, code", [
-    ("distributions: {launcher: {0: 10, two: 5}}\n", "E317"),
+    ("distributions: {launcher: {0: 10, two: 5}}\n", "E350"),
     ("distributions: {launcher: {0: 0}}\n", "E204"),
-    ("cards: {wild: {on_play: \"next draws random lancher\"}}\ndistributions: {launcher: {0: 1}}\n", "E518"),
-    ("cards: {wild: {on_play: \"next draws random(3, 1)\"}}\n", "E516"),
-    ("turn: {may_draw_if: \"random(1, 6) > 3\"}\n", "E517"),
-    ("cards: {wild: {on_play: \"self chooses:\\n    a: nothing\\n    a: nothing\\n\"}}\n", "E514"),
-    ("cards: {wild: {on_play: \"self chooses:\\n    a: nothing\\n\"}}\n", "E515"),
+    ("cards: {wild: {on_play: \"next draws random lancher\"}}\ndistributions: {launcher: {0: 1}}\n", "E534"),
+    ("cards: {wild: {on_play: \"next draws random(3, 1)\"}}\n", "E532"),
+    ("turn: {may_draw_if: \"random(1, 6) > 3\"}\n", "E533"),
+    ("cards: {wild: {on_play: \"self chooses:\\n    a: nothing\\n    a: nothing\\n\"}}\n", "E530"),
+    ("cards: {wild: {on_play: \"self chooses:\\n    a: nothing\\n\"}}\n", "E531"),
 ])
 def test_bad_choices_and_chances_are_diagnosed(tmp_path, body, code):
     result = _variant(tmp_path, body)

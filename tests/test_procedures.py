@@ -94,16 +94,16 @@ def test_the_rulebook_says_the_body_where_it_is_called(tmp_path):
 
 @pytest.mark.parametrize("body, expected", [
     ("procedures: {a: {body: \"do b()\"}, b: {body: \"do a()\"}}\n",
-     ["4:25: E521 procedures cannot call themselves, directly or through others: a -> b -> a",
-      "4:46: E521 procedures cannot call themselves, directly or through others: b -> a -> b"]),
+     ["4:25: E537 procedures cannot call themselves, directly or through others: a -> b -> a",
+      "4:46: E537 procedures cannot call themselves, directly or through others: b -> a -> b"]),
     ("procedures: {a: {body: \"do a()\"}}\n",
-     ["4:25: E521 procedures cannot call themselves, directly or through others: a -> a"]),
+     ["4:25: E537 procedures cannot call themselves, directly or through others: a -> a"]),
     ("procedures: {a: {params: {t: player}, body: \"t draws 2\"}}\ncards: {skip: {on_play: \"do a(2)\"}}\n",
      ["5:31: E501 expected a player, got a number"]),
     ("procedures: {a: {params: {t: player}, body: \"t draws 2\"}}\ncards: {skip: {on_play: \"do a()\"}}\n",
-     ["5:26: E520 procedure 'a' takes 1 argument (t), not 0"]),
+     ["5:26: E536 procedure 'a' takes 1 argument (t), not 0"]),
     ("procedures: {a: {params: {t: player}, body: \"t draws 2\"}}\ncards: {skip: {on_play: \"do aa(next)\"}}\n",
-     ["5:26: E519 unknown procedure 'aa' (did you mean 'a'?)"]),
+     ["5:26: E535 unknown procedure 'aa' (did you mean 'a'?)"]),
     ("procedures: {a: {params: {t: player}, body: \"t draws x\"}}\ncards: {skip: {on_play: \"do a(next)\"}}\n",
      ["4:54: E502 unknown name 'x'"]),                # in the body, once, not at the call
 ])
@@ -119,7 +119,7 @@ def test_a_call_that_would_inline_too_much_is_refused(tmp_path):
         lines.append(f"  p{i}: {{body: \"do p{i - 1}()\\ndo p{i - 1}()\"}}")
     result = _check(tmp_path, "\n".join(lines) + "\ncards: {skip: {on_play: \"do p14()\"}}\n")
     codes = [d.code for d in result.errors]
-    assert codes and set(codes) == {"E522"}
+    assert codes and set(codes) == {"E538"}
     assert f"{MAX_EXPANDED:,}" in result.errors[0].message
 
 

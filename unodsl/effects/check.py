@@ -76,7 +76,7 @@ class Checker:
         return None if unit.failed else unit.checked
 
     def procedures(self) -> dict[str, tuple]:
-        """Check every procedure's body once, with its parameters' types, callees first (E519-E522 for
+        """Check every procedure's body once, with its parameters' types, callees first (E535-E538 for
         calls); name -> (statements, Checked) of those whose body checks, for the lowering to inline."""
         procedures = self.variant.procedures
         syntax = self.variant.syntax
@@ -111,7 +111,7 @@ class Checker:
         if chance is not None:
             # A condition may be asked any number of times (each listing of legal actions asks the
             # may-draw rule): a draw at random there would make the game depend on who asked.
-            unit.error(chance.span, "E517", "a condition cannot draw at random (it may be asked any number "
+            unit.error(chance.span, "E533", "a condition cannot draw at random (it may be asked any number "
                        "of times); draw in an effect")
         return None if unit.failed else unit.checked
 
@@ -270,11 +270,11 @@ class _Unit:
     def s_choice(self, s):
         self.expect(s.who, PLAYER)
         if len(s.options) < 2:
-            self.error(s.span, "E515", "a choice needs at least two options")
+            self.error(s.span, "E531", "a choice needs at least two options")
         seen = set()
         for option in s.options:
             if option.name in seen:
-                self.error(option.span, "E514", f"option '{option.name}' is given twice")
+                self.error(option.span, "E530", f"option '{option.name}' is given twice")
             seen.add(option.name)
             if option.test is not None:
                 try:
@@ -286,24 +286,24 @@ class _Unit:
     def s_call(self, s):
         procedures = self.v.procedures
         if s.name not in procedures:
-            self.fail(s.span, "E519", f"unknown procedure '{s.name}'" + suggestion_suffix(s.name, procedures))
+            self.fail(s.span, "E535", f"unknown procedure '{s.name}'" + suggestion_suffix(s.name, procedures))
         params = procedures[s.name].params
         if len(s.args) != len(params):
             wanted = ", ".join(name for name, _ in params) or "none"
-            self.fail(s.span, "E520", f"procedure '{s.name}' takes {len(params)} argument"
+            self.fail(s.span, "E536", f"procedure '{s.name}' takes {len(params)} argument"
                       f"{'' if len(params) == 1 else 's'} ({wanted}), not {len(s.args)}")
         for arg, (_, typ) in zip(s.args, params):
             self.expect(arg, typ)
         graph = self.c.graph
         cycle = graph.cycle(self.ctx.procedure, s.name) if graph is not None and self.ctx.procedure else None
         if cycle is not None:
-            self.fail(s.span, "E521", "procedures cannot call themselves, directly or through others: "
+            self.fail(s.span, "E537", "procedures cannot call themselves, directly or through others: "
                       + " -> ".join(cycle))
         if self.c.bodies.get(s.name) is None:
             self.failed = True                  # its body is broken, and said so where it is written
             raise _Broken(s.name)
         if graph.size[s.name] > MAX_EXPANDED:
-            self.fail(s.span, "E522", f"procedure '{s.name}' would inline more than {MAX_EXPANDED:,} statements "
+            self.fail(s.span, "E538", f"procedure '{s.name}' would inline more than {MAX_EXPANDED:,} statements "
                       "and expressions here (with the procedures it calls)")
 
     # --- expressions
@@ -410,13 +410,13 @@ class _Unit:
         self.expect(e.high, INT)
         low, high = (fold(bound, self.c.ruling_value) for bound in (e.low, e.high))
         if isinstance(low, int) and isinstance(high, int) and low > high:
-            self.fail(e.span, "E516", f"random({low}, {high}) has its lower bound above its upper bound")
+            self.fail(e.span, "E532", f"random({low}, {high}) has its lower bound above its upper bound")
         return INT
 
     def e_random_from(self, e):
         distributions = self.v.distributions
         if e.name not in distributions:
-            self.fail(e.span, "E518", f"unknown distribution '{e.name}'" + suggestion_suffix(e.name, distributions))
+            self.fail(e.span, "E534", f"unknown distribution '{e.name}'" + suggestion_suffix(e.name, distributions))
         return INT if distributions[e.name].numeric else COLOR
 
     def e_var(self, e):

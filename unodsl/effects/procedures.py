@@ -1,8 +1,8 @@
 """The call graph of a variant's procedures: the order to check them in, their cycles, their inlined sizes.
 
 A procedure is inlined at each call (`do NAME(ARGS)`), so the language stays without
-recursion: a call cycle, direct or through others, is an error (E521), and a call whose
-inlined body would grow past MAX_EXPANDED nodes is one too (E522), so that a chain of
+recursion: a call cycle, direct or through others, is an error (E537), and a call whose
+inlined body would grow past MAX_EXPANDED nodes is one too (E538), so that a chain of
 procedures each calling the next twice cannot blow up the compiled code. Everything here
 is worked out without recursion, however the procedures are chained.
 """

@@ -613,7 +613,7 @@ class _Builder:
         return out
 
     def build_distributions(self, colors: list[str]) -> dict[str, Distribution]:
-        """The `distributions:` map; E317 for one without values, mixing numbers with names, or naming
+        """The `distributions:` map; E350 for one without values, mixing numbers with names, or naming
         something but a color (the schema holds the keys and weights to their form)."""
         node = self.get(self.root, "distributions")
         out: dict[str, Distribution] = {}
@@ -627,12 +627,12 @@ class _Builder:
                      if weight.kind == "scalar" and type(weight.value) is int and weight.value > 0]
             numbers = sum(isinstance(value, int) for value, _ in pairs)
             if not spec.value:
-                self.error(spec, "E317", f"distribution '{name}' has no values")
+                self.error(spec, "E350", f"distribution '{name}' has no values")
             elif 0 < numbers < len(pairs):
-                self.error(spec, "E317", f"distribution '{name}' mixes numbers and names: give it only one kind")
+                self.error(spec, "E350", f"distribution '{name}' mixes numbers and names: give it only one kind")
             elif not numbers and any(value not in colors and _SNAKE.fullmatch(value) for value, _ in pairs):
                 bad = next(value for value, _ in pairs if value not in colors and _SNAKE.fullmatch(value))
-                self.error(spec, "E317", f"distribution '{name}' names '{bad}', which is not a color"
+                self.error(spec, "E350", f"distribution '{name}' names '{bad}', which is not a color"
                            + suggestion_suffix(bad, colors))
             elif pairs:
                 out[name] = Distribution(name, tuple(v for v, _ in pairs), tuple(w for _, w in pairs), spec)
