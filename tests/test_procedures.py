@@ -126,3 +126,20 @@ def test_a_call_that_would_inline_too_much_is_refused(tmp_path):
 def test_an_empty_procedure_does_nothing(tmp_path):
     result = _check(tmp_path, "procedures: {idle: {body: \"\"}}\ncards: {skip: {on_play: \"do idle()\"}}\n")
     assert result.errors == []
+
+
+@pytest.mark.parametrize("body, culprit", [
+    ("procedures: {punish: {body: \"self draws 2\"}}\nround: {on_end: \"do punish()\"}\n", "punish"),
+    ("procedures: {outer: {body: \"do inner()\"}, inner: {body: \"choose color\"}}\n"
+     "round: {on_end: \"do outer()\"}\n", "inner"),
+])
+def test_a_procedure_that_decides_or_draws_is_refused_once_the_round_is_over(tmp_path, body, culprit):
+    result = _check(tmp_path, body)
+    assert [d.code for d in result.errors] == ["E514"]
+    assert f"(procedure '{culprit}' does)" in result.errors[0].message
+
+
+def test_a_procedure_that_keeps_score_runs_once_the_round_is_over(tmp_path):
+    result = _check(tmp_path, "procedures: {bonus: {params: {p: player}, body: \"p scores 10\"}}\n"
+                              "round: {on_end: \"do bonus(self)\"}\n")
+    assert result.errors == []

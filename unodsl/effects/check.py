@@ -23,6 +23,11 @@ INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "grou
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
 CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the game's generator
 
+# Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
+ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
+                                "give", "exchange", "trade", "challenge", "must_play", "must_play_block",
+                                "choice"})
+
 CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
 
 
@@ -30,7 +35,8 @@ CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "t
 class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
-    where: str            # on_play | on_start | event | setup | condition | procedure
+    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw
+                          # | procedure
     start_only: bool = False
     procedure: str = ""   # the procedure whose body this is, if one
 
@@ -41,6 +47,7 @@ class Checked:
 
     types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
     refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let, ForEach or Param, or a color index
+    where: str = "condition"                                  # the Context's: the lowering lays out its frame by it
     params: tuple = ()                                       # a procedure body's Params, in call order
 
 
@@ -125,7 +132,7 @@ class _Unit:
         self.text = text
         self.ctx = ctx
         self.scopes: list[dict[str, tuple[A.Node, str]]] = [{}]
-        self.checked = Checked()
+        self.checked = Checked(where=ctx.where)
         self.failed = False
         self.drawing = False          # inside a `draws until` condition, where `drawn` is the card just drawn
 
@@ -152,6 +159,8 @@ class _Unit:
     def block(self, body) -> None:
         for stmt in body:
             try:
+                if self.ctx.where == "round_end":
+                    self._keeps_score(stmt)
                 getattr(self, "s_" + stmt.rule)(stmt)
             except _Broken:
                 continue
@@ -305,6 +314,41 @@ class _Unit:
         if graph.size[s.name] > MAX_EXPANDED:
             self.fail(s.span, "E538", f"procedure '{s.name}' would inline more than {MAX_EXPANDED:,} statements "
                       "and expressions here (with the procedures it calls)")
+    # --- points, and the effects of the turn's draw, the UNO penalty and the round's end
+
+    s_score = _who_count
+
+    def _keeps_score(self, s):
+        """round.on_end runs once the round is over: nobody decides and nobody draws any more (E514)."""
+        if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, A.ChoosePlayer)):
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
+                      "but no one decides or draws any more")
+        if isinstance(s, A.Call) and (culprit := self._decides_or_draws(s.name)) is not None:
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
+                      f"but no one decides or draws any more (procedure '{culprit}' does)")
+
+    def _decides_or_draws(self, name: str) -> str | None:
+        """The first procedure run by a call of `name` (itself, or one it calls) that decides or draws, if any."""
+        procedures, syntax = self.v.procedures, self.v.syntax
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in procedures or syntax is None:
+                continue
+            seen.add(current)
+            tree = syntax.tree(procedures[current].body)
+            for node in A.walk(tree) if tree is not None else ():
+                if node.rule in ROUND_OVER_REFUSES or (isinstance(node, A.Let)
+                                                       and isinstance(node.value, A.ChoosePlayer)):
+                    return current
+                if isinstance(node, A.Call):
+                    todo.append(node.name)
+        return None
+
+    def e_catcher(self, e):
+        if self.ctx.where != "uno_penalty":
+            self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you)")
+        return PLAYER
 
     # --- expressions
 

@@ -434,6 +434,10 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.on_player_out, "effect")
     read(variant.after_draw, "effect")
     read(variant.may_draw_if, "condition")
+    read(variant.eliminate_when, "condition")
+    read(variant.turn_draw, "effect")
+    read(variant.uno_penalty_effect, "effect")
+    read(variant.on_round_end, "effect")
     for procedure in variant.procedures.values():
         read(procedure.body, "effect")
     return Syntax(trees, tuple(texts), tuple(diags))

@@ -35,7 +35,7 @@ LOOKED = "looked"              # player looked at other's hand (cards: seen by t
 DISCARDED = "discarded"        # player discarded every card of color (cards, face up)
 REDEALT = "redealt"            # every hand was gathered and dealt out again from the player after player
 TURN_TO = "turn to"            # player plays next, whoever would have
-ELIMINATED = "eliminated"      # player left the game, their cards under the draw pile
+ELIMINATED = "eliminated"      # player left the game, their cards where round.eliminated_cards says
 LOCKED = "locked"              # only color may be played until play reaches player
 CHALLENGED = "challenged"      # player challenged other's card: won says whether it was played dishonestly
 ACCEPTED = "accepted"          # player accepted other's card without a challenge
@@ -48,10 +48,11 @@ TURN = "turn"                  # player's turn begins
 ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
 ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores
 GAME_OVER = "game over"        # the game (or match) is over, won by player (-1: nobody); scores
+SCORED = "scored"              # player (with their team, by team) scored count points by an effect (`P scores N`)
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
-         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER)
+         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.

@@ -13,8 +13,8 @@ from ..effects import layout as D
 from ..model.variant import Dealer
 from . import events as E
 from .cards import shuffle
-from .ops import draw, draw_until_playable
-from .seats import finished_team, one_card, teams_in_play, with_cards
+from .ops import draw, draw_until_playable, eliminate
+from .seats import finished_team, must_call, teams_in_play, with_cards
 
 # What `State.after` says follows once the open effects finish (VM._resume reads it).
 AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
@@ -130,7 +130,7 @@ class Flow:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
         if self.vulnerable:
-            self.vulnerable = one_card(self.vulnerable, self.hands)
+            self.vulnerable = must_call(self.vulnerable, self.hands, self.g.uno_left)
         if self.vulnerable or self.uno_askers:
             self._windows()
         else:
@@ -170,7 +170,7 @@ class Flow:
     def _windows(self) -> None:
         """Between turns: UNO calls for hands changed by effects, then the catch window."""
         if self.uno_askers:
-            self.uno_askers = one_card(self.uno_askers, self.hands)
+            self.uno_askers = must_call(self.uno_askers, self.hands, self.g.uno_left)
         if self.uno_askers:
             self.pending = (D.UNO, self.uno_askers[0])
             return
@@ -270,7 +270,7 @@ class Flow:
         if c >= 0:
             self.color = c
         self.played_by = p
-        if len(hand) == 1 and g.uno_enabled:
+        if len(hand) == g.uno_left:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
@@ -303,6 +303,8 @@ class Flow:
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
         player put out of cards or eliminated by any of them is noticed the same way.
         """
+        if self.g.eliminate_when is not None:
+            self._eliminate_by_rule()
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if not self.hands[q] and not self.out[q]:
@@ -326,6 +328,17 @@ class Flow:
                 if not self._run() or self.over:
                     return
         self._after_outs(then)
+
+    def _eliminate_by_rule(self) -> None:
+        """round.eliminate_when: every player in the round for whom it holds is eliminated, in turn order.
+
+        Tested as a resolution settles, so it sees a hand however it grew (a draw, a swap, a
+        rotation, a stack drawn); a player who has just gone out of cards is not tested.
+        """
+        test, frames = self.g.eliminate_when, self.g.seat_frames
+        for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
+            if self.hands[q] and test(self, frames[q]):
+                eliminate(self, q)
 
     def _after_outs(self, then: str) -> None:
         """The player-out events are done: end the round if it is decided, else go on with `then`."""
@@ -376,8 +389,18 @@ class Flow:
         self._end_turn()
 
     def _turn_draw(self, p: int) -> None:
-        """A turn's draw: one card, or until playable (turn.no_playable); then settle and offer it."""
+        """A turn's draw: turn.draw's effect, else one card or until playable (turn.no_playable); then settle
+        and offer the drawn card."""
         g = self.g
+        if g.turn_draw >= 0:
+            # The effect's own last op names the drawn card (ops.note_drawn), after any decision inside it.
+            self.drawn_this_turn = -1
+            self.after = AFTER_DRAW
+            self._push(g.turn_draw, p, -1, True, False)
+            if not self._run() or self.over:
+                return
+            self._after_draw_action()
+            return
         hand = self.hands[p]
         before = len(hand)
         if g.draws_until_playable and not self._playable_kinds(p):

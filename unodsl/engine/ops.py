@@ -15,6 +15,7 @@ from ..effects import layout as D
 # The flags an instruction declares: defined where compiled code and the engine meet (the lowering
 # computes what code may do from them), so the effects package needs nothing from the engine.
 from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
+from ..model.variant import EliminatedCards
 from . import events as E
 from .cards import shuffle
 from .seats import not_eliminated
@@ -323,12 +324,21 @@ def turn_to(st, p: int) -> None:
 
 @instruction(RESHAPES)
 def eliminate(st, p: int) -> None:
-    """p leaves the game: their cards go under the draw pile."""
+    """p leaves the game: their cards go where round.eliminated_cards says (under the draw pile by default)."""
     if p < 0 or st.eliminated[p]:
         return
     st.eliminated[p] = True
-    st.draw_pile[0:0] = st.hands[p]
+    hand = st.hands[p]
     st.hands[p] = []
+    st.steps += len(hand)
+    where = st.g.variant.eliminated_cards
+    if where is EliminatedCards.UNDER_DISCARD and st.discard:
+        st.discard[0:0] = hand                  # under the whole pile: the top card stays in play
+    elif where is EliminatedCards.INTO_DRAW:
+        st.draw_pile += hand
+        shuffle(st.draw_pile, st.rng)
+    else:
+        st.draw_pile[0:0] = hand
     if st.events is not None:
         st.events.append(E.Event(E.ELIMINATED, p))
 
@@ -428,3 +438,26 @@ def flip_again(st, fr: list, put_back: bool) -> int:
     if code >= 0:
         st._push(code, fr[D.F_SELF], k, True, False)
     return fr[D.F_PC]
+
+
+@instruction()
+def score(st, p: int, n: int) -> None:
+    """p scores n points at once: p's own score, or every member of p's team with scoring.by team."""
+    if p < 0 or not n:
+        return
+    if st.g.variant.score_by == "team":
+        team = st.g.team_tables[st.n][0]
+        for q in range(st.n):
+            if team[q] == team[p]:
+                st.scores[q] += n
+    else:
+        st.scores[p] += n
+    if st.events is not None:
+        st.events.append(E.Event(E.SCORED, p, count=n))
+
+
+@instruction()
+def note_drawn(st, p: int, before: int) -> None:
+    """The end of turn.draw: the drawn card is the last one put in p's hand, if the effect left them more cards."""
+    hand = st.hands[p]
+    st.drawn_this_turn = hand[-1] if len(hand) > before else -1
