@@ -104,8 +104,16 @@ def build_state(game: Game, scenario: dict) -> State:
         raise ScenarioError("E608", "teams: true needs a variant with teams" if scenario["teams"]
                             else "this variant is always played in teams", ("teams",))
 
-    pool = Counter(game.deck)
-    copies = Counter(game.deck)
+    side = 0
+    if "side" in given:
+        try:
+            side = game.side_index(given["side"])
+        except ValueError as err:
+            raise ScenarioError("E608", str(err) + suggestion_suffix(str(given["side"]), game.variant.sides),
+                                ("given", "side")) from None
+    faces = game.deck_up(side)
+    pool = Counter(faces)
+    copies = Counter(faces)
 
     def take(name, where: tuple) -> int:
         k = card_kind(game, name, where)
@@ -174,5 +182,5 @@ def build_state(game: Game, scenario: dict) -> State:
     # The engine's own set-up: a start card begins the round exactly as a dealt round does.
     return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
                          scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
-                         start=starter_key == "start_card")
+                         start=starter_key == "start_card", side=side)
 
