@@ -69,6 +69,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
     "variants/house-rules/uno-at-two.yaml": (173, 175, 3109),       # the penalty's `gives`: a give per kind
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
+    "variants/house-rules/wild-roulette.yaml": (121, 123, 3111),         # + option pass, option spin
     "variants/no-mercy.yaml": (144, 149, 4851),
     "variants/teams-standard-deck.yaml": (None, 120, 3105),
     "variants/teams.yaml": (None, 283, 8581),

@@ -33,7 +33,8 @@ class HeuristicBot(Bot):
     the biggest draw penalty, then the most points. Draws only with nothing to play (a stack
     is answered when it can be). Names the colour it holds most of; aims at the opponent with
     the fewest cards; challenges a hand of five or more (more likely to hold the colour);
-    gives away its highest card; trades for the biggest gain in points; catches when it can.
+    gives away its highest card; trades for the biggest gain in points; catches when it can;
+    of a choice's options, takes the first one offered in the order the effect lists them.
     """
 
     name = "heuristic"
@@ -90,6 +91,8 @@ class HeuristicBot(Bot):
             return catches[0] if catches else (g.A_UNO if g.A_UNO in legal else g.A_PASS)
         if kind == D.UNO:
             return g.A_UNO
+        if kind == D.OPTION:
+            return view.options_offered()[0]
         return legal[0]
 
     @staticmethod

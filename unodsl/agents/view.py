@@ -112,6 +112,13 @@ class SeatView:
         frames = self._state.frames
         return frames[-1][D.F_SELF] if frames else -1
 
+    def options_offered(self) -> list[int]:
+        """The `option NAME` action ids of the choice being made, in the order its effect lists them."""
+        pending = self._state.pending
+        if pending is None or pending[0] != D.OPTION:
+            return []
+        return [self.game.A_OPTION + option for option, _ in pending[2]]
+
 
 class Bot:
     """A player that is a program: `act(state)` hands `decide` the seat's view, and nothing else."""

@@ -276,6 +276,14 @@ class MustPlayBlock(Stmt):
     otherwise: tuple[Stmt, ...]
 
 
+@_rule("call")
+class Call(Stmt):
+    """`do NAME(ARGS)`: the procedure NAME's body, run with its parameters bound to ARGS."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One `if` or `elif` of an if statement: its test and its body (not a node: spans are the parts')."""
@@ -318,6 +326,22 @@ class Branch(Node):
 class Challenge(Stmt):
     who: Expr
     branches: tuple[Branch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a choice: its name, the condition it is offered under (None: always) and its body."""
+
+    name: str
+    test: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span                      # where its name is written
+
+
+@_rule("choice")
+class Choice(Stmt):
+    who: Expr
+    options: tuple[Option, ...]
 
 
 # ---- expressions: operators ----------------------------------------------------------------------
@@ -529,6 +553,21 @@ class PileTopAttr(Expr):
     name: str
 
 
+@_rule("random_between")
+class RandomBetween(Expr):
+    """A whole number from low to high, both included, drawn from the game's generator."""
+
+    low: Expr
+    high: Expr
+
+
+@_rule("random_from")
+class RandomFrom(Expr):
+    """A value drawn from a declared distribution (`distributions:`), by its weights."""
+
+    name: str
+
+
 @_rule("choose_player")
 class ChoosePlayer(Expr):
     group: Expr
@@ -660,6 +699,10 @@ def children(node) -> Iterator[Node]:
             for item in value:
                 if isinstance(item, Clause):
                     yield item.test
+                    yield from item.body
+                elif isinstance(item, Option):
+                    if item.test is not None:
+                        yield item.test
                     yield from item.body
                 elif isinstance(item, Node):
                     yield item

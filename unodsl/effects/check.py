@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from . import ast as A
 from .ast import diagnostic_at
+from .fold import fold
+from .procedures import MAX_EXPANDED, CallGraph
 from ..diagnostics import Diagnostic, suggestion_suffix
 from ..model.variant import attr_kind
 
@@ -20,10 +22,12 @@ MAX_NUMBER = 1_000_000
 # Types of expressions
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
+CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the game's generator
 
 # Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
 ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
-                                "give", "exchange", "trade", "challenge", "must_play", "must_play_block"})
+                                "give", "exchange", "trade", "challenge", "must_play", "must_play_block",
+                                "choice"})
 
 CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
 _ATTR_TYPES = {"bool": BOOL, "int": INT, "color": COLOR, "string": STRING}
@@ -38,8 +42,10 @@ MATCH_READS = frozenset({"card_attr", "top_attr", "card_is", "top_is", "current_
 class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
-    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw | match
+    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw
+                          # | match | procedure
     start_only: bool = False
+    procedure: str = ""   # the procedure whose body this is, if one
 
 
 @dataclass
@@ -47,8 +53,18 @@ class Checked:
     """What the checker learned about one effect or condition, for the lowering."""
 
     types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
-    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let or ForEach, or a color index
+    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let, ForEach or Param, or a color index
     where: str = "condition"                                  # the Context's: the lowering lays out its frame by it
+    params: tuple = ()                                       # a procedure body's Params, in call order
+
+
+@dataclass(frozen=True, eq=False)
+class Param:
+    """A parameter of a procedure, as the names in its body refer to it (`Checked.refers`)."""
+
+    procedure: str
+    name: str
+    type: str
 
 
 class _Broken(Exception):
@@ -69,12 +85,36 @@ class Checker:
         for card in self.variant.cards.values():
             for name, value in card.attrs.items():
                 self.attributes.setdefault(name, _ATTR_TYPES[attr_kind(value, self.variant.colors)])
+        self.graph: CallGraph | None = None       # the procedures' call graph, once `procedures` has run
+        self.bodies: dict[str, tuple | None] = {}  # procedure name -> (statements, Checked), None if broken
 
     def effect(self, tree: A.Effect, ctx: Context) -> Checked | None:
         """Check an effect; its facts for the lowering, or None when it has an error."""
         unit = _Unit(self, tree.text, ctx)
         unit.block(tree.body)
         return None if unit.failed else unit.checked
+
+    def procedures(self) -> dict[str, tuple]:
+        """Check every procedure's body once, with its parameters' types, callees first (E535-E538 for
+        calls); name -> (statements, Checked) of those whose body checks, for the lowering to inline."""
+        procedures = self.variant.procedures
+        syntax = self.variant.syntax
+        trees = {name: syntax.tree(proc.body) if syntax is not None else None for name, proc in procedures.items()}
+        self.graph = CallGraph(trees)
+        for name in self.graph.order + self.graph.unordered():
+            proc, tree = procedures[name], trees[name]
+            if tree is None:
+                empty = proc.body is not None and not proc.body.source.strip()
+                self.bodies[name] = ((), Checked()) if empty else None     # unparsed: E4xx said why
+                continue
+            unit = _Unit(self, tree.text, Context("procedure", procedure=name))
+            params = tuple(Param(name, param, typ) for param, typ in proc.params)
+            for param in params:
+                unit.bind(param.name, param, param.type)
+            unit.checked.params = params
+            unit.block(tree.body)
+            self.bodies[name] = None if unit.failed else (tree.body, unit.checked)
+        return {name: body for name, body in self.bodies.items() if body is not None}
 
     def condition(self, tree: A.Condition, ctx: Context) -> Checked | None:
         """Check a condition; its facts, or None when it has an error."""
@@ -88,6 +128,12 @@ class Checker:
             unit.error(tree.test.span, "E505", "a condition cannot choose or bind players")
         if ctx.where == "match":
             unit.match_reads(tree.test)
+        chance = next((node for node in A.walk(tree.test) if isinstance(node, CHANCE)), None)
+        if chance is not None:
+            # A condition may be asked any number of times (each listing of legal actions asks the
+            # may-draw rule): a draw at random there would make the game depend on who asked.
+            unit.error(chance.span, "E533", "a condition cannot draw at random (it may be asked any number "
+                       "of times); draw in an effect")
         return None if unit.failed else unit.checked
 
 
@@ -275,6 +321,44 @@ class _Unit:
             seen.add(branch.kind)
             self.suite(branch.body)
 
+    def s_choice(self, s):
+        self.expect(s.who, PLAYER)
+        if len(s.options) < 2:
+            self.error(s.span, "E531", "a choice needs at least two options")
+        seen = set()
+        for option in s.options:
+            if option.name in seen:
+                self.error(option.span, "E530", f"option '{option.name}' is given twice")
+            seen.add(option.name)
+            if option.test is not None:
+                try:
+                    self.expect(option.test, BOOL)
+                except _Broken:
+                    self.failed = True          # keep going: the bodies may hold more problems
+            self.suite(option.body)
+
+    def s_call(self, s):
+        procedures = self.v.procedures
+        if s.name not in procedures:
+            self.fail(s.span, "E535", f"unknown procedure '{s.name}'" + suggestion_suffix(s.name, procedures))
+        params = procedures[s.name].params
+        if len(s.args) != len(params):
+            wanted = ", ".join(name for name, _ in params) or "none"
+            self.fail(s.span, "E536", f"procedure '{s.name}' takes {len(params)} argument"
+                      f"{'' if len(params) == 1 else 's'} ({wanted}), not {len(s.args)}")
+        for arg, (_, typ) in zip(s.args, params):
+            self.expect(arg, typ)
+        graph = self.c.graph
+        cycle = graph.cycle(self.ctx.procedure, s.name) if graph is not None and self.ctx.procedure else None
+        if cycle is not None:
+            self.fail(s.span, "E537", "procedures cannot call themselves, directly or through others: "
+                      + " -> ".join(cycle))
+        if self.c.bodies.get(s.name) is None:
+            self.failed = True                  # its body is broken, and said so where it is written
+            raise _Broken(s.name)
+        if graph.size[s.name] > MAX_EXPANDED:
+            self.fail(s.span, "E538", f"procedure '{s.name}' would inline more than {MAX_EXPANDED:,} statements "
+                      "and expressions here (with the procedures it calls)")
     # --- points, and the effects of the turn's draw, the UNO penalty and the round's end
 
     s_score = _who_count
@@ -284,6 +368,27 @@ class _Unit:
         if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, A.ChoosePlayer)):
             self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
                       "but no one decides or draws any more")
+        if isinstance(s, A.Call) and (culprit := self._decides_or_draws(s.name)) is not None:
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
+                      f"but no one decides or draws any more (procedure '{culprit}' does)")
+
+    def _decides_or_draws(self, name: str) -> str | None:
+        """The first procedure run by a call of `name` (itself, or one it calls) that decides or draws, if any."""
+        procedures, syntax = self.v.procedures, self.v.syntax
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in procedures or syntax is None:
+                continue
+            seen.add(current)
+            tree = syntax.tree(procedures[current].body)
+            for node in A.walk(tree) if tree is not None else ():
+                if node.rule in ROUND_OVER_REFUSES or (isinstance(node, A.Let)
+                                                       and isinstance(node.value, A.ChoosePlayer)):
+                    return current
+                if isinstance(node, A.Call):
+                    todo.append(node.name)
+        return None
 
     def e_catcher(self, e):
         if self.ctx.where != "uno_penalty":
@@ -400,6 +505,20 @@ class _Unit:
 
     def e_choose_player(self, e):
         self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP'")
+
+    def e_random_between(self, e):
+        self.expect(e.low, INT)
+        self.expect(e.high, INT)
+        low, high = (fold(bound, self.c.ruling_value) for bound in (e.low, e.high))
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            self.fail(e.span, "E532", f"random({low}, {high}) has its lower bound above its upper bound")
+        return INT
+
+    def e_random_from(self, e):
+        distributions = self.v.distributions
+        if e.name not in distributions:
+            self.fail(e.span, "E534", f"unknown distribution '{e.name}'" + suggestion_suffix(e.name, distributions))
+        return INT if distributions[e.name].numeric else COLOR
 
     def e_var(self, e):
         found = self.lookup(e.name)

@@ -23,8 +23,9 @@ FORCED = "forced"        # play a card of a required color (Wild Team Play)
 JUMP = "jump"            # jump in out of turn with an identical card, or pass
 CATCH = "catch"          # catch a player who did not call UNO, or pass
 UNO = "uno"              # call UNO after ending up with one card outside one's own play
+OPTION = "option"        # choose one of the named options of a choice (`P chooses:`)
 
-KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO)
+KINDS = (TURN, DRAWN, COLOR, TARGET, CHALLENGE, GIVE, TRADE, STACK, FORCED, JUMP, CATCH, UNO, OPTION)
 PUT = "put"              # pick a card to put on a named pile (`P puts N on PILE`)
 # Decision kinds only a variant with named piles (`piles:`) has: the action space and the RL layout of
 # every other variant stay as they were.

@@ -11,6 +11,7 @@ reshape hands, draw; its guard; the may-draw table) is in the records `Code` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable
 
 from . import ast as A
@@ -100,6 +101,7 @@ class Lowering:
         self.flags = flags              # name -> what it may do
         # Fused forms (hand sizes read in place, `hand(x) OP c` from a table): the Game's fast mode only.
         self.fused = getattr(game, "fast", True)
+        self.procedures: dict[str, tuple] = {}      # name -> (statements, Checked): the bodies calls inline
 
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
@@ -108,8 +110,9 @@ class Lowering:
         ops += unit.epilogue()
         calls = frozenset(op.calls for op in ops if op.calls)
         flags = frozenset(f for name in calls for f in self.flags[name])
+        # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
-                    not all(op.forward for op in ops), _guard(ops))
+                    not all(op.forward for op in ops), None if unit.chance else _guard(ops))
 
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
@@ -142,6 +145,8 @@ class _Unit:
         self.nlocals = 0
         self.slot_kinds: list[str] = []
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
+        self.chance = False                     # draws at random (`random ...`): no test may be made twice
+        self.args: dict[int, Value] = {}        # id(Param) -> its argument, while a call's body is lowered
         self.drawn: list[int] | None = None          # the cell `drawn` reads, in a `draws until` condition
         # uno.penalty: the engine puts the catcher in the first local (layout.F_CATCHER) when it pushes the frame.
         self.catcher = self.new_slot(PLAYER) if checked.where == "uno_penalty" else None
@@ -472,6 +477,53 @@ class _Unit:
             ops.append(_jump(end - at))
             at += 1
 
+    def s_choice(self, s, ops):
+        who = self.expr(s.who).fn
+        bodies = [self.block(option.body) for option in s.options]
+        # Layout: [choose, body 1..., jump end, body 2..., jump end, ...]
+        options, at = [], 1
+        for option, body in zip(s.options, bodies):
+            test = None if option.test is None else self.expr(option.test)
+            if test is not None and test.is_const:
+                test = None if test.const else _NEVER     # a ruling decides it: built in
+            options.append((self.g.option_id(option.name), at, test and test.fn))
+            at += len(body) + 1
+        end, options = at, tuple(options)
+        choose = self.low.ops["choose_option"]
+
+        def op(st, fr, pc):
+            return choose(st, fr, who(st, fr), pc, options, end)
+        ops.append(Op(op, calls="choose_option"))
+        at = 1
+        for body in bodies:
+            ops.extend(body)
+            at += len(body)
+            ops.append(_jump(end - at))
+            at += 1
+
+    def s_call(self, s, ops):
+        body, checked = self.low.procedures[s.name]
+        # Each argument is taken once, at the call (as `let` would), into a slot the body reads.
+        args = {}
+        for arg, param in zip(s.args, checked.params):
+            value = self.expr(arg)
+            if not value.is_const:
+                fn, slot = value.fn, self.new_slot(param.type)
+
+                def assign(st, fr, pc, fn=fn, slot=slot):
+                    fr[slot] = fn(st, fr)
+                    return pc + 1
+                ops.append(Op(assign))
+                value = _slot(slot)
+            args[id(param)] = value
+        caller = self.checked
+        self.checked = checked
+        self.args.update(args)
+        ops.extend(self.block(body))
+        for key in args:
+            del self.args[key]
+        self.checked = caller
+
     # --- expressions
 
     def expr(self, e) -> Value:
@@ -582,10 +634,26 @@ class _Unit:
         group = self.expr(e.group).fn
         return Value(lambda st, fr: len(group(st, fr)))
 
+    def e_random_between(self, e):
+        self.chance = True
+        low, high, draw = self.expr(e.low).fn, self.expr(e.high).fn, self.low.ops["random_number"]
+        return Value(lambda st, fr: draw(st, fr, low(st, fr), high(st, fr)))
+
+    def e_random_from(self, e):
+        self.chance = True
+        spec = self.g.variant.distributions[e.name]
+        colors = self.g.variant.colors
+        values = spec.values if spec.numeric else tuple(colors.index(v) for v in spec.values)
+        cumulative = tuple(accumulate(spec.weights))
+        name, colored, pick = e.name, not spec.numeric, self.low.ops["random_pick"]
+        return Value(lambda st, fr: pick(st, fr, name, values, cumulative, colored))
+
     def e_var(self, e):
         node = self.checked.refers[id(e)]
         if isinstance(node, int):
             return _const(node)                      # a color
+        if id(node) in self.args:
+            return self.args[id(node)]               # a procedure's parameter
         return _slot(self.slots[id(node)])
 
     def e_comparison(self, e):
@@ -798,6 +866,7 @@ def _slot(index: int) -> Value:
 
 
 _SELF = _slot(F_SELF)      # the player whose card or event this is
+_NEVER = _const(False)     # the test of an option a ruling leaves out
 
 
 def _next(st, fr):

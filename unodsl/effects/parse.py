@@ -79,6 +79,20 @@ def _describe_expected(expected) -> str:
     return ", ".join(names)
 
 
+def _expected(err: UnexpectedToken) -> set[str]:
+    """The terminals an error lists as expected, without a comma the parser would not take there.
+
+    LALR merges the states after an expression, so a comma (only ever inside `random(A, B)`
+    or a call's arguments) would be listed after every expression; it is kept where it fits.
+    """
+    expected = set(err.expected)
+    if "COMMA" in expected:
+        interactive = getattr(err, "interactive_parser", None)
+        if interactive is None or "COMMA" not in interactive.accepts():
+            expected.discard("COMMA")
+    return expected
+
+
 def _token_text(token) -> str:
     if token.type == "$END":
         return "end of text"
@@ -110,7 +124,7 @@ def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Dia
         elif isinstance(err, UnexpectedToken):
             if err.token.type == "$END" or line < 1:
                 line, column = _end_position(source)
-            message = (f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(err.expected)}"
+            message = (f"E401 unexpected {_token_text(err.token)}; expected {_describe_expected(_expected(err))}"
                        + _misspelling_hint(err, source))
         elif isinstance(err, UnexpectedEOF):
             line, column = _end_position(source)
@@ -298,6 +312,19 @@ class _Builder(Transformer):
     def challenge(self, meta, children):
         return A.Challenge(children[0], tuple(children[1:]), span=self.span(meta))
 
+    def choice(self, meta, children):
+        # The options are spliced into the children: NAME, its condition if any, its body (a tuple).
+        options, at = [], 1
+        while at < len(children):
+            name = children[at]
+            test = children[at + 1] if isinstance(children[at + 1], A.Expr) else None
+            at += 2 if test is None else 3
+            options.append(A.Option(str(name), test, children[at - 1], self.token_span(name)))
+        return A.Choice(children[0], tuple(options), span=self.span(meta))
+
+    def call(self, meta, children):
+        return A.Call(str(children[0]), tuple(children[1:]), span=self.span(meta))
+
     def must_play_block(self, meta, children):
         return A.MustPlayBlock(children[0], children[1], children[2], span=self.span(meta))
 
@@ -372,7 +399,8 @@ def parse_variant(variant: Variant) -> Syntax:
 
     The texts are counted in the order the compile step has always read them (a card's
     on_play, its start effect, its restriction; then the deal, player-out and after-draw
-    events and the may-draw condition; then the match conditions), so E405 lands on the same text.
+    events and the may-draw condition; then the match conditions and the procedures' bodies), so E405
+    lands on the same text.
     """
     trees: dict[int, A.Effect | A.Condition] = {}
     texts: list[Text] = []
@@ -414,6 +442,8 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.match, "condition")             # read last, so E405 stays where it was for older files
     for ct in variant.cards.values():
         read(ct.match, "condition")
+    for procedure in variant.procedures.values():
+        read(procedure.body, "effect")
     return Syntax(trees, tuple(texts), tuple(diags))
 
 

@@ -25,6 +25,8 @@ SKIPPED = "skipped"            # player lost their turn
 REVERSED = "reversed"          # the direction of play turned around (count: the new direction)
 COLOR = "color"                # the color in play became color (player: who named it, -1 for an effect)
 TARGET = "target"              # player chose other
+CHOSE = "chose"                # player chose the option `name` of a choice
+RANDOM = "random"              # player's effect drew count (or color) at random (name: the distribution, if any)
 GAVE = "gave"                  # player gave cards to other (cards: seen by the two of them only)
 TRADED = "traded"              # player swapped cards[0] of theirs for other's cards[1] (seen by the two)
 SWAPPED = "swapped"            # player and other swapped hands
@@ -52,7 +54,7 @@ MOVED = "moved"                # count cards moved from pile `source` to pile `p
 TOOK = "took"                  # player took count cards from pile `source` (cards: seen by the taker only)
 PUT = "put"                    # player put count cards on pile `pile` (cards: seen by the putter only)
 
-KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, GAVE, TRADED, SWAPPED,
+KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT)
@@ -77,6 +79,7 @@ class Event:
     scores: tuple[int, ...] = ()
     source: str = ""               # a pile's name (`draw`, `discard` or a declared pile): cards left it
     pile: str = ""                 # ... and the pile cards went to
+    name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from
 
     def seen_by(self, seat: int) -> "Event | None":
         """The event as `seat` may see it, or None if it may not see it at all.
@@ -129,6 +132,8 @@ def decided(st, action: int) -> None:
         events.append(Event(COLOR, p, color=g.variant.colors[action - g.A_COLOR]))
     elif kind == D.TARGET:
         events.append(Event(TARGET, p, action - g.A_TARGET))
+    elif kind == D.OPTION:
+        events.append(Event(CHOSE, p, name=g.option_names[action - g.A_OPTION]))
     elif kind == D.GIVE and st.pending[3] >= 0:      # an exchange's picks: exchange_finish writes the gifts
         events.append(Event(GAVE, p, st.pending[3], 1, (names[action - g.A_GIVE],)))
     elif kind == D.PUT:

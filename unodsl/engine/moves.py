@@ -136,6 +136,10 @@ class Moves:
     def _legal_uno(self) -> list[int]:
         return list(self.g.fixed_actions[D.UNO])
 
+    def _legal_option(self) -> list[int]:
+        base = self.g.A_OPTION
+        return sorted(base + option for option, _ in self.pending[2])
+
     def _why_illegal(self, action: int) -> str:
         g = self.g
         kind = self.pending[0]
@@ -201,6 +205,11 @@ class Moves:
             fr[D.F_PC] = innocent if fr[D.F_HONEST] else guilty
         else:
             fr[D.F_PC] = accepted
+        self._resume()
+
+    def _apply_option(self, a: int) -> None:
+        chosen = a - self.g.A_OPTION
+        self.frames[-1][D.F_PC] = next(pc for option, pc in self.pending[2] if option == chosen)
         self._resume()
 
     def _apply_give(self, a: int) -> None:
@@ -334,10 +343,12 @@ LEGAL = {
     D.TARGET: Moves._legal_target, D.CHALLENGE: Moves._legal_challenge, D.GIVE: Moves._legal_give,
     D.TRADE: Moves._legal_trade, D.STACK: Moves._legal_stack, D.FORCED: Moves._legal_forced,
     D.JUMP: Moves._legal_jump, D.CATCH: Moves._legal_catch, D.UNO: Moves._legal_uno, D.PUT: Moves._legal_put,
+    D.OPTION: Moves._legal_option,
 }
 APPLY = {
     D.DRAWN: Moves._apply_drawn, D.COLOR: Moves._apply_color,
     D.TARGET: Moves._apply_target, D.CHALLENGE: Moves._apply_challenge, D.GIVE: Moves._apply_give,
     D.TRADE: Moves._apply_trade, D.STACK: Moves._apply_stack, D.FORCED: Moves._apply_forced,
     D.JUMP: Moves._apply_jump, D.CATCH: Moves._apply_catch, D.UNO: Moves._apply_uno, D.PUT: Moves._apply_put,
+    D.OPTION: Moves._apply_option,
 }

@@ -9,6 +9,8 @@ decision do nothing for them (docs/language.md, "Eliminated players").
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from ..effects import layout as D
 # The flags an instruction declares: defined where compiled code and the engine meet (the lowering
 # computes what code may do from them), so the effects package needs nothing from the engine.
@@ -372,6 +374,48 @@ def challenge(st, fr: list, victim: int, pc: int, targets: tuple) -> int:
     fr[D.F_PC] = pc
     st.pending = (D.CHALLENGE, victim, pc + guilty, pc + innocent, pc + accepted)
     return D.PAUSE
+
+
+@instruction(PAUSES)
+def choose_option(st, fr: list, chooser: int, pc: int, options: tuple, end: int) -> int:
+    """chooser picks one of a choice's options whose condition holds: a decision when two or more are
+    offered; the effect goes on at the option's body (options: (option id, body offset, test or None)).
+
+    One option offered is taken without asking; none, or an eliminated chooser, skips the choice (to `end`).
+    """
+    if chooser < 0 or st.eliminated[chooser]:
+        return pc + end
+    offered = tuple((option, pc + at) for option, at, test in options if test is None or test(st, fr))
+    if len(offered) < 2:
+        return offered[0][1] if offered else pc + end
+    fr[D.F_PC] = pc
+    st.pending = (D.OPTION, chooser, offered)       # the options offered: (option id, where its body starts)
+    return D.PAUSE
+
+
+@instruction()
+def random_number(st, fr: list, low: int, high: int) -> int:
+    """A whole number from low to high, both included, from the game's generator (bounds the wrong way
+    round are taken in order); every player sees what was drawn."""
+    if low > high:
+        low, high = high, low
+    value = low + st.rng.randrange(high - low + 1)
+    if st.events is not None:
+        st.events.append(E.Event(E.RANDOM, fr[F_SELF], count=value))
+    return value
+
+
+@instruction()
+def random_pick(st, fr: list, name: str, values: tuple, cumulative: tuple, colored: bool) -> int:
+    """One of distribution `name`'s values (numbers, or color indices when `colored`), by weight
+    (`cumulative`: the running totals), from the game's generator; every player sees what was drawn."""
+    value = values[bisect_right(cumulative, st.rng.randrange(cumulative[-1]))]
+    if st.events is not None:
+        if colored:
+            st.events.append(E.Event(E.RANDOM, fr[F_SELF], color=st.g.variant.colors[value], name=name))
+        else:
+            st.events.append(E.Event(E.RANDOM, fr[F_SELF], count=value, name=name))
+    return value
 
 
 @instruction(PUSHES)

@@ -300,6 +300,24 @@ def _candidates(value, ld):
     return tuple(out)
 
 
+def _option_offered(value, ld):
+    """One option a choice offers: [option id, where its body starts in the paused effect]."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise _Bad(f"must be [option id, body position], not {_show(value)}")
+    option = integer(0, lambda ld: len(ld.game.option_names) - 1)
+    return _at(0, option, value[0], ld), _at(1, _pc_of_top, value[1], ld)
+
+
+def _offered(value, ld):
+    """The options a choice offers, two or more (one alone is taken without asking)."""
+    out = list_of(_option_offered)(value, ld)
+    if len(out) < 2:
+        raise _Bad("must offer two options or more: one alone is taken without asking")
+    if len({option for option, _ in out}) != len(out):
+        raise _Bad("offers an option twice")
+    return tuple(out)
+
+
 def _give_destination(value, ld):
     """A seat that receives the cards, or -1 - i for the blind pick into an exchange's limbo i."""
     if _is_int(value) and value in (-1, -2):
@@ -352,6 +370,7 @@ PENDING = {
     D.CATCH: ((), False),
     D.UNO: ((), False),
     D.PUT: ((integer(1), _pile), True),
+    D.OPTION: ((_offered,), True),
 }
 
 

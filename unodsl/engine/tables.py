@@ -7,6 +7,7 @@ ranges are laid out by _build_actions and named by action_to_string.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
+from ..effects import ast as A
 from ..effects import layout as D
 from ..model.variant import Stacking
 from .errors import IllegalAction
@@ -38,6 +39,14 @@ _STACK_ANSWERS = {
     Stacking.PLUS4_ON_PLUS2: lambda t, d, top_type, top_draw: t == top_type or d > top_draw,
     Stacking.ANY_DRAW: lambda t, d, top_type, top_draw: True,
 }
+
+
+def _option_names(variant) -> tuple[str, ...]:
+    """Every option name of the variant's choices, sorted: the `option NAME` actions it has."""
+    if variant.syntax is None:
+        return ()
+    return tuple(sorted({option.name for tree in variant.syntax.trees.values() for node in A.walk(tree)
+                         if isinstance(node, A.Choice) for option in node.options}))
 
 
 class Tables:
@@ -165,7 +174,12 @@ class Tables:
         self.A_PUT = self.A_TRADE + k * k
         self.pile_names = tuple(self.variant.piles)
         self.face_up = tuple(pile.face_up for pile in self.variant.piles.values())
-        self.num_actions = self.A_PUT + (k if self.pile_names else 0)
+        self.A_OPTION = self.A_PUT + (k if self.pile_names else 0)
+        # One id per option name of the variant's choices (`P chooses:`), last: a variant without any
+        # keeps the action space it always had.
+        self.option_names = _option_names(self.variant)
+        self.option_index = {name: i for i, name in enumerate(self.option_names)}
+        self.num_actions = self.A_OPTION + len(self.option_names)
 
     def _stack_table(self, rule: Stacking) -> list[frozenset]:
         """[top card] -> the kinds that may answer a draw penalty on it by `rule`.
@@ -198,6 +212,18 @@ class Tables:
         self.tables_for(players)
         return self.orders[players]
 
+    def option_id(self, name: str) -> int:
+        """The option number of a choice's option `name` (its action is A_OPTION + it).
+
+        The variant's own options are numbered when the game is built; a tree compiled into
+        the game later (tests, tools) adds its new names at the end, so ids given keep their meaning.
+        """
+        if name not in self.option_index:
+            self.option_index[name] = len(self.option_names)
+            self.option_names += (name,)
+            self.num_actions += 1
+        return self.option_index[name]
+
     # --- actions as strings
 
     def action_to_string(self, action: int) -> str:
@@ -220,6 +246,8 @@ class Tables:
             return f"catch {action - self.A_CATCH}"
         if action < self.A_TRADE:
             return f"give {names[action - self.A_GIVE]}"
+        if action >= self.A_OPTION:
+            return f"option {self.option_names[action - self.A_OPTION]}"
         if action >= self.A_PUT:
             return f"put {names[action - self.A_PUT]}"
         mine, theirs = divmod(action - self.A_TRADE, k)
@@ -250,4 +278,6 @@ class Tables:
             return self.A_PUT + self.card_index[args[0]]
         if verb == "trade" and len(args) == 2 and all(a in self.card_index for a in args):
             return self.A_TRADE + self.card_index[args[0]] * self.num_kinds + self.card_index[args[1]]
+        if verb == "option" and len(args) == 1 and args[0] in self.option_index:
+            return self.A_OPTION + self.option_index[args[0]]
         raise IllegalAction(text, "not an action of this variant")

@@ -17,6 +17,8 @@ class Names:
     cards: tuple[str, ...] = ()
     rulings: tuple[str, ...] = ()
     colors: tuple[str, ...] = ()
+    procedures: tuple[str, ...] = ()
+    distributions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,8 @@ def complete(context: Context, schema: SchemaTree, names: Names) -> list[Item]:
     language = schema.language_at(context.path)
     if language is not None:
         return [Item(w.text, w.kind, w.text, detail=w.kind)
-                for w in next_words(context.before, language, names.cards, names.rulings, names.colors)]
+                for w in next_words(context.before, language, names.cards, names.rulings, names.colors,
+                                    names.procedures, names.distributions)]
     if schema.is_path(context.path):
         return _shipped(prefer_house_rules=context.path[-1:] == (ITEM,))
     values = [Item(v, "value", v) for v in schema.values_at(context.path)]

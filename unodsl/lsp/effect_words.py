@@ -52,7 +52,8 @@ def keywords() -> list[str]:
 
 
 def next_words(before: str, start: str, cards: Iterable[str] = (), rulings: Iterable[str] = (),
-               colors: Iterable[str] = ()) -> list[Word]:
+               colors: Iterable[str] = (), procedures: Iterable[str] = (),
+               distributions: Iterable[str] = ()) -> list[Word]:
     """What may be typed at the end of `before` (effect text up to the cursor; `start`: "effect" or "condition")."""
     match = _WORD.search(before)
     prefix = before[: match.start()] if match else before
@@ -62,6 +63,10 @@ def next_words(before: str, start: str, cards: Iterable[str] = (), rulings: Iter
         return [Word(name, "attribute") for name in CARD_ATTRIBUTES]
     if re.search(r"\bholds\s+card\s+$", prefix):
         return [Word(name, "card") for name in sorted(cards)]
+    if re.search(r"\bdo\s+$", prefix):
+        return [Word(name, "procedure") for name in sorted(procedures)]
+    if re.search(r"\brandom\s+$", prefix):
+        return [Word(name, "distribution") for name in sorted(distributions)]
     accepted = _accepted(prefix, start)
     if accepted is None:
         return [Word(word, "keyword") for word in keywords()]

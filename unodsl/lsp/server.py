@@ -129,7 +129,8 @@ def _diagnostics(ls: UnodslServer, uri: str, text: Text, version: int | None) ->
     ls.checked[uri] = (version, result)
     if result.variant is not None:
         variant = result.variant
-        ls.names[uri] = Names(tuple(variant.cards), tuple(variant.rulings), tuple(variant.colors))
+        ls.names[uri] = Names(tuple(variant.cards), tuple(variant.rulings), tuple(variant.colors),
+                              tuple(variant.procedures), tuple(variant.distributions))
     return [_lsp_diagnostic(text, item) for item in located]
 
 

@@ -37,8 +37,10 @@ class ObservationEncoder:
         colors = game.variant.colors
         self.color_index = {c: i for i, c in enumerate(colors)}
         self.card_index = game.card_index
-        # A variant with named piles has their decision kinds too; every other variant's layout is as it was.
-        self.kinds = kinds = D.KINDS + (D.PILE_KINDS if game.pile_names else ())
+        # The option decision (`P chooses:`) only where the variant has one, and the decision kinds of
+        # named piles only where it declares piles: every other variant's layout is as it was.
+        kinds = D.KINDS if game.option_names else tuple(kind for kind in D.KINDS if kind != D.OPTION)
+        self.kinds = kinds = kinds + (D.PILE_KINDS if game.pile_names else ())
         self.decision_index = {kind: i for i, kind in enumerate(kinds)}
         deck = len(game.deck)
         per_kind = max(game.deck.count(i) for i in range(k)) if k else 0

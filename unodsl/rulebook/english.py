@@ -171,6 +171,10 @@ class Translator:
             group = self.group(s.value.group)
             self.names[s.name] = _P("the chosen player")
             return _cap(f"{self.me.verb('choose')} a player from {group}.")
+        if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
+            # Drawn once, here: later uses read the name, not another draw.
+            self.names.pop(s.name, None)
+            return _cap(f"{self.value(s.value)} is drawn; call it {s.name}.")
         self.names[s.name] = s.value
         return None
 
@@ -333,6 +337,30 @@ class Translator:
             out.append(_join_if(words[name], body or ["nothing happens."]))
         return out
 
+    def s_choice(self, s):
+        who = self.player(s.who)
+        parts = []
+        for option in s.options:
+            offered = True if option.test is None else self.fold(option.test)
+            if offered is False:
+                continue                        # a ruling leaves it out
+            body = " ".join(self.stmts(option.body)) or "Nothing happens."
+            when = "" if offered is True else f" (only if {self.cond(option.test)})"
+            parts.append(f"{option.name}{when}: {lower_first(body).removesuffix('.')}")
+        return _cap(f"{who.verb('choose')} one: " + "; ".join(parts) + ".")
+
+    def s_call(self, s):
+        # A procedure reads best said where it runs: its body, its parameters standing for the arguments.
+        proc = self.variant.procedures[s.name]
+        tree = self.variant.syntax.tree(proc.body)
+        bound = {name: self.player(arg) if typ == "player" else arg for (name, typ), arg in zip(proc.params, s.args)}
+        caller = self.names
+        self.names = {**caller, **bound}
+        try:
+            return self.stmts(tree.body) if tree is not None else []
+        finally:
+            self.names = caller
+
     # --- numbers, players, groups, colors
 
     def const(self, e):
@@ -353,6 +381,10 @@ class Translator:
         n = self.const(e)
         if isinstance(n, int) and not isinstance(n, bool):
             return "1 card" if n == 1 else f"{n} cards"
+        if isinstance(e, A.RandomBetween):
+            return f"a random number of cards from {self.num(e.low)} to {self.num(e.high)}"
+        if isinstance(e, A.RandomFrom):
+            return "a number of cards " + self.chance(e).removeprefix("a number ")
         return f"as many cards as {self.num(e)}"
 
     def num(self, e) -> str:
@@ -393,6 +425,8 @@ class Translator:
             return f"minus {self.operand(e.operand)}"
         if d == "rule_ref":
             return f"the value of ruling `{e.name}`"
+        if isinstance(e, (A.RandomBetween, A.RandomFrom)):
+            return self.chance(e)
         if d == "var":
             bound = self.bound_expr(e)
             if bound is not None:
@@ -507,9 +541,20 @@ class Translator:
                 return self.color(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
+        if d == "random_from":
+            return self.chance(e)
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
             return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
+
+    def chance(self, e) -> str:
+        """A draw at random: "a random number from 1 to 6", "a number drawn from launcher (0: 10 in 18, ...)"."""
+        if isinstance(e, A.RandomBetween):
+            return f"a random number from {self.num(e.low)} to {self.num(e.high)}"
+        spec = self.variant.distributions[e.name]
+        total = sum(spec.weights)
+        shares = ", ".join(f"{v if spec.numeric else title(v)}: {w} in {total}" for v, w in zip(spec.values, spec.weights))
+        return f"a {'number' if spec.numeric else 'color'} drawn from {e.name} ({shares})"
 
     def value(self, e) -> str:
         """Any expression as a noun phrase (fallback for mixed types)."""
@@ -546,6 +591,8 @@ class Translator:
             return e.name
         if d == "jumped":
             return f"whether {self.card_phrase} was played by jumping in"
+        if isinstance(e, (A.RandomBetween, A.RandomFrom)):
+            return self.chance(e)
         if d in _CONDITIONS:
             return self.cond(e)
         raise TypeError(f"the rulebook has no English for the expression '{d}'")

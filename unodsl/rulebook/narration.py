@@ -26,6 +26,7 @@ DECISION_HELP = {
     D.CATCH: "catch a player who did not call UNO, or pass",
     D.UNO: "you are down to one card: call UNO, or pass",
     D.PUT: "choose a card to put on the pile",
+    D.OPTION: "choose one of the options",
 }
 
 
@@ -98,6 +99,11 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
     if kind == E.TARGET:
         return f"{_does(q, seat, 'choose')} {other}"
+    if kind == E.CHOSE:
+        return f"{_does(q, seat, 'choose')} {e.name}"
+    if kind == E.RANDOM:
+        drawn = e.color if e.color is not None else e.count
+        return f"{drawn} is drawn at random" + (f" from {e.name}" if e.name else "")
     if kind == E.GAVE:
         return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{_shown(e.cards)}"
     if kind == E.TRADED:

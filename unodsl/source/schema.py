@@ -37,9 +37,11 @@ _PATTERN_WORDS = {
     r"^\d{1,4}(-\d{1,4})?$": "is not a number or a range like 1-9",
     "^[a-z0-9_]*$": "may only hold lowercase letters, digits and _",
     r"^[0-9]+(\.[0-9]+)*": "must start with a section number like 5.5",
+    "^(-?[0-9]{1,7}|[a-z][a-z0-9_]*)$": "is not a whole number or a snake_case name",
 }
 # Names given to the keys of a map whose keys are free (`propertyNames`), by parent key.
-_KEY_NOUNS = {"cards": "card type id", "rulings": "ruling name", "numbers": "number key"}
+_KEY_NOUNS = {"cards": "card type id", "rulings": "ruling name", "numbers": "number key",
+              "distributions": "distribution name"}
 _TYPE_WORDS = {"object": "mapping", "array": "list"}
 _RANGE_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 _MAX_SHOWN = 40        # characters of a string value quoted in a message
