@@ -53,6 +53,7 @@ class Flow:
         self.discard = [starter]
         self.color = g.k_color[starter]
         self.direction = 1
+        self.reset_variables(first)
         self.reset_round_fields()
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round, cards=(g.card_names[starter],)))

@@ -15,6 +15,7 @@ from .position import Positions
 from .program import compile_effects
 from .state import State
 from .tables import Tables
+from .variables import variable_tables
 
 # Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
 ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
@@ -45,7 +46,8 @@ class Game(Tables, Positions):
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals",
-                 "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends")
+                 "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
+                 "state_vars", "player_vars", "var_initial", "pvar_initial")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -57,6 +59,7 @@ class Game(Tables, Positions):
         self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
         self._build_cards()
         self._build_actions()
+        self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
         compile_effects(self, OPS, OP_FLAGS)
         self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)

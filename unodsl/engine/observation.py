@@ -54,6 +54,7 @@ class Observation:
             "over": self.over,
             "winner": self.winner,
         }
+        obs.update(self.variables_seen_by(player))      # declared variables: only when there are some
         if self.current_player == player:
             obs["legal_actions"] = self.legal_actions()
         if self.pending and self.pending[0] == D.DRAWN and self.pending[1] == player:

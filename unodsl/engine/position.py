@@ -58,6 +58,7 @@ class Positions:
             if len(scores) != n:
                 raise ValueError(f"{len(scores)} scores for {n} players")
             state.scores = list(scores)
+        state.reset_variables(True)
         state.reset_round_fields()
         for seat in uno_called:
             state.uno_called[seat] = True

@@ -22,8 +22,10 @@ from collections import Counter
 
 from ..effects import layout as D
 from ..effects import check as E
+from ..model.variables import VarType
 from .errors import InvalidState
 from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS
+from .variables import engine_value, shown_value
 
 FORMAT = "unodsl-state/1"
 
@@ -406,6 +408,46 @@ def _lock_owner(value, ld):
     return owner
 
 
+def _variable_value(var):
+    """A saved value of the declared variable `var` (as players see it), loaded as the engine keeps it."""
+    def check(value, ld):
+        g = ld.game
+        if var.type is VarType.INT:
+            integer(var.low, None if var.high is None else (lambda ld: var.high))(value, ld)
+        elif var.type is VarType.BOOL:
+            boolean(value, ld)
+        else:
+            allowed = {VarType.COLOR: g.variant.colors, VarType.CARD_TYPE: g.type_ids,
+                       VarType.ENUM: var.values}[var.type]
+            if not (value in allowed and isinstance(value, str)) and not (value is None and var.type is not VarType.ENUM):
+                raise _Bad(f"must be a {var.type.value} value of '{var.name}', not {_show(value)}")
+        return engine_value(var, value, g.variant.colors)
+    return check
+
+
+def _values(declared, value, ld) -> list:
+    if not isinstance(value, list) or len(value) != len(declared):
+        raise _Bad(f"must be a list of {len(declared)} values, not {_show(value)}")
+    return [_at(i, _variable_value(var), item, ld) for i, (var, item) in enumerate(zip(declared, value))]
+
+
+def variables(value, ld):
+    """The global variables' values, in the order of the variant's state:."""
+    return _values(ld.game.state_vars, value, ld)
+
+
+def player_variables(value, ld):
+    """Per seat, the values of the variant's player_state:, in its order."""
+    return per_seat(lambda item, ld: _values(ld.game.player_vars, item, ld))(value, ld)
+
+
+# Fields a file saved before they existed lacks: loaded as a game's start has them.
+OPTIONAL = {
+    "vars": lambda game, n: list(game.var_initial),
+    "pvars": lambda game, n: [list(game.pvar_initial) for _ in range(n)],
+}
+
+
 # --- the schema: one entry per saved field, checked in this order --------------------------------
 
 FIELDS = {
@@ -452,6 +494,8 @@ FIELDS = {
     "window": list_of(seat),
     "window_kind": one_of("", D.JUMP, D.CATCH),
     "revealed": revealed,
+    "vars": variables,
+    "pvars": player_variables,
     "rng": rng,
     "frames": frames,
     "pending": pending,             # last: it is checked against the frames, windows and hands it refers to
@@ -477,6 +521,10 @@ def dump_state(state) -> str:
                         for p, seen in state.revealed.items()}
     version, internal, gauss = state.rng.getstate()
     data["rng"] = [version, list(internal), gauss]
+    g, colors = state.g, state.g.variant.colors
+    data["vars"] = [shown_value(var, value, colors) for var, value in zip(g.state_vars, state.vars)]
+    data["pvars"] = [[shown_value(var, value, colors) for var, value in zip(g.player_vars, values)]
+                     for values in state.pvars]
     data["variant"] = state.g.digest
     data["format"] = FORMAT
     return json.dumps(data)
@@ -493,7 +541,7 @@ def load_state(game, text: str):
     if data.get("variant") != game.digest:
         raise InvalidState(f"saved for another variant (digest {_show(data.get('variant'))}, "
                            f"this one is {game.digest})")
-    missing = [f for f in FIELDS if f not in data]
+    missing = [f for f in FIELDS if f not in data and f not in OPTIONAL]
     if missing:
         raise InvalidState(f"missing fields: {', '.join(missing)}")
     unknown = [f for f in data if f not in FIELDS and f not in ("format", "variant")]
@@ -501,6 +549,9 @@ def load_state(game, text: str):
         raise InvalidState(f"unknown field '{unknown[0][:40]}'")
     ld = _Loading(game)
     for name, check in FIELDS.items():
+        if name not in data:                        # an OPTIONAL field: `n`, checked first, is known
+            ld.got[name] = OPTIONAL[name](game, ld.got["n"])
+            continue
         try:
             ld.got[name] = check(data[name], ld)
         except _Bad as bad:
