@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..effects import layout as D
+from ..engine.variables import public
 
 # Fields of a saved state that only say what the engine will draw, or held hidden cards
 # before they were played: never part of what a seat knows.
@@ -24,8 +25,9 @@ def public_state(state, seat: int) -> dict:
 
     Other seats' hands and the draw pile become their sizes; an exchange's set-aside cards
     become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
-    unless `seat` played it; only what was shown to `seat` stays in `revealed`; the generator,
-    the seed and the action history (gifts and trades name hidden cards) are removed.
+    unless `seat` played it; only what was shown to `seat` stays in `revealed`; a hidden
+    variable's value, and another seat's private one, become None; the generator, the seed and
+    the action history (gifts and trades name hidden cards) are removed.
     """
     data = json.loads(state.to_json())
     for q, hand in enumerate(data["hands"]):
@@ -41,6 +43,10 @@ def public_state(state, seat: int) -> dict:
         if frame[D.F_SELF] != seat:
             frame[D.F_HONEST] = None
     data["revealed"] = {str(seat): data["revealed"].get(str(seat), {})}
+    g = state.g
+    data["vars"] = [value if public(var) else None for var, value in zip(g.state_vars, data["vars"])]
+    data["pvars"] = [[value if q == seat or public(var) else None for var, value in zip(g.player_vars, values)]
+                     for q, values in enumerate(data["pvars"])]
     if pending and pending[1] != seat and pending[0] == D.DRAWN:
         data["pending"] = [D.DRAWN, pending[1], None]       # the card another seat drew is theirs to see
     for key in _SECRET:
@@ -87,6 +93,12 @@ class SeatView:
         if self._observation is None:
             self._observation = self._state.observation(self.seat)
         return self._observation
+
+    @property
+    def variables(self) -> dict:
+        """The declared variables the seat may see: `state` (public globals) and `player_state` (one value per
+        seat, None for another seat's private one); empty when the variant declares none."""
+        return self._state.variables_seen_by(self.seat)
 
     @property
     def public(self) -> dict:

@@ -198,9 +198,31 @@ def _sentence(e, seat: int, who: str) -> str | None:
         scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
         won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
         return f"--- round {e.count} is over: {won} (scores: {scores}) ---"
+    if kind in (E.SET, E.SET_PRIVATELY):
+        whose = f"{_whose(q, seat)} " if q >= 0 else ""
+        return f"{whose}{e.name} is now {_variable_value(e.value)}"
     if kind == E.ROUND_DEALT and e.count > 1:
         return f"--- round {e.count} is dealt by {who}; the start card is {e.cards[0]} ---"
     return None          # a turn begins, the first deal, the game's end: the screen says them
+
+
+def _variable_value(value) -> str:
+    """A declared variable's value as the screen shows it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
+def _variables(obs: dict, seat: int) -> list[str]:
+    """The lines of the declared variables the seat may see: the public globals, then each seat's values."""
+    lines = []
+    if obs.get("state"):
+        lines.append("state: " + ", ".join(f"{name} {_variable_value(v)}" for name, v in obs["state"].items()))
+    for name, values in obs.get("player_state", {}).items():
+        shown = [f"{'you' if q == seat else f'p{q}'} {_variable_value(v)}" for q, v in enumerate(values)
+                 if v is not None or q == seat]
+        lines.append(f"{name}: " + ", ".join(shown))
+    return lines
 
 
 def _color_style(color: str) -> str:
@@ -296,6 +318,7 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
     lines.append(Text("players: " + ", ".join(others)))
     if any(obs["scores"]):
         lines.append(Text("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"]))))
+    lines.extend(Text(line) for line in _variables(obs, seat))
     for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
         lines.append(Text(f"seen in p{q}'s hand (when shown to you): ") + _cards(game, sort_hand(game, cards)))
     hand = sort_hand(game, obs["hand"])

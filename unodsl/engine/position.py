@@ -8,6 +8,7 @@ from collections import Counter
 from ..effects import layout as D
 from .flow import AFTER_PLAY
 from .state import State
+from .variables import set_up_variables
 
 
 class Positions:
@@ -18,7 +19,7 @@ class Positions:
     def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
                  direction: int = 1, color: str | int | None = None, scores: list | None = None,
                  uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
-                 start: bool = False, record: bool = False) -> "State":
+                 start: bool = False, record: bool = False, variables: dict | None = None) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -27,7 +28,9 @@ class Positions:
         as a dealt one does (the deal's effect, then the top card's start effect, then the seat
         after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
         defaults to the top card's. The game draws from `rng` if given, else from a generator
-        seeded with `seed`. Raises ValueError saying what is wrong.
+        seeded with `seed`. `variables` gives declared variables other values than their initial
+        ones: {global name: value, per-player name: [value per seat]}, colors and card types by
+        their words. Raises ValueError saying what is wrong.
         """
         n = len(hands)
         self.check_players(n)
@@ -59,6 +62,7 @@ class Positions:
                 raise ValueError(f"{len(scores)} scores for {n} players")
             state.scores = list(scores)
         state.reset_variables(True)
+        set_up_variables(state, variables or {})
         state.reset_round_fields()
         for seat in uno_called:
             state.uno_called[seat] = True

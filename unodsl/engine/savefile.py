@@ -22,10 +22,9 @@ from collections import Counter
 
 from ..effects import layout as D
 from ..effects import check as E
-from ..model.variables import VarType
 from .errors import InvalidState
 from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS
-from .variables import engine_value, shown_value
+from .variables import checked_value, shown_value
 
 FORMAT = "unodsl-state/1"
 
@@ -411,17 +410,10 @@ def _lock_owner(value, ld):
 def _variable_value(var):
     """A saved value of the declared variable `var` (as players see it), loaded as the engine keeps it."""
     def check(value, ld):
-        g = ld.game
-        if var.type is VarType.INT:
-            integer(var.low, None if var.high is None else (lambda ld: var.high))(value, ld)
-        elif var.type is VarType.BOOL:
-            boolean(value, ld)
-        else:
-            allowed = {VarType.COLOR: g.variant.colors, VarType.CARD_TYPE: g.type_ids,
-                       VarType.ENUM: var.values}[var.type]
-            if not (value in allowed and isinstance(value, str)) and not (value is None and var.type is not VarType.ENUM):
-                raise _Bad(f"must be a {var.type.value} value of '{var.name}', not {_show(value)}")
-        return engine_value(var, value, g.variant.colors)
+        try:
+            return checked_value(ld.game, var, value)
+        except ValueError as err:
+            raise _Bad(str(err)[:200]) from None
     return check
 
 

@@ -10,6 +10,7 @@ everyone, a private one for its player only, a hidden one for no one.
 from __future__ import annotations
 
 from ..model.variables import Reset, VarType, Visibility
+from .errors import VariableError
 
 
 def variable_tables(variant) -> tuple[tuple, tuple, tuple, tuple]:
@@ -62,6 +63,16 @@ class Variables:
                 for values in self.pvars:
                     values[i] = g.pvar_initial[i]
 
+    def variable(self, name: str, player: int = -1):
+        """The value of variable `name` (of `player` for a per-player one), as players see it; KeyError if none."""
+        g = self.g
+        var = g.variant.state.get(name) or g.variant.player_state[name]
+        if var.per_player:
+            value = self.pvars[player][g.player_vars.index(var)]
+        else:
+            value = self.vars[g.state_vars.index(var)]
+        return shown_value(var, value, g.variant.colors)
+
     def variables_seen_by(self, player: int) -> dict:
         """The observation's `state` (public globals by name) and `player_state` (per name, one value per seat,
         None where `player` may not see it); empty when the variant declares no variables."""
@@ -76,3 +87,48 @@ class Variables:
                                         for q, values in enumerate(self.pvars)]
                              for i, var in enumerate(g.player_vars)},
         }
+
+
+def checked_value(game, var, value):
+    """`value`, as players see it (a color or card type by its word), as the engine keeps it; raises ValueError
+    saying why it is not one of `var`'s values (a save file's, a position's)."""
+    if var.type is VarType.INT:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"must be an integer, not {value!r}")
+        if var.clamp(value) != value:
+            raise ValueError(f"is {value}, outside the min and max of '{var.name}'")
+        return value
+    if var.type is VarType.BOOL:
+        if not isinstance(value, bool):
+            raise ValueError(f"must be true or false, not {value!r}")
+        return value
+    allowed = {VarType.COLOR: game.variant.colors, VarType.CARD_TYPE: game.type_ids, VarType.ENUM: var.values}[var.type]
+    if not (isinstance(value, str) and value in allowed) and not (value is None and var.type is not VarType.ENUM):
+        raise ValueError(f"must be one of {', '.join(allowed)}{'' if var.type is VarType.ENUM else ' or null'}, "
+                         f"not {value!r}")
+    return engine_value(var, value, game.variant.colors)
+
+
+def set_up_variables(state, values: dict) -> None:
+    """Give declared variables the values of a position: {global name: value, per-player name: [value per seat]}.
+
+    Values are as players see them; raises ValueError naming the variable that is wrong.
+    """
+    g = state.g
+    names = [v.name for v in (*g.state_vars, *g.player_vars)]
+    for name, value in values.items():
+        var = g.variant.state.get(name) or g.variant.player_state.get(name)
+        if var is None:
+            raise VariableError(name, f"unknown variable {name!r}" + (f" (the variables are {', '.join(names)})"
+                                                                      if names else " (the variant declares none)"))
+        try:
+            if not var.per_player:
+                state.vars[g.state_vars.index(var)] = checked_value(g, var, value)
+                continue
+            if not isinstance(value, list) or len(value) != state.n:
+                raise ValueError(f"must be a list of one value per seat ({state.n})")
+            i = g.player_vars.index(var)
+            for q, item in enumerate(value):
+                state.pvars[q][i] = checked_value(g, var, item)
+        except ValueError as err:
+            raise VariableError(name, f"variable '{name}' {err}") from None
