@@ -58,6 +58,7 @@ ACTION_SPACE = {
     "variants/house-rules/hand-size-10.yaml": (119, 121, 3109),
     "variants/house-rules/jump-in.yaml": (119, 121, 3109),
     "variants/house-rules/no-bluffing.yaml": (117, 119, 3109),
+    "variants/house-rules/pressure.yaml": (119, 121, 3109),
     "variants/house-rules/seven-o.yaml": (119, 124, 3109),
     "variants/house-rules/stacking-equal-or-higher.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-mattel.yaml": (119, 121, 3109),
