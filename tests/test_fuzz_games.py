@@ -343,7 +343,18 @@ ON_PLAY = [
     "choose color\nlock color current until turn of {P}",
     "choose color\n{P} must play color current",
     "{P} chooses color\nextra turn",
+    # declared variables (VARIABLES) and the seat expressions
+    "set heat = heat + {N}\nif heat >= 5:\n    set heat = heat % 3\n    {P} draws {N}",
+    "set mark of {P} = not mark of {P}\nif mark of next:\n    skip next",
+    "set hue = current color\nif hue of left of self == current color:\n    turn to right of self",
+    'if mode == "a":\n    set mode = "b"\n    reverse\nelse:\n    set mode = "a"\n    turn to left of {P}',
+    "turn to previous of {P}\nset heat = direction + heat * {N}",
+    "if (hand(self) + direction) % players == 0:\n    {P} draws {N}\nset hue of right of {P} = card.color",
+    "repeat heat:\n    left of self draws 1\n    set heat = heat - 1",
 ]
+# Declared in every template variant: the ON_PLAY entries above use them.
+VARIABLES = {"state": {"heat": "{type: int, min: -9, max: 9}", "mode": "{type: enum, values: [a, b], reset: match}"},
+             "player_state": {"mark": "{type: bool, visibility: private}", "hue": "{type: color}"}}
 AFTER_DRAW = [
     "if hand(self) < {N}:\n    let p = choose player others\n    p draws 1",
     "let p = choose player others\nif hand(p) < 6:\n    p draws 1",
@@ -379,7 +390,7 @@ PLAYER_OUT = [
     "eliminate next\nturn to next seat",
 ]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",
-          'card.kind == "wild" or hand(self) > 1', "false", "next holds playable"]
+          'card.kind == "wild" or hand(self) > 1', "false", "next holds playable", "not mark", "heat < 5"]
 
 
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:
@@ -391,7 +402,7 @@ def template_variant(rng: random.Random) -> tuple[str, str]:
     """(base, text) of a variant made from the templates, with small tables and small hands."""
     base = rng.choice(["base.yaml", "base.yaml", "classic.yaml"])
     teams = rng.random() < 0.15
-    cards, top = {}, {}
+    cards, top = {}, dict(VARIABLES)
     for i in range(rng.randint(1, 3)):
         card = {"per_color": rng.randint(1, 3)} if rng.random() < 0.6 else {"count": rng.randint(1, 3), "wild": "true"}
         card["points"] = rng.choice([0, 5, 20, 50])

@@ -271,3 +271,11 @@ def test_the_rulebook_says_set_and_the_seats(game):
     assert english("right of self draws (hand(self) % 3)") == (
         "The player in the seat to the right of you draws as many cards as the number of cards in your hand "
         "modulo 3.")
+
+
+def test_the_rulebook_lists_the_variables_and_only_where_there_are_some():
+    from unodsl.check import load
+    from unodsl.rulebook.document import render_rulebook
+    page = render_rulebook(load("variants/house-rules/pressure.yaml"))
+    assert "| `shield` | each player | yes or no | false | its player only | round |" in page
+    assert "What the game keeps track of" not in render_rulebook(load("variants/classic.yaml"))
