@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from unodsl.check import load
 from unodsl.cli import main
 from unodsl.cli.terminal import narrate, play_terminal, render_view, sort_hand
+from unodsl.rulebook.narration import group_hand
 from unodsl.agents.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,6 +283,7 @@ def test_the_view_shows_no_hand_but_the_players_own(classic):
         for q in range(1, state.n):
             if len(state.hands[q]) >= 3:
                 assert " ".join(sort_hand(classic, state.hand(q))) not in shown
+                assert " | ".join(" ".join(g) for g in group_hand(classic, state.hand(q))) not in shown
 
 
 def test_the_narration_tells_others_moves_without_their_secrets(classic):

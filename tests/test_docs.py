@@ -121,7 +121,7 @@ def test_partial_yaml_examples_that_name_effects_compile(games):
     """Effects inside partial YAML examples compile too (against the teams variant, a superset); a whole file
     (with its own state: or rulings) is checked as a file by test_yaml_examples."""
     effect_keys = {"on_play", "on_start", "on_deal", "player_out", "after_draw", "default"}
-    condition_keys = {"restriction", "may_draw_if"}
+    condition_keys = {"restriction", "may_draw_if", "eliminate_when"}
     seen = 0
 
     def walk(node, key=None):

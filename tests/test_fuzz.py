@@ -505,7 +505,7 @@ def check_mutant(text: str, label: str) -> list:
     return result.diagnostics
 
 
-_EFFECT_KEYS = {"on_play", "on_start", "restriction", "may_draw_if", "on_deal", "default", "player_out",
+_EFFECT_KEYS = {"on_play", "on_start", "restriction", "may_draw_if", "eliminate_when", "on_deal", "default", "player_out",
                 "after_draw"}
 
 

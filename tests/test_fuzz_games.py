@@ -389,6 +389,9 @@ PLAYER_OUT = [
     "rotate hands",
     "eliminate next\nturn to next seat",
 ]
+# round.eliminate_when: tested for every player as each resolution settles.
+ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60", "hand(self) > hand(next)",
+                  "players > 2 and hand(self) < 2", "true"]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",
           'card.kind == "wild" or hand(self) > 1', "false", "next holds playable", "not mark", "heat < 5"]
 
@@ -427,6 +430,9 @@ def template_variant(rng: random.Random) -> tuple[str, str]:
                                                                                      "no_winner"])}
     if top["players"] is None:
         del top["players"]
+    if rng.random() < 0.2:
+        top["round"]["eliminate_when"] = f"\"{_fill(rng.choice(ELIMINATE_WHEN), rng, 12)}\""
+        top["round"]["eliminated_cards"] = rng.choice(["under_draw", "under_discard", "into_draw"])
     deal = {"hand_size": rng.choice([1, 2, 3, 7])}
     if rng.random() < 0.3:
         deal["on_deal"] = _fill(rng.choice(ON_DEAL), rng)

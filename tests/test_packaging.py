@@ -20,6 +20,9 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(REPO)],
                    check=True, cwd=tmp_path)
     wheel = next(wheels.glob("unodsl-*.whl"))
+    import zipfile
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"unodsl/web/static/{name}" for name in ("index.html", "app.js", "style.css")} <= shipped  # the page
     # Only the installed wheel may answer: no PYTHONPATH pointing at a source tree (pip would
     # take that tree's unodsl.egg-info for an installed unodsl and install no script).
     clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

@@ -65,6 +65,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-plus4-on-plus2.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
+    "variants/no-mercy.yaml": (144, 149, 4851),
     "variants/teams-standard-deck.yaml": (None, 120, 3105),
     "variants/teams.yaml": (None, 283, 8581),
     "variants/trolls-band-together.yaml": (121, 123, 3221),

@@ -26,10 +26,11 @@ from rich.color import Color, ColorParseError
 from rich.console import Console
 from rich.text import Text
 
-from ..effects import layout as D
 from ..agents.bots import make_bot
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
+from ..rulebook.narration import (DECISION_HELP, group_hand, narrate, order_choices, score_table, sort_hand,
+                                  variable_lines)
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 
@@ -43,21 +44,6 @@ COLOR_STYLES = {
     "purple": "bold purple",
 }
 WILD_STYLE = "bold magenta"
-
-DECISION_HELP = {
-    D.TURN: "your turn: play a card or draw",
-    D.DRAWN: "you drew a playable card: play it or keep it",
-    D.COLOR: "choose the new color",
-    D.TARGET: "choose a player",
-    D.CHALLENGE: "challenge the card just played on you, or accept it",
-    D.GIVE: "choose a card to give",
-    D.TRADE: "swap a card with the hand you looked at, or stop",
-    D.STACK: "answer the draw penalty with a stacking card, or draw the stack",
-    D.FORCED: "play a card of the required color",
-    D.JUMP: "jump in with the identical card, or pass",
-    D.CATCH: "catch a player who did not call UNO, or pass",
-    D.UNO: "you are down to one card: call UNO, or pass",
-}
 
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("?", "help")
@@ -86,143 +72,6 @@ def left_game_summary(state: State, seat: int) -> str:
 
 
 # --- what the human may see ------------------------------------------------------
-
-
-def _who(q: int, seat: int) -> str:
-    return "you" if q == seat else f"p{q}"
-
-
-def _whose(q: int, seat: int) -> str:
-    return "your" if q == seat else f"p{q}'s"
-
-
-def _does(q: int, seat: int, verb: str) -> str:
-    """`q` doing `verb` ("draw"): "you draw", "p2 draws"."""
-    if q == seat:
-        return f"you {verb}"
-    ending = "es" if verb.endswith(("s", "sh", "ch", "x")) else "s"
-    return f"p{q} {verb}{ending}"
-
-
-def _count(n: int, what: str = "card") -> str:
-    return f"{n} {what}{'s' if n != 1 else ''}"
-
-
-def _shown(cards: tuple) -> str:
-    return ": " + " ".join(cards) if cards else ""
-
-
-def narrate(events: list, seat: int) -> list[str]:
-    """Events as `seat` may see them (State.events_for), in words, one line per thing that happened.
-
-    A draw that answers a challenge, a catch or a stack continues that line, and a skip after a
-    draw continues the draw's: "p1 draws 2 and is skipped". Turns beginning, the first deal and
-    the game's end are left out (the screen says them).
-    """
-    lines: list[list[str]] = []       # each line as its words and the cards it shows, joined at the end
-    last = None
-    for e in events:
-        kind, q = e.kind, e.player
-        if kind == E.DREW and last is not None and last.kind in (E.CHALLENGED, E.CAUGHT, E.STACK_TAKEN):
-            drawer = "draws" if last.kind == E.CAUGHT else _does(q, seat, "draw")
-            lines[-1] = [f"{lines[-1][0]}, {drawer} {e.count}", _shown(e.cards)]
-        elif kind == E.SKIPPED and last is not None and last.kind == E.DREW and last.player == q:
-            lines[-1][0] += f" and {'are' if q == seat else 'is'} skipped"
-        elif kind == E.DREW:
-            lines.append([f"{_does(q, seat, 'draw')} {e.count}", _shown(e.cards)])
-        else:
-            line = _sentence(e, seat, _who(q, seat))
-            if line is None:
-                continue
-            lines.append([line, ""])
-        last = e
-    return [words + cards for words, cards in lines]
-
-
-def _sentence(e, seat: int, who: str) -> str | None:
-    kind, q, other = e.kind, e.player, _who(e.other, seat)
-    if kind == E.PLAYED:
-        return f"{_does(q, seat, 'play')} {e.cards[0]}"
-    if kind == E.JUMPED:
-        return f"{_does(q, seat, 'jump')} in with {e.cards[0]}"
-    if kind == E.CALLED_UNO:
-        return f"{_does(e.other, seat, 'call')} UNO for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} UNO"
-    if kind == E.KEPT:
-        return f"{_does(q, seat, 'keep')} {e.cards[0]}"
-    if kind == E.SKIPPED:
-        return f"{who} {'are' if q == seat else 'is'} skipped"
-    if kind == E.REVERSED:
-        return "the order of play is reversed"
-    if kind == E.COLOR:
-        return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
-    if kind == E.TARGET:
-        return f"{_does(q, seat, 'choose')} {other}"
-    if kind == E.GAVE:
-        return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{_shown(e.cards)}"
-    if kind == E.TRADED:
-        if e.cards:
-            return f"{_does(q, seat, 'trade')} {e.cards[0]} for {other}'s {e.cards[1]}"
-        return f"{_does(q, seat, 'trade')} a card with {other}"
-    if kind == E.SWAPPED:
-        return f"{who} and {other} swap hands"
-    if kind == E.ROTATED:
-        return "every hand passes to the next player"
-    if kind == E.LOOKED:
-        return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{_shown(e.cards)}"
-    if kind == E.DISCARDED:
-        return f"{_does(q, seat, 'discard')} every {e.color} card{_shown(e.cards)}"
-    if kind == E.REDEALT:
-        return "every hand is gathered and dealt out again"
-    if kind == E.TURN_TO:
-        return f"{who} {'play' if q == seat else 'plays'} next"
-    if kind == E.ELIMINATED:
-        return f"{who} {'are' if q == seat else 'is'} eliminated"
-    if kind == E.LOCKED:
-        return f"only {e.color} may be played until {_whose(q, seat)} turn"
-    if kind == E.CHALLENGED:
-        verdict = "bluffed" if e.won else "played it honestly"
-        return f"{_does(q, seat, 'challenge')}: {other} {verdict}"
-    if kind == E.ACCEPTED:
-        return f"{_does(q, seat, 'accept')} {_whose(e.other, seat)} card"
-    if kind == E.CAUGHT:
-        return f"{who} forgot to call UNO: caught by {other}"
-    if kind == E.STACK_GREW:
-        return f"the draw stack grows to {e.count}, on {who}"
-    if kind == E.STACK_TAKEN:
-        return f"{_does(q, seat, 'take')} the draw stack"
-    if kind == E.FLIPPED:
-        return f"another start card is turned up: {e.cards[0]}"
-    if kind == E.WENT_OUT:
-        return f"{who} {'have' if q == seat else 'has'} no cards left"
-    if kind == E.ROUND_OVER:
-        scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
-        won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
-        return f"--- round {e.count} is over: {won} (scores: {scores}) ---"
-    if kind in (E.SET, E.SET_PRIVATELY):
-        whose = f"{_whose(q, seat)} " if q >= 0 else ""
-        return f"{whose}{e.name} is now {_variable_value(e.value)}"
-    if kind == E.ROUND_DEALT and e.count > 1:
-        return f"--- round {e.count} is dealt by {who}; the start card is {e.cards[0]} ---"
-    return None          # a turn begins, the first deal, the game's end: the screen says them
-
-
-def _variable_value(value) -> str:
-    """A declared variable's value as the screen shows it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "none" if value is None else str(value)
-
-
-def _variables(obs: dict, seat: int) -> list[str]:
-    """The lines of the declared variables the seat may see: the public globals, then each seat's values."""
-    lines = []
-    if obs.get("state"):
-        lines.append("state: " + ", ".join(f"{name} {_variable_value(v)}" for name, v in obs["state"].items()))
-    for name, values in obs.get("player_state", {}).items():
-        shown = [f"{'you' if q == seat else f'p{q}'} {_variable_value(v)}" for q, v in enumerate(values)
-                 if v is not None or q == seat]
-        lines.append(f"{name}: " + ", ".join(shown))
-    return lines
 
 
 def _color_style(color: str) -> str:
@@ -264,13 +113,13 @@ def _cards(game: Game, names: list[str]) -> Text:
     return styled(game, " ".join(names)) if names else Text("(none)")
 
 
-def sort_hand(game: Game, names: list[str]) -> list[str]:
-    """Cards in the order a player holds them: by color, then number, wild cards last."""
-    def key(name: str):
-        k = game.card_index[name]
-        wild = game.k_wild[k] or game.k_color[k] < 0
-        return (wild, game.k_color[k], game.k_number[k] < 0, game.k_number[k], name)
-    return sorted(names, key=key)
+
+def _grouped(game: Game, hand: list[str]) -> Text:
+    """The hand by color, the groups apart: "red_1 red_5 | blue_2 | wild"."""
+    out = Text()
+    for i, group in enumerate(group_hand(game, hand)):
+        out += Text(" | " if i else "") + _cards(game, group)
+    return out if hand else Text("(none)")
 
 
 def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
@@ -318,7 +167,7 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
     lines.append(Text("players: " + ", ".join(others)))
     if any(obs["scores"]):
         lines.append(Text("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"]))))
-    lines.extend(Text(line) for line in _variables(obs, seat))
+    lines.extend(Text(line) for line in variable_lines(obs, seat))
     for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
         lines.append(Text(f"seen in p{q}'s hand (when shown to you): ") + _cards(game, sort_hand(game, cards)))
     hand = sort_hand(game, obs["hand"])
@@ -329,7 +178,7 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
             lines.append(Text(f"you received {len(gained)}: ") + _cards(game, sort_hand(game, gained)))
         if lost:
             lines.append(Text(f"you lost {len(lost)}: ") + _cards(game, sort_hand(game, lost)))
-    lines.append(Text(f"your hand ({len(hand)}): ") + _cards(game, hand))
+    lines.append(Text(f"your hand ({len(hand)}): ") + _grouped(game, hand))
     if obs.get("drawn"):
         lines.append(Text("you drew: ") + _cards(game, [obs["drawn"]]))
     kind = obs["decision"]
@@ -390,7 +239,8 @@ class _Keyboard:
 
 
 def _resolve(state: State, entry: str, legal: list[str]) -> str:
-    """The action an entry means: a choice number, an action string, or a bare card name."""
+    """The action an entry means: a choice number, an action string, or a bare card name (its first
+    choice: `play X uno` when that is offered, as UNO is the default for the next-to-last card)."""
     if entry.isascii() and entry.isdigit():
         # Leading zeros aside, a choice has no more digits than the number of choices; a
         # longer entry is out of range without converting it (Python refuses int() of
@@ -401,6 +251,8 @@ def _resolve(state: State, entry: str, legal: list[str]) -> str:
             return legal[number - 1]
         raise IllegalAction(entry, f"choose a number from 1 to {len(legal)}")
     text = " ".join(entry.lower().split())
+    if f"play {text} uno" in legal:
+        return f"play {text} uno"
     matches = [a for a in legal if a == text or a == f"play {text}"]
     if len(matches) == 1:
         return matches[0]
@@ -436,9 +288,20 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
     round_seen = state.round
     events: list[str] = []                  # what the human has not been shown yet, in words
     hand_after = state.hand(seat)           # the human's hand after their last move (or the deal)
+    rounds: list[tuple[int, ...]] = []      # a match's scores after each round, for the table
     while True:
-        events.extend(narrate(state.events_for(seat, seen), seat))
+        new = state.events_for(seat, seen)
         seen = len(state.events)
+        ended = [i for i, e in enumerate(new) if e.kind == E.ROUND_OVER]
+        if ended and not state.is_over:     # a match goes on: the round's end, the scores, then the next deal
+            rounds.append(new[ended[0]].scores)
+            events.extend(narrate(new[:ended[0] + 1], seat))
+            _show_events(game, screen, events)
+            _show_scores(screen, rounds, seat)
+            events, new = [], new[ended[0] + 1:]
+        elif ended:
+            rounds.append(new[ended[0]].scores)
+        events.extend(narrate(new, seat))
         if state.round != round_seen:       # a match: a new round was dealt
             round_seen = state.round
             hand_after = state.hand(seat)
@@ -453,6 +316,8 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
         events = []                         # the next screen tells what the human's move did
         seen = before + _echoed(state.events[before:], seat)
     _show_end(state, seat, screen, events)
+    if match:
+        _show_scores(screen, rounds, seat)
     return state
 
 
@@ -471,7 +336,7 @@ def _echoed(events: list, seat: int) -> int:
 def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, events: list[str],
             previous_hand: list[str] | None) -> None:
     game = state.g
-    legal = state.legal_actions()
+    legal = order_choices(state.legal_actions())
     screen.show()
     for line in render_view(game, state.observation(seat), events, legal, previous_hand):
         screen.show(line)
@@ -497,13 +362,25 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
         return
 
 
-def _show_end(state: State, seat: int, screen: _Screen, events: list[str]) -> None:
-    game = state.g
+def _show_events(game: Game, screen: _Screen, events: list[str]) -> None:
+    """What happened since the human's last move, at a round's or the game's end (no decision follows)."""
     screen.show()
     if events:
         screen.show("since your last move:")
         for entry in events[-MAX_EVENTS_SHOWN:]:
             screen.show(Text("  ") + styled(game, entry))
+
+
+def _show_scores(screen: _Screen, rounds: list[tuple[int, ...]], seat: int) -> None:
+    """A match's score table: each round's points and the totals."""
+    if rounds:
+        screen.show(Text(f"scores after round {len(rounds)}:", style="bold"))
+        for line in score_table(rounds, seat):
+            screen.show("  " + line)
+
+
+def _show_end(state: State, seat: int, screen: _Screen, events: list[str]) -> None:
+    _show_events(state.g, screen, events)
     if state.winner is None:
         screen.show(Text("game over: no winner" + (" (turn limit reached)" if state.stalled else ""), style="bold"))
     elif state.winner == seat:

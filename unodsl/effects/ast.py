@@ -94,6 +94,12 @@ class DrawUntil(Stmt):
     who: Expr
 
 
+@_rule("draw_until_cond")
+class DrawUntilCond(Stmt):
+    who: Expr
+    test: Expr            # reads the card just drawn as `drawn`
+
+
 @_rule("draw_to")
 class DrawTo(Stmt):
     who: Expr
@@ -414,6 +420,18 @@ class Jumped(Expr):
 @_rule("card_attr")
 class CardAttr(Expr):
     name: str
+
+
+@_rule("drawn_attr")
+class DrawnAttr(Expr):
+    """`drawn.NAME`: an attribute of the card just drawn, inside a `draws until` condition."""
+    name: str
+
+
+@_rule("drawn_is")
+class DrawnIs(Expr):
+    """`drawn is KIND`, inside a `draws until` condition."""
+    kind: str
 
 
 @_rule("rule_ref")

@@ -90,6 +90,7 @@ class _Unit:
         self.scopes: list[dict[str, tuple[A.Node, str]]] = [{}]
         self.checked = Checked()
         self.failed = False
+        self.drawing = False          # inside a `draws until` condition, where `drawn` is the card just drawn
 
     def error(self, span: A.Span, code: str, message: str, severity: str = "error") -> None:
         self.c.diags.append(diagnostic_at(self.text, span.line, span.column, code, message, severity))
@@ -179,6 +180,14 @@ class _Unit:
     def s_must_play_block(self, s):
         self.s_must_play(s)
         self.suite(s.otherwise)
+
+    def s_draw_until_cond(self, s):
+        self.expect(s.who, PLAYER)
+        self.drawing = True
+        try:
+            self.expect(s.test, BOOL)
+        finally:
+            self.drawing = False
 
     def s_flip_again(self, s):
         if self.ctx.where != "on_start":
@@ -294,6 +303,19 @@ class _Unit:
             return CARD_ATTRIBUTES[e.name]
         self.fail(e.span, "E502", f"cards have no attribute '{e.name}'"
                   + suggestion_suffix(e.name, ["number", "points", "draw", "color", "type", "kind"]))
+
+    def _drawn(self, e) -> None:
+        if not self.drawing:
+            self.fail(e.span, "E508", "'drawn' is the card just drawn, known only in the condition of "
+                      "'P draws until ...'")
+
+    def e_drawn_attr(self, e):
+        self._drawn(e)
+        return self.e_card_attr(e)
+
+    def e_drawn_is(self, e):
+        self._drawn(e)
+        return BOOL
 
     def e_rule_ref(self, e):
         rulings = self.v.rulings

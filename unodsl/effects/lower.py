@@ -140,6 +140,7 @@ class _Unit:
         self.nlocals = 0
         self.slot_kinds: list[str] = []
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
+        self.drawn: list[int] | None = None          # the cell `drawn` reads, in a `draws until` condition
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""
@@ -183,6 +184,22 @@ class _Unit:
 
     def s_draw_until(self, s, ops):
         ops.append(self.call("draw_until_playable", self.expr(s.who)))
+
+    def s_draw_until_cond(self, s, ops):
+        # The condition reads the card just drawn from a cell of its own, which the instruction fills
+        # before each test: the test runs inside the instruction, never across a pause.
+        who, draw_until = self.expr(s.who).fn, self.low.ops["draw_until"]
+        self.drawn = cell = [-1]
+        test = self.expr(s.test).fn
+
+        def meets(st, fr, k):
+            cell[0] = k
+            return test(st, fr)
+
+        def op(st, fr, pc):
+            draw_until(st, who(st, fr), meets, fr)
+            return pc + 1
+        ops.append(Op(op, calls="draw_until"))
 
     def s_draw_to(self, s, ops):
         ops.append(self.call("draw_to", self.expr(s.who), self.expr(s.count)))
@@ -425,6 +442,17 @@ class _Unit:
             return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else -1)
         table = g.k_type_id if e.name == "type" else g.k_category
         return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else "")
+
+    def e_drawn_attr(self, e):
+        g = self.g
+        tables = {"number": g.k_number, "points": g.k_points, "draw": g.k_draw, "color": g.k_color,
+                  "type": g.k_type_id, "kind": g.k_category}
+        table, cell = tables[e.name], self.drawn
+        return Value(lambda st, fr: table[cell[0]])
+
+    def e_drawn_is(self, e):
+        kind, table, cell = e.kind, self.g.k_category, self.drawn
+        return Value(lambda st, fr: table[cell[0]] == kind)
 
     def e_hand_size(self, e):
         who = self.expr(e.who)

@@ -407,6 +407,7 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.on_player_out, "effect")
     read(variant.after_draw, "effect")
     read(variant.may_draw_if, "condition")
+    read(variant.eliminate_when, "condition")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

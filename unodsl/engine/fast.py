@@ -201,7 +201,7 @@ class FastState(State):
 
     def _after_play(self) -> None:
         """As State's, with _settle's common case inline: the hottest path."""
-        if all(self.hands):
+        if all(self.hands) and self.g.eliminate_when is None:
             if True in self.out:
                 self.out = [False] * self.n
             self._end_turn()
@@ -209,9 +209,9 @@ class FastState(State):
         State._settle(self, END_TURN)
 
     def _settle(self, then: str) -> None:
-        """As State's; when nobody is out of cards (so nobody is eliminated either), play just goes on
-        (as _after_outs does)."""
-        if all(self.hands):
+        """As State's; when nobody is out of cards (so nobody is eliminated either) and no elimination rule
+        is to be tested, play just goes on (as _after_outs does)."""
+        if all(self.hands) and self.g.eliminate_when is None:
             if True in self.out:
                 self.out = [False] * self.n
             self._go_on(then)

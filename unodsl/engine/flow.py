@@ -13,7 +13,7 @@ from ..effects import layout as D
 from ..model.variant import Dealer
 from . import events as E
 from .cards import shuffle
-from .ops import draw, draw_until_playable
+from .ops import draw, draw_until_playable, eliminate
 from .seats import finished_team, one_card, teams_in_play, with_cards
 
 # What `State.after` says follows once the open effects finish (VM._resume reads it).
@@ -304,6 +304,8 @@ class Flow:
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
         player put out of cards or eliminated by any of them is noticed the same way.
         """
+        if self.g.eliminate_when is not None:
+            self._eliminate_by_rule()
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if not self.hands[q] and not self.out[q]:
@@ -327,6 +329,17 @@ class Flow:
                 if not self._run() or self.over:
                     return
         self._after_outs(then)
+
+    def _eliminate_by_rule(self) -> None:
+        """round.eliminate_when: every player in the round for whom it holds is eliminated, in turn order.
+
+        Tested as a resolution settles, so it sees a hand however it grew (a draw, a swap, a
+        rotation, a stack drawn); a player who has just gone out of cards is not tested.
+        """
+        test, frames = self.g.eliminate_when, self.g.seat_frames
+        for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
+            if self.hands[q] and test(self, frames[q]):
+                eliminate(self, q)
 
     def _after_outs(self, then: str) -> None:
         """The player-out events are done: end the round if it is decided, else go on with `then`."""

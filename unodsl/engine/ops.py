@@ -14,6 +14,7 @@ from ..effects import layout as D
 # computes what code may do from them), so the effects package needs nothing from the engine.
 from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
 from ..model.variables import VarType, Visibility
+from ..model.variant import EliminatedCards
 from . import events as E
 from .cards import shuffle
 from .seats import not_eliminated
@@ -68,6 +69,30 @@ def draw_until_playable(st, p: int) -> None:
         got += 1
         if st._is_playable(p, k):
             break
+    _drew_one_by_one(st, p, got)
+
+
+@instruction(DRAWS)
+def draw_until(st, p: int, meets, fr) -> None:
+    """p draws until a card k meets the condition, `meets(st, fr, k)`, or both piles are empty; p keeps
+    every card drawn."""
+    if p < 0 or st.eliminated[p]:
+        return
+    got = 0
+    for _ in range(len(st.g.deck)):
+        k = st._draw_one()
+        if k < 0:
+            break
+        st.hands[p].append(k)
+        st.steps += 1
+        got += 1
+        if meets(st, fr, k):
+            break
+    _drew_one_by_one(st, p, got)
+
+
+def _drew_one_by_one(st, p: int, got: int) -> None:
+    """After p drew `got` cards one at a time: the event, p's UNO call reset, the after-draw effect."""
     if got:
         if st.events is not None:
             st.events.append(E.drew(st, p, got))
@@ -299,12 +324,21 @@ def turn_to(st, p: int) -> None:
 
 @instruction(RESHAPES)
 def eliminate(st, p: int) -> None:
-    """p leaves the game: their cards go under the draw pile."""
+    """p leaves the game: their cards go where round.eliminated_cards says (under the draw pile by default)."""
     if p < 0 or st.eliminated[p]:
         return
     st.eliminated[p] = True
-    st.draw_pile[0:0] = st.hands[p]
+    hand = st.hands[p]
     st.hands[p] = []
+    st.steps += len(hand)
+    where = st.g.variant.eliminated_cards
+    if where is EliminatedCards.UNDER_DISCARD and st.discard:
+        st.discard[0:0] = hand                  # under the whole pile: the top card stays in play
+    elif where is EliminatedCards.INTO_DRAW:
+        st.draw_pile += hand
+        shuffle(st.draw_pile, st.rng)
+    else:
+        st.draw_pile[0:0] = hand
     if st.events is not None:
         st.events.append(E.Event(E.ELIMINATED, p))
 

@@ -107,6 +107,10 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
         game.may_draw_if = may_draw.fn if may_draw is not None else _never
     # `hand(next) OP c` as a table by hand size, which FastState.play_out reads in place (None: not that form).
     game.may_draw_next_answers = may_draw.next_answers if may_draw is not None else None
+    # round.eliminate_when, tested for every player as each resolution settles (Flow._eliminate_by_rule);
+    # None without one, or when it does not compile (the file is refused).
+    knock_out = program.compile_condition(tree(v.eliminate_when), Context("condition"))
+    game.eliminate_when = knock_out.fn if knock_out is not None else None
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None
                          and game.strict[game.k_type[k]]}
@@ -120,10 +124,13 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.uno_enabled = v.uno_enabled
     # The fast paths that State takes where these tables say so: all off in the reference mode.
     fast = game.fast
+    # Both paths end a turn without settling it, so neither is taken when an elimination rule must be tested.
+    settles = game.eliminate_when is not None
     game.simple_draw = (fast and v.no_playable == "draw_one" and v.drawn_card != "forbidden"
-                        and game.after_draw < 0)
+                        and game.after_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn.
-    game.plain = [fast and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
+    game.plain = [fast and not settles and game.on_play[t] < 0 and game.restriction[t] is None
+                  for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
     # the stack (drawing may run the after-draw event, if there is one).

@@ -67,6 +67,13 @@ class Stall(StrEnum):
     NO_WINNER = "no_winner"
 
 
+class EliminatedCards(StrEnum):
+    """round.eliminated_cards: where an eliminated player's hand goes."""
+    UNDER_DRAW = "under_draw"
+    UNDER_DISCARD = "under_discard"
+    INTO_DRAW = "into_draw"
+
+
 class Scoring(StrEnum):
     """scoring.mode: the winner collects the others' points, everyone scores what they hold, or none."""
     WINNER_COLLECTS = "winner_collects"
@@ -191,6 +198,8 @@ class Variant:
     round_ends: RoundEnds
     max_turns: int
     stall: Stall
+    eliminate_when: Text | None       # checked for every player at the end of every resolution
+    eliminated_cards: EliminatedCards
     scoring: Scoring
     target: int
     score_by: ScoreBy
@@ -414,6 +423,8 @@ class _Builder:
             round_ends=round_ends,
             max_turns=self.scalar(rnd, "max_turns", 3000, int),
             stall=self.mode(rnd, "stall", Stall.FEWEST_POINTS),
+            eliminate_when=self.condition(rnd, "eliminate_when"),
+            eliminated_cards=self.mode(rnd, "eliminated_cards", EliminatedCards.UNDER_DRAW),
             scoring=self.mode(scoring, "mode", Scoring.WINNER_COLLECTS),
             target=self.scalar(scoring, "target", 500, int),
             max_rounds=self.scalar(scoring, "max_rounds", 1000, int),

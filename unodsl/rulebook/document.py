@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..effects import ast as A
 from ..effects.ast import walk
-from .english import describe_condition, describe_effect, lower_first, title
+from .english import ELIMINATED_CARDS, describe_condition, describe_effect, lower_first, title
 
 # ---------------------------------------------------------------------------
 # A tiny document model, rendered to Markdown or to plain text.
@@ -394,6 +394,11 @@ class _Rulebook:
         if v.on_player_out is not None:
             items.append("When a player (the out player) goes out: "
                          + lower_first(describe_effect(g, v.on_player_out, "player_out")))
+        if v.eliminate_when is not None:
+            cond = describe_condition(g, v.eliminate_when, "condition")
+            items.append(f"As soon as {cond}, you are out of the round for good, however the cards came (this is "
+                         f"checked after every play, draw and penalty); your cards go "
+                         f"{ELIMINATED_CARDS[v.eliminated_cards]}. The last player left in the round wins it.")
         stall = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
                  "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
                  "no_winner": "nobody wins it"}.get(v.stall, v.stall)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..effects import ast as A
 from ..effects.fold import fold
-from ..model.variant import Text
+from ..model.variant import EliminatedCards, Text
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,10 @@ _WHO = {
     "after_draw": (_P("the drawer"), "the card"),
     "condition": (_P("you", True), "the card"),
 }
+# round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
+ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
+                    EliminatedCards.UNDER_DISCARD: "under the discard pile",
+                    EliminatedCards.INTO_DRAW: "into the draw pile, which is shuffled"}
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -112,6 +116,11 @@ class Translator:
     def s_draw_until(self, s):
         who = self.player(s.who)
         return _cap(f"{who.verb('draw')} cards one at a time until {who.they} draw a card {who.they} can play.")
+
+    def s_draw_until_cond(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} cards one at a time, keeping them all, until {self.cond(s.test)} "
+                    f"(or no card is left to draw).")
 
     def s_draw_to(self, s):
         who = self.player(s.who)
@@ -206,7 +215,8 @@ class Translator:
 
     def s_eliminate(self, s):
         who = self.player(s.who)
-        return _cap(f"{who.be()} out of the round for good; {who.their} cards go under the draw pile.")
+        return _cap(f"{who.be()} out of the round for good; {who.their} cards go "
+                    f"{ELIMINATED_CARDS[self.variant.eliminated_cards]}.")
 
     def s_lock(self, s):
         color, owner = self.color(s.color), self.player(s.owner)
@@ -338,10 +348,10 @@ class Translator:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d == "card_attr":
-            attr = e.name
-            return {"number": f"the number on {self.card_phrase}", "points": f"the points of {self.card_phrase}",
-                    "draw": f"the draw penalty of {self.card_phrase}"}.get(attr, f"the {attr} of {self.card_phrase}")
+        if d in ("card_attr", "drawn_attr"):
+            attr, card = e.name, self.card_of(e)
+            return {"number": f"the number on {card}", "points": f"the points of {card}",
+                    "draw": f"the draw penalty of {card}"}.get(attr, f"the {attr} of {card}")
         if d == "hand_size":
             who = self.player(e.who)
             return f"the number of cards in {who.pos} hand"
@@ -487,8 +497,8 @@ class Translator:
                 return self.color(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-        if d == "card_attr" and e.name == "color":
-            return f"the color of {self.card_phrase}"
+        if d in ("card_attr", "drawn_attr") and e.name == "color":
+            return f"the color of {self.card_of(e)}"
         if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
             return title(self.fold(e))
         return self.value(e)
@@ -505,11 +515,11 @@ class Translator:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d == "card_attr":
+        if d in ("card_attr", "drawn_attr"):
             if e.name == "color":
-                return f"the color of {self.card_phrase}"
+                return f"the color of {self.card_of(e)}"
             if e.name in ("type", "kind"):
-                return f"the {e.name} of {self.card_phrase}"
+                return f"the {e.name} of {self.card_of(e)}"
             return self.num(e)
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
                  "group_count", "binop", "neg", "rule_ref", "direction"):
@@ -535,6 +545,10 @@ class Translator:
         if d in _CONDITIONS:
             return self.cond(e)
         raise TypeError(f"the rulebook has no English for the expression '{d}'")
+
+    def card_of(self, e) -> str:
+        """The card an attribute or kind test reads: the effect's own card, or the one just drawn."""
+        return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
 
@@ -566,9 +580,9 @@ class Translator:
         if d == "is_partner":
             a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
-        if d == "card_is":
+        if d in ("card_is", "drawn_is"):
             article = "an" if e.kind == "action" else "a"
-            return f"{self.card_phrase} is{' not' if negate else ''} {article} {e.kind} card"
+            return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
         if d == "comparison":
@@ -602,10 +616,10 @@ class Translator:
             if n == 0 and op in ("==", "<="):
                 return f"{who.verb('hold')} no cards"
             return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
-        if isinstance(left, A.CardAttr) and left.name == "type" and self.fold(right) in self.variant.cards \
-                and op in ("==", "!="):
+        if isinstance(left, (A.CardAttr, A.DrawnAttr)) and left.name == "type" \
+                and self.fold(right) in self.variant.cards and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
-            return f"{self.card_phrase} is{' not' if op == '!=' else ''} a {name}"
+            return f"{self.card_of(left)} is{' not' if op == '!=' else ''} a {name}"
         if isinstance(left, A.PlayerCount) and isinstance(self.fold(right), int):
             n = self.fold(right)
             word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",
@@ -631,8 +645,8 @@ class Translator:
 
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
-_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "comparison", "true",
-               "false")
+_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "drawn_is", "comparison",
+               "true", "false")
 
 
 def _cap(text: str) -> str:

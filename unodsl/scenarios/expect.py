@@ -107,6 +107,12 @@ def check_expect(state: State, expect: dict, legal_before: list | None = None) -
         got = [p for p in range(n) if state.uno_called[p]]
         if sorted(expect["uno_called"]) != got:
             mismatch("uno_called", _seats(expect["uno_called"]), _seats(got))
+    if "eliminated" in expect:
+        for i, seat in enumerate(expect["eliminated"]):
+            seat_index(n, seat, ("expect", "eliminated", i))
+        got = [p for p in range(n) if state.eliminated[p]]
+        if sorted(expect["eliminated"]) != got:
+            mismatch("eliminated", _seats(expect["eliminated"]), _seats(got))
     if "stack" in expect and expect["stack"] != state.stack:
         mismatch("stack", expect["stack"], state.stack)
     if "lock" in expect:

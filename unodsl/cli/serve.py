@@ -1,0 +1,43 @@
+"""`unodsl serve`: play a variant in the browser with friends and bots (the web extra)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .shared import BOT_CHOICE, variant_file
+
+
+@click.command()
+@click.argument("file")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default is this machine only; 0.0.0.0 for a home network).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--players", type=int, default=4, show_default=True, help="Seats of a new room (the page may change it).")
+@click.option("--bots", type=BOT_CHOICE, default="heuristic", show_default=True,
+              help="The bots that take the seats nobody took, and a seat whose player is away.")
+@click.option("--grace", type=click.FloatRange(0), default=30.0, show_default=True,
+              help="Seconds a disconnected player's seat waits before a bot plays it (until they return).")
+@click.option("--seed", type=int, default=None, help="Deal every room from this seed (for demonstrations and tests).")
+def serve(file: str, host: str, port: int, players: int, bots: str, grace: float, seed: int | None) -> None:
+    """Serve the variant in the browser: make a room, share its code, play (docs/play.md)."""
+    try:
+        import uvicorn
+
+        from ..web.server import Lobby, create_app
+    except ImportError as err:
+        click.echo(f"unodsl: serve needs the web extra (pip install 'unodsl[web]'): {err}", err=True)
+        sys.exit(2)
+    from ..web.rooms import RoomError
+    try:
+        lobby = Lobby(variant_file(file), bots=bots, players=players, grace=grace, seed=seed)
+        lobby.base.check_players(players)
+    except RoomError as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    click.echo(f"unodsl: serving {lobby.base.variant.name} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    # ws_max_size: a frame past 64 KB closes the connection before it is read into memory.
+    uvicorn.run(create_app(lobby), host=host, port=port, log_level="warning", ws_max_size=65536)

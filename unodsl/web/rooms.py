@@ -1,0 +1,260 @@
+"""Rooms: one game each, its seats and what each of them may be told. No networking here.
+
+The room is authoritative: it holds the only State, applies a seat's action only when the seat's
+player is to decide and the action was made on the current state (`version`, raised by every
+change), and lets bots decide for the seats nobody took and for a player away past the grace
+period. What a seat is sent is built by `view`, from the seat's own observation and its events
+(`State.events_for`, narrated as the terminal narrates them): never another player's hand.
+A spectator's view is the public part only, its events as a seat that is nobody's sees them.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import string
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..agents.bots import make_bot
+from ..engine import Game, IllegalAction, State
+from ..engine import events as E
+from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table
+
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
+CODE_LENGTH = 6
+LOG_SENT = 80              # the last lines of a seat's log that a view carries
+NAME_LENGTH = 24
+SPECTATOR = -1             # events_for(-1): the events as a seat that is nobody's sees them
+
+
+class RoomError(Exception):
+    """A request the room refuses; the message says why, for the client."""
+
+
+@dataclass
+class Seat:
+    """One place at the table: who holds it (a token only its player knows) and who plays it now."""
+
+    number: int
+    token: str = ""
+    name: str = ""
+    bot_name: str = ""          # a bot seat from the start (nobody took it)
+    connections: int = 0
+    away_since: float | None = None
+    bot: object = None          # the bot that decides for this seat (a bot seat, or its player away)
+    log: list[str] = field(default_factory=list)
+    seen: int = 0               # State.events already narrated into `log`
+
+    @property
+    def taken(self) -> bool:
+        return bool(self.token)
+
+
+class Room:
+    """A game between the seats of one room; call its methods from one thread (the server's loop)."""
+
+    def __init__(self, code: str, game: Game, players: int, *, bots: str = "heuristic", seed: int | None = None,
+                 match: bool = False, house_rules: tuple[str, ...] = (), rulings: dict | None = None,
+                 rulebook: str = "", grace: float = 30.0, clock: Callable[[], float] = time.monotonic):
+        game.check_players(players)
+        self.code = code
+        self.game = game
+        self.players = players
+        self.bots = bots
+        self.seed = secrets.randbelow(2**31) if seed is None else seed
+        self.match = match
+        self.house_rules = house_rules
+        self.rulings = dict(rulings or {})
+        self.rulebook = rulebook
+        self.grace = grace
+        self.clock = clock
+        self.seats = [Seat(q) for q in range(players)]
+        self.state: State | None = None          # None until the game starts
+        self.version = 0
+        self.rounds: list[tuple[int, ...]] = []  # a match's scores after each round
+        self.spectator_log: list[str] = []
+        self.spectator_seen = 0
+        self.listeners: list[Callable[[Room], None]] = []     # told after every change
+        self.changed_at = clock()
+
+    # --- seats
+
+    def join(self, name: str, token: str | None = None) -> Seat:
+        """The seat of `token` (a player coming back), or a free seat for a new player."""
+        if token:
+            for seat in self.seats:
+                if seat.taken and secrets.compare_digest(seat.token, token):
+                    seat.connections += 1
+                    seat.away_since = None
+                    if not seat.bot_name:
+                        seat.bot = None          # the player is back: their seat is theirs again
+                    self._changed()
+                    return seat
+            raise RoomError("that seat token is not one of this room's")
+        if self.state is not None:
+            raise RoomError("the game has started: you can watch it")
+        free = [seat for seat in self.seats if not seat.taken]
+        if not free:
+            raise RoomError("every seat is taken: you can watch the game")
+        seat = free[0]
+        seat.token = secrets.token_urlsafe(24)
+        seat.name = _clean_name(name) or f"player {seat.number}"
+        seat.connections = 1
+        if all(s.taken for s in self.seats):
+            self.start()
+        else:
+            self._changed()
+        return seat
+
+    def leave(self, seat: Seat) -> None:
+        """One of the seat's connections closed; the last one starts the grace period."""
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections == 0:
+            seat.away_since = self.clock()
+            self.tick()
+            self._changed()
+
+    def tick(self) -> None:
+        """Hand the seats whose player has been away past the grace period to a bot, and let bots play."""
+        if self.state is None:
+            return
+        now = self.clock()
+        moved = False
+        for seat in self.seats:
+            if seat.taken and seat.bot is None and seat.away_since is not None and now - seat.away_since >= self.grace:
+                seat.bot = make_bot(self.bots.split(",")[0], random.Random(self.seed + seat.number))
+                moved = True
+        if moved and self._advance():
+            self._changed()
+
+    # --- the game
+
+    def start(self) -> None:
+        """Deal: bots take the seats nobody took."""
+        if self.state is not None:
+            raise RoomError("the game has started already")
+        names = self.bots.split(",")
+        for seat in self.seats:
+            if not seat.taken:
+                seat.bot_name = names[seat.number % len(names)]
+                seat.token = secrets.token_urlsafe(24)      # nobody holds it: the seat is never free again
+                seat.name = f"{seat.bot_name} bot"
+                seat.bot = make_bot(seat.bot_name, random.Random(self.seed + seat.number))
+        self.state = self.game.new_game(self.players, seed=self.seed, match=self.match, record=True)
+        self._advance()
+        self._changed()
+
+    def act(self, seat: Seat, action: str, version: int) -> None:
+        """Apply `seat`'s action, made on the state of `version`; RoomError says why one is refused."""
+        state = self.state
+        if state is None:
+            raise RoomError("the game has not started")
+        if version != self.version:
+            raise RoomError(f"that move was made on an old state (version {version}, now {self.version})")
+        if state.is_over:
+            raise RoomError("the game is over")
+        if state.current_player != seat.number or seat.bot is not None:
+            raise RoomError("it is not your decision")
+        try:
+            state.apply(action)
+        except IllegalAction as err:
+            raise RoomError(f"{action!r} is not possible: {err.reason}") from None
+        self._advance()
+        self._changed()
+
+    def _advance(self) -> bool:
+        """Let bots decide while the one to decide is played by a bot; whether anything was played."""
+        state = self.state
+        played = False
+        while not state.is_over:
+            bot = self.seats[state.current_player].bot
+            if bot is None:
+                break
+            state.apply_id(bot.act(state))      # the engine's step budget bounds every game
+            played = True
+        return played
+
+    def idle(self) -> float:
+        """Seconds since the room last changed."""
+        return self.clock() - self.changed_at
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.changed_at = self.clock()
+        if self.state is not None:
+            self._narrate()
+        for listener in list(self.listeners):
+            listener(self)
+
+    def _narrate(self) -> None:
+        """Take the new events into every seat's log and the spectators', in words."""
+        state = self.state
+        end = len(state.events)
+        for e in state.events[self.spectator_seen:end]:
+            if e.kind == E.ROUND_OVER:
+                self.rounds.append(e.scores)
+        self.spectator_log += narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR)
+        self.spectator_seen = end
+        for seat in self.seats:
+            seat.log += narrate(state.events_for(seat.number, seat.seen), seat.number)
+            seat.seen = end
+
+    # --- what a seat is told
+
+    def view(self, seat: Seat | None) -> dict:
+        """What `seat` may know now (None: a spectator), as a JSON-ready dict."""
+        number = SPECTATOR if seat is None else seat.number
+        out = {"type": "view", "version": self.version, "room": self.room_info(), "seat": number,
+               "started": self.state is not None}
+        if self.state is None:
+            return out
+        state, game = self.state, self.game
+        deciding = state.current_player if not state.is_over else -1
+        out.update({
+            "top": state.top_card, "color": state.current_color, "direction": state.direction,
+            "draw_pile": len(state.draw_pile), "discard_pile": len(state.discard),
+            "stack": state.stack, "round": state.round, "turn": state.turns, "deciding": deciding,
+            "lock": game.variant.colors[state.lock_color] if state.lock_owner >= 0 else None,
+            "scores": list(state.scores), "over": state.is_over, "winner": state.winner,
+            "score_table": score_table(self.rounds, number) if self.match and self.rounds else [],
+            "log": (self.spectator_log if seat is None else seat.log)[-LOG_SENT:],
+            "log_total": len(self.spectator_log if seat is None else seat.log),
+        })
+        for entry, hand_size in zip(out["room"]["seats"], (len(h) for h in state.hands)):
+            q = entry["seat"]
+            entry.update(cards=hand_size, uno=bool(state.uno_called[q]), out=bool(state.eliminated[q]),
+                         dealer=q == state.dealer)
+        if seat is None:
+            return out
+        obs = state.observation(number)
+        out["hand"] = group_hand(game, obs["hand"])
+        out["revealed"] = obs["revealed"]
+        out["drawn"] = obs.get("drawn")
+        if deciding == number and seat.bot is None:
+            out["decision"] = state.decision
+            out["help"] = DECISION_HELP.get(state.decision, state.decision)
+            out["choices"] = order_choices(obs["legal_actions"])
+        return out
+
+    def room_info(self) -> dict:
+        """The public facts of the room: the variant, its house rules, the seats (names, who is a bot)."""
+        return {"code": self.code, "variant": self.game.variant.name, "players": self.players,
+                "colors": list(self.game.variant.colors),
+                "house_rules": list(self.house_rules), "rulings": self.rulings, "match": self.match,
+                "seats": [{"seat": s.number, "name": s.name, "taken": s.taken, "bot": bool(s.bot_name),
+                           "away": s.taken and not s.bot_name and s.connections == 0,
+                           "autoplayed": s.bot is not None and not s.bot_name} for s in self.seats]}
+
+
+def new_code(taken) -> str:
+    """A room code nobody has yet: short enough to read out, hard enough to guess (32**6)."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code not in taken:
+            return code
+
+
+def _clean_name(name: str) -> str:
+    return "".join(ch for ch in str(name) if ch.isprintable()).strip()[:NAME_LENGTH]

@@ -1,0 +1,260 @@
+// The page of `unodsl serve`: a lobby to make a room, a seat or a spectator's place in one.
+// It shows what the server sends this seat (its own view) and sends back the choice clicked;
+// it keeps no other state of the game. Every text from the server goes in as textContent.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const code = (params.get("room") || "").toUpperCase();
+let socket = null, view = null, colors = [], retry = 0, lastTotal = 0;
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const SYMBOLS = { skip: "⊘", reverse: "⇄", draw_two: "+2", wild_draw_four: "+4", draw_four: "+4", wild: "W" };
+
+function card(name, tag) {
+  const node = el(tag || "div", "card");
+  const parts = name.split("_");
+  const color = colors.includes(parts[0]) ? parts[0] : null;
+  const rest = color ? parts.slice(1).join("_") : name;
+  node.classList.add(color || "wild");
+  const big = SYMBOLS[rest] || (/^\d+$/.test(rest) ? rest : rest.replace(/_/g, " "));
+  node.appendChild(el("span", "big", big.length > 3 ? "" : big));
+  if (!/^\d+$/.test(rest)) node.appendChild(el("span", "small", rest.replace(/_/g, " ")));
+  node.title = name;
+  return node;
+}
+
+function colored(node, line) {
+  // A line of the log with each card and color name in its color.
+  line.split(" ").forEach((word, i) => {
+    if (i) node.appendChild(document.createTextNode(" "));
+    const head = word.replace(/[:,]$/, "").split("_")[0];
+    if (colors.includes(head)) node.appendChild(el("span", "w-" + head, word));
+    else if (head === "wild") node.appendChild(el("span", "w-wild", word));
+    else node.appendChild(document.createTextNode(word));
+  });
+  return node;
+}
+
+// --- lobby ---------------------------------------------------------------------------------
+
+async function lobby() {
+  $("lobby").hidden = false;
+  const options = await (await fetch("/api/options")).json();
+  $("variant").textContent = options.variant;
+  $("players").value = options.players;
+  for (const rule of options.house_rules) {
+    const label = el("label");
+    const box = el("input"); box.type = "checkbox"; box.value = rule.name; box.name = "house";
+    label.append(box, " " + rule.title + " ", el("small", "", rule.summary));
+    $("house").appendChild(label);
+  }
+  for (const ruling of options.rulings) {
+    const label = el("label", "", ruling.name + " ");
+    let input;
+    if (typeof ruling.value === "boolean") {
+      input = el("input"); input.type = "checkbox"; input.checked = ruling.value;
+    } else if (ruling.choices) {
+      input = el("select");
+      for (const c of ruling.choices) { const o = el("option", "", String(c)); o.value = c; input.appendChild(o); }
+      input.value = ruling.value;
+    } else {
+      input = el("input"); input.value = ruling.value === null ? "" : ruling.value;
+      if (typeof ruling.value === "number") input.type = "number";
+    }
+    input.dataset.ruling = ruling.name;
+    input.dataset.initial = JSON.stringify(ruling.value);
+    label.appendChild(input);
+    if (ruling.summary) label.appendChild(el("small", "", " " + ruling.summary));
+    $("rulings").appendChild(label);
+  }
+  $("make").onsubmit = async (event) => {
+    event.preventDefault();
+    const rulings = {};
+    for (const input of document.querySelectorAll("[data-ruling]")) {
+      const initial = JSON.parse(input.dataset.initial);
+      let value = input.type === "checkbox" ? input.checked : input.value;
+      if (typeof initial === "number") value = Number(value);
+      if (JSON.stringify(value) !== JSON.stringify(initial)) rulings[input.dataset.ruling] = value;
+    }
+    const body = { players: Number($("players").value), match: $("match").checked, rulings,
+                   include: [...document.querySelectorAll("input[name=house]:checked")].map((b) => b.value) };
+    const answer = await fetch("/api/rooms", { method: "POST", body: JSON.stringify(body) });
+    const made = await answer.json();
+    if (!answer.ok) { $("make-error").textContent = made.error; return; }
+    location.search = "?room=" + made.code;
+  };
+}
+
+// --- a room --------------------------------------------------------------------------------
+
+async function room() {
+  const answer = await fetch("/api/rooms/" + encodeURIComponent(code));
+  const info = await answer.json();
+  if (!answer.ok) { $("lobby").hidden = false; $("make-error").textContent = `Room ${code}: ${info.error}`; lobby(); return; }
+  colors = info.room.colors;
+  $("variant").textContent = info.room.variant;
+  $("code").textContent = code; $("join-code").textContent = code; $("share").hidden = false;
+  $("house-line").textContent = houseLine(info.room);
+  $("rulebook").textContent = info.rulebook; $("rules").hidden = false;
+  $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText(location.href);
+  const token = localStorage.getItem("unodsl-seat-" + code);
+  if (token) { connect({ type: "join", token }); return; }
+  $("join").hidden = false;
+  $("take").onsubmit = (event) => { event.preventDefault(); connect({ type: "join", name: $("name").value }); };
+  $("watch").onclick = () => connect({ type: "watch" });
+}
+
+function houseLine(info) {
+  const house = info.house_rules.length ? "house rules: " + info.house_rules.join(", ") : "no house rules";
+  const rulings = Object.entries(info.rulings).map(([k, v]) => `${k} = ${v}`);
+  return house + (rulings.length ? "; rulings: " + rulings.join(", ") : "") + (info.match ? "; a match" : "");
+}
+
+function connect(hello) {
+  socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + code);
+  socket.onopen = () => { retry = 0; socket.send(JSON.stringify(hello)); };
+  socket.onmessage = (event) => receive(JSON.parse(event.data), hello);
+  socket.onclose = () => {
+    if (hello.type === "join" && !localStorage.getItem("unodsl-seat-" + code)) return;
+    $("error").textContent = "connection lost: reconnecting...";
+    const again = hello.type === "join" ? { type: "join", token: localStorage.getItem("unodsl-seat-" + code) } : hello;
+    setTimeout(() => connect(again), Math.min(5000, 500 * 2 ** retry++));
+  };
+}
+
+function receive(message, hello) {
+  if (message.type === "joined") {
+    localStorage.setItem("unodsl-seat-" + code, message.token);
+  } else if (message.type === "error") {
+    if (hello.type === "join" && hello.token && !view) {      // a token this room does not know: start afresh
+      localStorage.removeItem("unodsl-seat-" + code);
+    }
+    $("error").textContent = message.message;
+    if (!view) { $("join").hidden = false; }
+  } else if (message.type === "view") {
+    $("error").textContent = "";
+    view = message;
+    render();
+  }
+}
+
+function send(action) {
+  $("error").textContent = "";
+  socket.send(JSON.stringify({ type: "act", action, version: view.version }));
+}
+
+function render() {
+  $("join").hidden = true; $("table").hidden = false;
+  document.body.dataset.version = view.version;        // what tests wait on
+  document.body.dataset.seat = view.seat;
+  const me = view.seat;
+  const seats = $("seats"); seats.replaceChildren();
+  for (const s of view.room.seats) {
+    const li = el("li", (s.seat === me ? "me " : "") + (s.seat === view.deciding ? "deciding" : ""));
+    li.appendChild(el("span", "", `p${s.seat} ${s.name || "(free seat)"}${s.seat === me ? " (you)" : ""}: `));
+    if (view.started) li.appendChild(el("span", "count", `${s.cards} card${s.cards === 1 ? "" : "s"}`));
+    if (s.uno) li.appendChild(el("span", "badge", "UNO!"));
+    if (s.away) li.appendChild(el("span", "badge away", s.autoplayed ? "away: a bot plays" : "away"));
+    if (s.out) li.appendChild(el("span", "badge away", "out"));
+    if (s.dealer) li.appendChild(el("span", "badge away", "dealer"));
+    seats.appendChild(li);
+  }
+  $("waiting").hidden = view.started || me < 0;
+  $("start").onclick = () => socket.send(JSON.stringify({ type: "start" }));
+  if (!view.started) { $("prompt").textContent = "Waiting for players..."; return; }
+  $("top").replaceWith(Object.assign(card(view.top || "none"), { id: "top" }));
+  const facts = $("facts"); facts.replaceChildren();
+  const fact = (label, value) => { const p = el("div", "", label + ": "); p.appendChild(el("b", "", value)); facts.appendChild(p); };
+  fact("color", view.color || "any");
+  if (view.color) facts.lastChild.lastChild.className = "w-" + view.color;
+  fact("order", view.direction >= 0 ? "clockwise" : "reversed");
+  fact("draw pile", String(view.draw_pile));
+  if (view.stack) fact("draw stack", String(view.stack));
+  if (view.lock) fact("locked to", view.lock);
+  if (view.round > 1) fact("round", String(view.round));
+  for (const [q, cards] of Object.entries(view.revealed || {})) fact(`seen in p${q}'s hand`, cards.join(" "));
+  renderHand();
+  renderChoices();
+  const log = $("log"); log.replaceChildren();
+  const fresh = lastTotal ? view.log_total - lastTotal : 0;       // lines since the last view, in bold
+  view.log.forEach((line, i) => log.appendChild(colored(el("li", i >= view.log.length - fresh ? "new" : ""), line)));
+  log.scrollTop = log.scrollHeight;
+  lastTotal = view.log_total;
+  $("scores").hidden = !view.score_table.length;
+  $("scores").textContent = view.score_table.join("\n");
+}
+
+function renderHand() {
+  const hand = $("hand"); hand.replaceChildren();
+  if (!view.hand) return;
+  const playable = new Map();
+  for (const c of view.choices || []) {
+    const m = /^(?:play|give) (\S+)( uno)?$/.exec(c);
+    if (m && !playable.has(m[1])) playable.set(m[1], c);      // the first choice of a card: with UNO when offered
+  }
+  for (const group of view.hand) {
+    const g = el("div", "group");
+    for (const name of group) {
+      const b = card(name, "button");
+      if (playable.has(name)) { b.classList.add("playable"); b.onclick = () => send(playable.get(name)); }
+      else b.disabled = !view.choices;
+      g.appendChild(b);
+    }
+    hand.appendChild(g);
+  }
+}
+
+function renderChoices() {
+  const box = $("choices"); box.replaceChildren();
+  const me = view.seat;
+  if (view.over) {
+    const w = view.winner;
+    $("prompt").textContent = w === null ? "Game over: no winner." : w === me ? "You win!" : `p${w} ${view.room.seats[w].name} wins.`;
+    const again = el("button", "", "Make a new room");
+    again.onclick = () => { location.href = "/"; };
+    box.appendChild(again);
+    return;
+  }
+  if (!view.choices) {
+    const who = view.room.seats[view.deciding];
+    const name = `p${view.deciding} ${who.name}`;
+    $("prompt").textContent = me < 0 ? `Watching: ${name} decides.` : `Waiting for ${name}...`;
+    return;
+  }
+  $("prompt").textContent = "Your move: " + view.help + (view.drawn ? ` (you drew ${view.drawn})` : "");
+  view.choices.forEach((c, i) => {
+    const b = el("button", c.endsWith(" uno") || c === "uno" ? "uno" : "");
+    if (i < 9) b.appendChild(el("span", "key", String(i + 1)));
+    b.appendChild(document.createTextNode(choiceLabel(c)));
+    const color = /^color (\S+)$/.exec(c);
+    if (color) b.classList.add("color", color[1]);
+    b.onclick = () => send(c);
+    box.appendChild(b);
+  });
+}
+
+function choiceLabel(choice) {
+  const someone = /^(target|catch) (\d+)$/.exec(choice);       // a player: by seat and name
+  if (someone) return `${someone[1]} p${someone[2]} ${view.room.seats[Number(someone[2])].name}`;
+  return choice.replace(/ uno$/, " + call UNO").replace(/_/g, " ");
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!view || !view.choices || event.target.tagName === "INPUT") return;
+  const choices = view.choices;
+  const pick = (test) => { const c = choices.find(test); if (c) send(c); };
+  if (/^[1-9]$/.test(event.key) && Number(event.key) <= choices.length) send(choices[Number(event.key) - 1]);
+  else if (event.key === "d") pick((c) => c === "draw" || c === "keep" || c === "pass");
+  else if (event.key === "u") pick((c) => c === "uno" || c.endsWith(" uno"));
+  else if (event.key === "c") pick((c) => c === "challenge");
+  else if (event.key === "a") pick((c) => c === "accept");
+});
+
+if (code) room(); else lobby();
