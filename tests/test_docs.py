@@ -72,6 +72,7 @@ def games(workspace):
 def _compile(games, info, body, condition: bool):
     game = games["teams" if "teams" in info else "classic"]
     where = "on_start" if "on_start" in info else ("condition" if condition else "on_play")
+    where = next((w for w in ("turn_draw", "uno_penalty", "round_end") if w in info), where)
     program = Program(game, OPS, OP_FLAGS)
     tree, diags = parse(Text(body), "condition" if condition else "effect")
     if condition:
@@ -120,7 +121,8 @@ def test_yaml_examples(workspace, info, body, line, monkeypatch):
 def test_partial_yaml_examples_that_name_effects_compile(games):
     """Effects inside partial YAML examples compile too (against the teams variant, a superset); a whole file
     (with its own state: or rulings) is checked as a file by test_yaml_examples."""
-    effect_keys = {"on_play", "on_start", "on_deal", "player_out", "after_draw", "default"}
+    # turn.draw, uno.penalty (as text) and round.on_end compile in their own contexts.
+    effect_keys = {"on_play", "on_start", "on_deal", "player_out", "after_draw", "default", "draw", "penalty", "on_end"}
     condition_keys = {"restriction", "may_draw_if", "eliminate_when"}
     seen = 0
 
@@ -131,7 +133,8 @@ def test_partial_yaml_examples_that_name_effects_compile(games):
                 walk(v, k)
         elif isinstance(node, str) and key in effect_keys | condition_keys:
             seen += 1
-            where = {"on_start": "on_start", "default": "on_start"}.get(key, "on_play")
+            where = {"on_start": "on_start", "default": "on_start", "draw": "turn_draw", "penalty": "uno_penalty",
+                     "on_end": "round_end"}.get(key, "on_play")
             ok, errors = _compile(games, ("teams", where), node, condition=key in condition_keys)
             assert not errors, (key, node)
     for kind, info, body, _ in _blocks(LANGUAGE):

@@ -166,7 +166,7 @@ def test_unexpected_indent_wording(full):
               reverse
                   skip next
         """) == pinned("""
-        v.yaml:9:14: E401 unexpected indentation; expected 'choose', 'dealer', 'eliminate', 'extra', 'fewest', 'flip', 'for', 'gather', ...
+        v.yaml:9:14: E401 unexpected indentation; expected 'catcher', 'choose', 'dealer', 'eliminate', 'extra', 'fewest', 'flip', 'for', ...
                   reverse
                          ^
         """)

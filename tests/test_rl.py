@@ -55,6 +55,7 @@ ACTION_SPACE = {
     "variants/frozen-2.yaml": (121, 123, 3221),
     "variants/house-rules/draw-to-match.yaml": (119, 121, 3109),
     "variants/house-rules/force-play.yaml": (118, 120, 3109),
+    "variants/house-rules/going-out-bonus.yaml": (119, 121, 3109),
     "variants/house-rules/hand-size-10.yaml": (119, 121, 3109),
     "variants/house-rules/jump-in.yaml": (119, 121, 3109),
     "variants/house-rules/no-bluffing.yaml": (117, 119, 3109),
@@ -64,6 +65,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-mattel.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-plus4-on-plus2.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
+    "variants/house-rules/uno-at-two.yaml": (173, 175, 3109),       # the penalty's `gives`: a give per kind
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
     "variants/no-mercy.yaml": (144, 149, 4851),
     "variants/teams-standard-deck.yaml": (None, 120, 3105),

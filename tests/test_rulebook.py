@@ -129,6 +129,9 @@ def test_card_text_wins_over_translation(classic):
      "If you hold more than 3 cards, you draw 1 card. Otherwise, if you hold exactly 1 card, nothing happens. "
      "Otherwise, the next player is skipped"),
     ("nothing", "Nothing happens."),
+    ("self scores 20", "You score 20 points."),
+    ("next scores -1", "The next player loses 1 point."),
+    ("self scores hand(next)", "You score as many points as the number of cards in the next player's hand."),
     ("next may challenge:\n    guilty: self draws 4\n    accepted: next draws 4 and loses turn",
      "The next player may challenge this card. If they challenge and it was played illegally, you draw 4 cards. "
      "If they challenge and it was played legally, nothing happens. If they do not challenge, the next player "

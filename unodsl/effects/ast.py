@@ -235,6 +235,12 @@ class Nothing(Stmt):
     pass
 
 
+@_rule("score")
+class Score(Stmt):
+    who: Expr
+    count: Expr
+
+
 @_rule("must_play_block")
 class MustPlayBlock(Stmt):
     who: Expr
@@ -534,6 +540,11 @@ class MostCards(Expr):
 
 @_rule("fewest_cards")
 class FewestCards(Expr):
+    pass
+
+
+@_rule("catcher")
+class Catcher(Expr):
     pass
 
 

@@ -21,6 +21,10 @@ MAX_NUMBER = 1_000_000
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
 
+# Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
+ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
+                                "give", "exchange", "trade", "challenge", "must_play", "must_play_block"})
+
 # A declared variable's type (model.variables.VarType) -> the type of reading it: a card type and an
 # enum value are words, as `card.type` is.
 VARIABLE_TYPES = {VarType.INT: INT, VarType.BOOL: BOOL, VarType.COLOR: COLOR, VarType.CARD_TYPE: STRING,
@@ -33,7 +37,7 @@ CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "t
 class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
-    where: str            # on_play | on_start | event | setup | condition
+    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw
     start_only: bool = False
 
 
@@ -44,6 +48,7 @@ class Checked:
     types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
     refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let or ForEach, a color index
     #                                                           or a Variable (also id(VarOf), id(SetVar...))
+    where: str = "condition"                                  # the Context's: the lowering lays out its frame by it
 
 
 class _Broken(Exception):
@@ -88,7 +93,7 @@ class _Unit:
         self.text = text
         self.ctx = ctx
         self.scopes: list[dict[str, tuple[A.Node, str]]] = [{}]
-        self.checked = Checked()
+        self.checked = Checked(where=ctx.where)
         self.failed = False
         self.drawing = False          # inside a `draws until` condition, where `drawn` is the card just drawn
 
@@ -118,6 +123,8 @@ class _Unit:
     def block(self, body) -> None:
         for stmt in body:
             try:
+                if self.ctx.where == "round_end":
+                    self._keeps_score(stmt)
                 getattr(self, "s_" + stmt.rule)(stmt)
             except _Broken:
                 continue
@@ -232,6 +239,21 @@ class _Unit:
                 self.error(branch.span, "E511", f"branch '{branch.kind}' is given twice")
             seen.add(branch.kind)
             self.suite(branch.body)
+
+    # --- points, and the effects of the turn's draw, the UNO penalty and the round's end
+
+    s_score = _who_count
+
+    def _keeps_score(self, s):
+        """round.on_end runs once the round is over: nobody decides and nobody draws any more (E514)."""
+        if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, A.ChoosePlayer)):
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
+                      "but no one decides or draws any more")
+
+    def e_catcher(self, e):
+        if self.ctx.where != "uno_penalty":
+            self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you)")
+        return PLAYER
 
     # --- expressions
 

@@ -6,6 +6,7 @@ serializes as data: [code id, pc, self seat, card kind, honest, jumped, locals..
 
 F_CODE, F_PC, F_SELF, F_CARD, F_HONEST, F_JUMPED = range(6)
 F_LOCALS = 6
+F_CATCHER = F_LOCALS    # uno.penalty's frame: the catcher, set by the engine when it pushes the frame
 
 PAUSE = -1          # an op returns this after setting up a decision
 

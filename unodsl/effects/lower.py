@@ -103,7 +103,9 @@ class Lowering:
 
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
-        ops = unit.block(tree.body)
+        ops = unit.prologue()
+        ops += unit.block(tree.body)
+        ops += unit.epilogue()
         calls = frozenset(op.calls for op in ops if op.calls)
         flags = frozenset(f for name in calls for f in self.flags[name])
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
@@ -141,6 +143,10 @@ class _Unit:
         self.slot_kinds: list[str] = []
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
         self.drawn: list[int] | None = None          # the cell `drawn` reads, in a `draws until` condition
+        # uno.penalty: the engine puts the catcher in the first local (layout.F_CATCHER) when it pushes the frame.
+        self.catcher = self.new_slot(PLAYER) if checked.where == "uno_penalty" else None
+        # turn.draw: the drawer's hand size before the effect, to tell the card it drew (epilogue).
+        self.before = self.new_slot(INT) if checked.where == "turn_draw" else None
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""
@@ -167,6 +173,23 @@ class _Unit:
         if isinstance(node, A.Let) and not isinstance(node.value, A.ChoosePlayer):
             return node.value
         return None
+
+    def prologue(self) -> list[Op]:
+        """Ops before the body: turn.draw notes the drawer's hand size."""
+        if self.before is None:
+            return []
+        before = self.before
+
+        def note(st, fr, pc):
+            fr[before] = len(st.hands[fr[F_SELF]])
+            return pc + 1
+        return [Op(note)]
+
+    def epilogue(self) -> list[Op]:
+        """Ops after the body: turn.draw names the drawn card, the last one the effect put in the drawer's hand."""
+        if self.before is None:
+            return []
+        return [self.call("note_drawn", _SELF, _slot(self.before))]
 
     # --- statements
 
@@ -297,6 +320,9 @@ class _Unit:
 
     def s_lock(self, s, ops):
         ops.append(self.call("lock", self.expr(s.color), self.expr(s.owner)))
+
+    def s_score(self, s, ops):
+        ops.append(self.call("score", self.expr(s.who), self.expr(s.count)))
 
     def s_must_play(self, s, ops):
         self._must_play(s, ops, ())
@@ -654,6 +680,9 @@ class _Unit:
     def e_seat_after(self, e):
         who = self.expr(e.who).fn
         return Value(lambda st, fr: st.seat_after(who(st, fr)))
+
+    def e_catcher(self, e):
+        return _slot(self.catcher)
 
     def e_most_cards(self, e):
         return Value(lambda st, fr: st.extreme_hand(fr[F_SELF], True))

@@ -408,6 +408,9 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.after_draw, "effect")
     read(variant.may_draw_if, "condition")
     read(variant.eliminate_when, "condition")
+    read(variant.turn_draw, "effect")
+    read(variant.uno_penalty_effect, "effect")
+    read(variant.on_round_end, "effect")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

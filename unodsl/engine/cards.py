@@ -63,12 +63,12 @@ class Cards:
 
     def _hand_changed(self, p: int) -> None:
         """A hand changed outside its owner's own play: they may need to call UNO."""
-        if len(self.hands[p]) == 1:
-            if not self.uno_called[p] and p not in self.uno_askers and self.g.variant.uno_enabled:
+        if len(self.hands[p]) == self.g.uno_left:
+            if not self.uno_called[p] and p not in self.uno_askers:
                 self.uno_askers.append(p)
         else:
             self.uno_called[p] = False
-            if p in self.uno_askers:                  # back above one card before being asked
+            if p in self.uno_askers:                  # no longer at uno.at cards before being asked
                 self.uno_askers.remove(p)
 
     def _is_playable(self, p: int, k: int) -> bool:

@@ -46,12 +46,14 @@ TURN = "turn"                  # player's turn begins
 ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
 ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores
 GAME_OVER = "game over"        # the game (or match) is over, won by player (-1: nobody); scores
+SCORED = "scored"              # player (with their team, by team) scored count points by an effect (`P scores N`)
 SET = "set"                    # variable name became value (player: whose value it is, -1 for a global)
 SET_PRIVATELY = "set privately"    # as SET, for a private variable (seen by player only) or a hidden one (by no one)
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
-         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SET, SET_PRIVATELY)
+         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED, SET,
+         SET_PRIVATELY)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.

@@ -45,7 +45,7 @@ class FastState(State):
             plays = sorted(set(hand) if ok is None else ok.intersection(hand))
         else:
             plays = self._playable_kinds(p)
-        if len(hand) == 2 and g.uno_enabled:            # _uno_variants, inline on the hottest path
+        if len(hand) == g.uno_hand:                     # _uno_variants, inline on the hottest path
             actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
         else:
             actions = plays
@@ -63,7 +63,7 @@ class FastState(State):
             State.play_out(self, rand)
             return
         playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
-        may_always_draw, may_keep, uno_enabled = g.may_always_draw, g.may_keep_drawn, g.uno_enabled
+        may_always_draw, may_keep, uno_hand = g.may_always_draw, g.may_keep_drawn, g.uno_hand
         # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
         next_answers = g.may_draw_next_answers
         strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
@@ -75,14 +75,14 @@ class FastState(State):
             kind = pending[0]
             if kind == turn and self.lock_owner < 0:
                 # A turn, as legal_action_ids lists it: the playable kinds (doubled with an UNO call
-                # when the card is the next-to-last), then the draw.
+                # when the play leaves uno.at cards), then the draw.
                 p = pending[1]
                 hand = self.hands[p]
                 ok = playable_after[self.color + 1][self.discard[-1]]
                 plays = set(hand) if ok is None else ok.intersection(hand)
                 if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
                     m = len(plays)
-                    n = 2 * m if len(hand) == 2 and uno_enabled else m
+                    n = 2 * m if len(hand) == uno_hand else m
                     if not m or may_always_draw:
                         i = int(rand() * (n + 1))
                     else:
@@ -102,9 +102,9 @@ class FastState(State):
                     self._play(p, card, i >= m)
                     continue
             elif kind == drawn:
-                # The card just drawn: play it (with an UNO call if it is the next-to-last), or keep it.
+                # The card just drawn: play it (with an UNO call if the play leaves uno.at cards), or keep it.
                 _, p, card = pending
-                n = 2 if len(self.hands[p]) == 2 and uno_enabled else 1
+                n = 2 if len(self.hands[p]) == uno_hand else 1
                 i = int(rand() * (n + 1)) if may_keep else int(rand() * n)
                 self.pending = None
                 if i == n:

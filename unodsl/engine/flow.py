@@ -14,7 +14,7 @@ from ..model.variant import Dealer
 from . import events as E
 from .cards import shuffle
 from .ops import draw, draw_until_playable, eliminate
-from .seats import finished_team, one_card, teams_in_play, with_cards
+from .seats import finished_team, must_call, teams_in_play, with_cards
 
 # What `State.after` says follows once the open effects finish (VM._resume reads it).
 AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
@@ -131,7 +131,7 @@ class Flow:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
         if self.vulnerable:
-            self.vulnerable = one_card(self.vulnerable, self.hands)
+            self.vulnerable = must_call(self.vulnerable, self.hands, self.g.uno_left)
         if self.vulnerable or self.uno_askers:
             self._windows()
         else:
@@ -171,7 +171,7 @@ class Flow:
     def _windows(self) -> None:
         """Between turns: UNO calls for hands changed by effects, then the catch window."""
         if self.uno_askers:
-            self.uno_askers = one_card(self.uno_askers, self.hands)
+            self.uno_askers = must_call(self.uno_askers, self.hands, self.g.uno_left)
         if self.uno_askers:
             self.pending = (D.UNO, self.uno_askers[0])
             return
@@ -271,7 +271,7 @@ class Flow:
         if c >= 0:
             self.color = c
         self.played_by = p
-        if len(hand) == 1 and g.uno_enabled:
+        if len(hand) == g.uno_left:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
@@ -390,8 +390,18 @@ class Flow:
         self._end_turn()
 
     def _turn_draw(self, p: int) -> None:
-        """A turn's draw: one card, or until playable (turn.no_playable); then settle and offer it."""
+        """A turn's draw: turn.draw's effect, else one card or until playable (turn.no_playable); then settle
+        and offer the drawn card."""
         g = self.g
+        if g.turn_draw >= 0:
+            # The effect's own last op names the drawn card (ops.note_drawn), after any decision inside it.
+            self.drawn_this_turn = -1
+            self.after = AFTER_DRAW
+            self._push(g.turn_draw, p, -1, True, False)
+            if not self._run() or self.over:
+                return
+            self._after_draw_action()
+            return
         hand = self.hands[p]
         before = len(hand)
         if g.draws_until_playable and not self._playable_kinds(p):

@@ -44,9 +44,10 @@ class Game(Tables, Positions):
                  "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
-                 "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "simple_draw", "plain",
+                 "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals",
-                 "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends", "eliminate_when",
+                 "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
+                 "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "state_vars", "player_vars", "var_initial", "pvar_initial")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):

@@ -19,16 +19,16 @@ class Moves:
     __slots__ = ()
 
     def _uno_variants(self, p: int, kinds: list[int]) -> list[int]:
-        """Play actions for sorted `kinds`, doubled with 'play X uno' when the card is the next-to-last.
+        """Play actions for sorted `kinds`, doubled with 'play X uno' when the play leaves uno.at cards.
 
         Sorted still: every 'play X uno' id is above every 'play X' id.
         """
-        if len(self.hands[p]) == 2 and self.g.uno_enabled:
+        if len(self.hands[p]) == self.g.uno_hand:
             return kinds + list(map(self.g.num_kinds.__add__, kinds))
         return kinds
 
     def _legal_turn(self) -> list[int]:
-        """A turn: every playable kind (doubled with an UNO call on the next-to-last card), then `draw`.
+        """A turn: every playable kind (doubled with an UNO call when the play leaves uno.at cards), then `draw`.
 
         Drawing is legal with nothing to play, or where the variant's may-draw rule allows it.
         """
@@ -146,8 +146,10 @@ class Moves:
                 return f"player {p} must decide '{kind}' now, not play a card"
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
-            if action >= g.num_kinds and len(self.hands[p]) != 2:
-                return "UNO is called when playing your next-to-last card"
+            if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand:
+                if g.variant.uno_at == 1:
+                    return "UNO is called when playing your next-to-last card"
+                return f"UNO is called when a play leaves you {g.variant.uno_at} cards"
             if kind == D.DRAWN:
                 return "after drawing, only the drawn card may be played"
             if self.lock_owner >= 0:
@@ -282,12 +284,17 @@ class Moves:
         else:
             caught = a - g.A_CATCH
             self.vulnerable.remove(caught)
-            got = self._draw(caught, g.variant.uno_penalty)
-            self.steps += got
-            if self.events is not None and got:
-                self.events.append(E.drew(self, caught, got))
             self.after = AFTER_WINDOW
-            self._after_draw_event(caught)
+            if g.uno_penalty_code >= 0:
+                # uno.penalty as an effect: the caught player's, with the catcher in its frame.
+                self._push(g.uno_penalty_code, caught, -1, True, False)
+                self.frames[-1][D.F_CATCHER] = q
+            else:
+                got = self._draw(caught, g.variant.uno_penalty)
+                self.steps += got
+                if self.events is not None and got:
+                    self.events.append(E.drew(self, caught, got))
+                self._after_draw_event(caught)
             if self.frames and (not self._run() or self.over):
                 return
             self._settle(WINDOWS)
@@ -302,7 +309,7 @@ class Moves:
             self.uno_called[p] = True
             if p in self.vulnerable:                  # calling now also covers an earlier forgotten call
                 self.vulnerable.remove(p)
-        elif p not in self.vulnerable and len(self.hands[p]) == 1:
+        elif p not in self.vulnerable and len(self.hands[p]) == self.g.uno_left:
             self.vulnerable.append(p)
         self._windows()
 # Legal actions per decision (legal_action_ids answers a turn itself on the fast path), and how each

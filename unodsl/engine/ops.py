@@ -398,6 +398,29 @@ def flip_again(st, fr: list, put_back: bool) -> int:
     return fr[D.F_PC]
 
 
+@instruction()
+def score(st, p: int, n: int) -> None:
+    """p scores n points at once: p's own score, or every member of p's team with scoring.by team."""
+    if p < 0 or not n:
+        return
+    if st.g.variant.score_by == "team":
+        team = st.g.team_tables[st.n][0]
+        for q in range(st.n):
+            if team[q] == team[p]:
+                st.scores[q] += n
+    else:
+        st.scores[p] += n
+    if st.events is not None:
+        st.events.append(E.Event(E.SCORED, p, count=n))
+
+
+@instruction()
+def note_drawn(st, p: int, before: int) -> None:
+    """The end of turn.draw: the drawn card is the last one put in p's hand, if the effect left them more cards."""
+    hand = st.hands[p]
+    st.drawn_this_turn = hand[-1] if len(hand) > before else -1
+
+
 # --- declared variables (engine/variables.py keeps their values)
 
 

@@ -7,8 +7,9 @@ engine, and the engine never imports the parser: it reads the trees `Variant.syn
 
 from __future__ import annotations
 
+from ..effects.ast import diagnostic_at
 from ..effects.check import Checker, Context
-from ..effects.layout import DRAWS
+from ..effects.layout import DRAWS, PAUSES, PUSHES
 from ..effects.lower import Lowering
 
 
@@ -93,6 +94,14 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.on_deal = program.compile_effect(tree(v.on_deal), Context("setup"))
     game.on_player_out = program.compile_effect(tree(v.on_player_out), Context("event"))
     game.after_draw = program.compile_effect(tree(v.after_draw), Context("event"))
+    game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"))
+    game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"))
+    game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"))
+    if game.on_round_end >= 0 and program.code(game.on_round_end).flags & {DRAWS, PAUSES, PUSHES}:
+        # The checker refuses such statements where they are written (E514); this holds any it does not list.
+        program.checker.diags.append(diagnostic_at(v.on_round_end, 1, 1, "E514", "the round is over: round.on_end "
+                                                   "may keep score or move cards, but no one decides or draws any more"))
+        game.on_round_end = -1
     # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
     # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
     game.after_draw_guard = (program.code(game.after_draw).guard
@@ -122,15 +131,19 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.plain_turns = -1 if v.jump_in else v.max_turns
     game.may_keep_drawn = v.drawn_card != "forced"
     game.uno_enabled = v.uno_enabled
+    # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.
+    game.uno_hand = v.uno_at + 1 if v.uno_enabled else -1
+    game.uno_left = v.uno_at if v.uno_enabled else -1
     # The fast paths that State takes where these tables say so: all off in the reference mode.
     fast = game.fast
     # Both paths end a turn without settling it, so neither is taken when an elimination rule must be tested.
     settles = game.eliminate_when is not None
     game.simple_draw = (fast and v.no_playable == "draw_one" and v.drawn_card != "forbidden"
-                        and game.after_draw < 0 and not settles)
-    # Kinds whose play needs no effect, no restriction: the fast path of a turn.
-    game.plain = [fast and not settles and game.on_play[t] < 0 and game.restriction[t] is None
-                  for t in game.k_type]
+                        and game.after_draw < 0 and game.turn_draw < 0 and not settles)
+    # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
+    # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
+    plain_ok = fast and not settles and game.uno_left <= 1
+    game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
     # the stack (drawing may run the after-draw event, if there is one).

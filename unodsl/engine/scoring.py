@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..model.variant import ScoreBy, Stall
 from ..model.variant import Scoring as ScoringMode
 from . import events as E
+from .vm import MAX_STEPS_PER_TURN
 
 
 class Scoring:
@@ -28,6 +29,8 @@ class Scoring:
             if winner is None and v.stall is not Stall.NO_WINNER:
                 winner = self._stall_winner()
         self.round_winner = winner
+        if winner is not None and self.g.on_round_end >= 0:
+            self._round_end_effect(winner)
         self._score_round(winner)
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_OVER, -1 if winner is None else winner, count=self.round,
@@ -36,6 +39,20 @@ class Scoring:
             self._finish(winner)
         else:
             self._go_on_with_match()
+
+    def _round_end_effect(self, winner: int) -> None:
+        """round.on_end, with self = the winner: code that cannot pause, push or draw (E514), so it runs
+        here to its end, as _run would, held to the turn's step budget (past it, the effect just stops)."""
+        code = self.g.on_round_end
+        ops, nlocals = self.g.codes[code]
+        fr = [code, 0, winner, -1, True, False]              # as _push makes it
+        if nlocals:
+            fr += [None] * nlocals
+        pc, end, steps = 0, len(ops), self.steps
+        while pc < end and steps <= MAX_STEPS_PER_TURN:
+            pc = ops[pc](self, fr, pc)
+            steps += 1
+        self.steps = steps
 
     def _score_round(self, winner: int | None) -> None:
         """Add the round's points: the winner (or their team) collects the others' cards, or all keep their own."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 # Comprehensions over a method's locals live in these helpers: in the method itself (CPython 3.11)
 # they would make those locals cells, which every call of the method creates first, needed or not.
 
-def one_card(seats, hands) -> list[int]:
-    """The seats of `seats` left with exactly one card."""
-    return [p for p in seats if len(hands[p]) == 1]
+def must_call(seats, hands, size: int) -> list[int]:
+    """The seats of `seats` left with exactly `size` cards (uno.at: the hand that must call UNO)."""
+    return [p for p in seats if len(hands[p]) == size]
 
 
 def with_cards(seats, hands) -> list[int]:

@@ -185,8 +185,11 @@ class Variant:
     may_draw_if: Text | None
     drawn_card: DrawnCard
     lock_allows_wild: bool
+    turn_draw: Text | None            # turn.draw: what a turn's draw does, instead of no_playable's draw
     uno_enabled: bool
-    uno_penalty: int
+    uno_penalty: int                  # cards drawn by a caught player (0 when the penalty is an effect)
+    uno_penalty_effect: Text | None   # uno.penalty given as an effect: self = the caught player, `catcher` readable
+    uno_at: int                       # the hand size that must call UNO (1: the last card)
     uno_partner_may_call: bool
     stacking: Stacking
     stack_cards: tuple[str, ...] | None
@@ -200,6 +203,7 @@ class Variant:
     stall: Stall
     eliminate_when: Text | None       # checked for every player at the end of every resolution
     eliminated_cards: EliminatedCards
+    on_round_end: Text | None         # round.on_end: run once when a round with a winner ends, before scoring
     scoring: Scoring
     target: int
     score_by: ScoreBy
@@ -410,8 +414,11 @@ class _Builder:
             may_draw_if=self.condition(turn, "may_draw_if"),
             drawn_card=self.mode(turn, "drawn_card", DrawnCard.OPTIONAL),
             lock_allows_wild=self.scalar(turn, "lock_allows_wild", False, bool),
+            turn_draw=self.text(turn, "draw"),
             uno_enabled=self.scalar(uno, "enabled", True, bool),
-            uno_penalty=self.scalar(uno, "penalty", 2, int),
+            uno_penalty=self.scalar(uno, "penalty", 0 if self.text(uno, "penalty") else 2, int),
+            uno_penalty_effect=self.text(uno, "penalty"),
+            uno_at=self.scalar(uno, "at", 1, int),
             uno_partner_may_call=self.scalar(uno, "partner_may_call", False, bool),
             stacking=stack_mode,
             stack_cards=tuple(stack_cards) if stack_cards is not None else None,
@@ -425,6 +432,7 @@ class _Builder:
             stall=self.mode(rnd, "stall", Stall.FEWEST_POINTS),
             eliminate_when=self.condition(rnd, "eliminate_when"),
             eliminated_cards=self.mode(rnd, "eliminated_cards", EliminatedCards.UNDER_DRAW),
+            on_round_end=self.text(rnd, "on_end"),
             scoring=self.mode(scoring, "mode", Scoring.WINNER_COLLECTS),
             target=self.scalar(scoring, "target", 500, int),
             max_rounds=self.scalar(scoring, "max_rounds", 1000, int),

@@ -46,6 +46,9 @@ def _effect_texts(variant):
     yield variant.start_default
     yield variant.on_player_out
     yield variant.after_draw
+    yield variant.turn_draw
+    yield variant.uno_penalty_effect
+    yield variant.on_round_end
 
 
 def capabilities(game) -> Capabilities:

@@ -293,7 +293,10 @@ class _Rulebook:
             items.append("Play one card that matches the top card of the discard pile, or draw.")
         else:
             items.append("Play any one card, or draw when drawing is allowed.")
-        if v.no_playable == "draw_until_playable":
+        if v.turn_draw is not None:
+            items.append("When you draw on your turn: " + lower_first(describe_effect(g, v.turn_draw, "turn_draw"))
+                         + " The last card this puts in your hand is the card you drew.")
+        elif v.no_playable == "draw_until_playable":
             items.append("If you cannot play, draw cards one at a time until you draw one you can play.")
         else:
             items.append("If you cannot play, draw one card.")
@@ -323,7 +326,8 @@ class _Rulebook:
     def _uses(self, statement: type) -> bool:
         """Whether any effect of the variant has a `statement` (an effects.ast class)."""
         texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
-        texts += [self.v.start_default, self.v.on_deal, self.v.on_player_out, self.v.after_draw]
+        texts += [self.v.start_default, self.v.on_deal, self.v.on_player_out, self.v.after_draw, self.v.turn_draw,
+                  self.v.uno_penalty_effect, self.v.on_round_end]
         for text in texts:
             tree = self.v.syntax.tree(text)
             if tree is not None and any(isinstance(node, statement) for node in walk(tree)):
@@ -336,9 +340,16 @@ class _Rulebook:
         if not v.uno_enabled:
             self.p("There is no UNO call in this variant.")
             return
-        items = [f"When you play your next-to-last card, call \"UNO\". If another player catches you before the "
-                 f"next player begins their turn, you draw {v.uno_penalty} cards.",
-                 "A player left with one card by someone else's card (a swap, a pass, a gift) must call UNO too."]
+        g = self.g
+        if v.uno_at == 1:
+            when, left = "When you play your next-to-last card", "one card"
+        else:
+            when, left = f"When a play leaves you {v.uno_at} cards", f"{v.uno_at} cards"
+        penalty = (f"you draw {v.uno_penalty} cards." if v.uno_penalty_effect is None else
+                   "this happens: " + lower_first(describe_effect(g, v.uno_penalty_effect, "uno_penalty")))
+        items = [f"{when}, call \"UNO\". If another player catches you before the "
+                 f"next player begins their turn, {penalty}",
+                 f"A player left with {left} by someone else's card (a swap, a pass, a gift) must call UNO too."]
         if v.uno_partner_may_call:
             items.append("Your partner may call UNO for you.")
         self.ul(items)
@@ -399,6 +410,9 @@ class _Rulebook:
             items.append(f"As soon as {cond}, you are out of the round for good, however the cards came (this is "
                          f"checked after every play, draw and penalty); your cards go "
                          f"{ELIMINATED_CARDS[v.eliminated_cards]}. The last player left in the round wins it.")
+        if v.on_round_end is not None:
+            items.append("When a round with a winner ends, before it is scored: "
+                         + lower_first(describe_effect(g, v.on_round_end, "round_end")))
         stall = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
                  "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
                  "no_winner": "nobody wins it"}.get(v.stall, v.stall)

@@ -52,6 +52,9 @@ _WHO = {
     "setup": (_P("the dealer"), "the card"),
     "player_out": (_P("the out player"), "the card"),
     "after_draw": (_P("the drawer"), "the card"),
+    "turn_draw": (_P("you", True), "the card"),
+    "uno_penalty": (_P("the caught player"), "the card"),
+    "round_end": (_P("the winner"), "the card"),
     "condition": (_P("you", True), "the card"),
 }
 # round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
@@ -241,6 +244,15 @@ class Translator:
 
     def s_return_and_flip(self, s):
         return "Put it back into the draw pile, shuffle, and turn up a new start card."
+
+    def s_score(self, s):
+        who = self.player(s.who)
+        n = self.const(s.count)
+        team = " (with their whole team)" if self.variant.score_by == "team" else ""
+        if isinstance(n, int) and not isinstance(n, bool):
+            verb = who.verb("score") if n >= 0 else who.verb("lose")
+            return _cap(f"{verb} {abs(n)} point{'' if abs(n) == 1 else 's'}{team}.")
+        return _cap(f"{who.verb('score')} as many points as {self.num(s.count)}{team}.")
 
     def s_if_stmt(self, s):
         out: list[str] = []
@@ -435,6 +447,8 @@ class Translator:
             return _P("the player with the most cards")
         if d == "fewest_cards":
             return _P("the player with the fewest cards")
+        if d == "catcher":                       # uno.penalty only (E509 elsewhere)
+            return _P("the catcher")
         if d == "var":
             bound = self.names.get(e.name)
             if isinstance(bound, _P):

@@ -134,6 +134,8 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"another start card is turned up: {e.cards[0]}"
     if kind == E.WENT_OUT:
         return f"{who} {'have' if q == seat else 'has'} no cards left"
+    if kind == E.SCORED:
+        return f"{who} {'score' if q == seat else 'scores'} {e.count} point{'s' if abs(e.count) != 1 else ''}"
     if kind == E.ROUND_OVER:
         scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
         won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
