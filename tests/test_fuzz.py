@@ -506,7 +506,7 @@ def check_mutant(text: str, label: str) -> list:
 
 
 _EFFECT_KEYS = {"on_play", "on_start", "restriction", "may_draw_if", "eliminate_when", "on_deal", "default", "player_out",
-                "after_draw"}
+                "after_draw", "penalty", "draw", "on_end"}      # uno.penalty, turn.draw and round.on_end may be effects
 
 
 def _effect_spans(text: str, path: str) -> list:
