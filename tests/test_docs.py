@@ -66,11 +66,12 @@ def workspace(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def games(workspace):
     return {"classic": load(str(REPO / "variants" / "classic.yaml"), str(REPO)),
-            "teams": load(str(workspace / "variants" / "_docs_teams.yaml"), str(workspace))}
+            "teams": load(str(workspace / "variants" / "_docs_teams.yaml"), str(workspace)),
+            "flip": load(str(REPO / "variants" / "flip.yaml"), str(REPO))}
 
 
 def _compile(games, info, body, condition: bool):
-    game = games["teams" if "teams" in info else "classic"]
+    game = games["teams" if "teams" in info else "flip" if "flip" in info else "classic"]
     where = "on_start" if "on_start" in info else ("condition" if condition else "on_play")
     where = next((w for w in ("turn_draw", "uno_penalty", "round_end") if w in info), where)
     program = Program(game, OPS, OP_FLAGS)
@@ -139,7 +140,7 @@ def test_partial_yaml_examples_that_name_effects_compile(games):
             assert not errors, (key, node)
     for kind, info, body, _ in _blocks(LANGUAGE):
         data = yaml.safe_load(body) if kind == "yaml" else None
-        if kind == "yaml" and not (isinstance(data, dict) and "unodsl" in data):     # whole files: test_yaml_examples
+        if kind == "yaml" and not (isinstance(data, dict) and "unodsl" in data):   # whole files: test_yaml_examples
             walk(data)
     assert seen > 5
 

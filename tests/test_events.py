@@ -126,11 +126,17 @@ def test_every_kind_has_its_line_of_docs():
 # --- the leak test ---------------------------------------------------------------------
 
 
-def _visible(obs: dict) -> set[str]:
+def _visible(obs: dict, game) -> set[str]:
     """The cards an observation shows its seat: their hand, the discard pile, what was shown to them."""
     cards = set(obs["hand"]) | set(obs["discard"])
     for shown in obs["revealed"].values():
         cards.update(shown)
+    if "backs" in obs:                  # a two-sided deck: each back seen tells its face
+        back, index = game.k_back, game.card_index
+        names = game.card_names
+        cards.update(names[back[index[c]]] for shown in obs["backs"].values() for c in shown)
+        if obs["draw_pile_back"]:
+            cards.add(names[back[index[obs["draw_pile_back"]]]])
     if obs.get("drawn"):
         cards.add(obs["drawn"])
     return cards
@@ -148,10 +154,10 @@ def leaks(game, players: int, seed: int, seen_by=Event.seen_by) -> list[str]:
     state = game.new_game(players, seed=seed, record=True)
     rng = random.Random(seed)
     held = [set(state.hand(q)) for q in range(players)]
-    before = [_visible(state.observation(q)) for q in range(players)]
+    before = [_visible(state.observation(q), game) for q in range(players)]
     found, start = [], 0
     while True:
-        after = [_visible(state.observation(q)) for q in range(players)]
+        after = [_visible(state.observation(q), game) for q in range(players)]
         for q in range(players):
             held[q].update(state.hand(q))
             could_see = held[q] | before[q] | after[q]

@@ -110,7 +110,7 @@ class GameChecker:
         # The deep checks (save/load, clone, non-interference) run every `deep_every` steps, and at
         # every `deep_other`-th step where a decision other than a turn is pending (effects paused).
         self.deep_every, self.deep_other = deep_every, deep_other
-        self.deck = Counter(game.deck)
+        self.decks = [Counter(game.deck_up(side)) for side in range(len(game.variant.sides) or 1)]
         self.actions = 0
 
     def play(self, players: int, seed: int, match: bool = False, heuristic: bool = True) -> State:
@@ -164,7 +164,8 @@ class GameChecker:
         return _sides_in_play(s) <= 1 or any(not h and not e for h, e in zip(s.hands, s.eliminated))
 
     def _check_state(self, s: State, at: _At) -> list[int]:
-        assert _zones(s) == self.deck, f"{at}: cards not conserved: {(_zones(s) - self.deck) or -(self.deck - _zones(s))}"
+        deck = self.decks[s.side]                   # by the faces up
+        assert _zones(s) == deck, f"{at}: cards not conserved: {(_zones(s) - deck) or -(deck - _zones(s))}"
         if s.over:
             assert s.legal_action_ids() == [] and s.current_player == -1, f"{at}"
             return []
@@ -228,9 +229,12 @@ class GameChecker:
             assert copy.legal_action_ids() == legal, f"{at}: the {how} state offers other actions"
         if s.over or len(s.draw_pile) < 2:
             return
-        # The order of the draw pile is hidden: no observation may depend on it.
+        # The order of the draw pile is hidden: no observation may depend on it (but for the top
+        # card of a two-sided deck, whose other face shows).
         shuffled = s.clone()
-        random.Random(len(saved)).shuffle(shuffled.draw_pile)
+        below = shuffled.draw_pile[:-1] if self.game.k_back is not None else shuffled.draw_pile
+        random.Random(len(saved)).shuffle(below)
+        shuffled.draw_pile[:len(below)] = below
         for q in range(s.n):
             assert shuffled.observation(q) == s.observation(q), f"{at}: player {q} sees the draw pile order"
 

@@ -52,6 +52,7 @@ ACTION_SPACE = {
     "variants/all-wild-grogu.yaml": (96, 101, 135),
     "variants/all-wild.yaml": (21, 26, 115),
     "variants/classic.yaml": (119, 121, 3109),
+    "variants/flip.yaml": (231, 233, 12023),
     "variants/frozen-2.yaml": (121, 123, 3221),
     "variants/house-rules/draw-to-match.yaml": (119, 121, 3109),
     "variants/house-rules/force-play.yaml": (118, 120, 3109),
@@ -330,6 +331,14 @@ def reference_encode(encoder, state, seat):
         base = o["revealed"] + (rel - 1) * k
         for name in cards:
             v[base + ki[name]] += 1
+    if "side" in obs:                   # a two-sided deck
+        v[o["side"]] = obs["side"] == encoder.game.variant.sides[1]
+        for q, cards in obs["backs"].items():
+            base = o["backs"] + ((int(q) - seat) % n - 1) * k
+            for name in cards:
+                v[base + ki[name]] += 1
+        if obs["draw_pile_back"]:
+            v[o["draw_pile_back"] + ki[obs["draw_pile_back"]]] = 1
     v[o["turn"]] = min(obs["turn"], encoder.high[o["turn"]])
     if encoder.full_state:
         for i in range(1, n):

@@ -138,7 +138,7 @@ def _load_or_refuse(game, data) -> None:
 
 def test_every_saved_field_has_one_schema_entry():
     """Every field of a state is saved and checked, but the game it plays, its log and its events (not saved)."""
-    assert set(savefile.FIELDS) == set(State.__slots__) - {"g", "log", "events"}
+    assert set(savefile.FIELDS) | set(savefile.TWO_SIDED) == set(State.__slots__) - {"g", "log", "events"}
 
 
 def test_every_sampled_state_saves_loads_and_continues_identically(saved):

@@ -60,7 +60,8 @@ class HeuristicBot(Bot):
             for k in view.hand:
                 if g.k_color[k] >= 0:
                     counts[g.k_color[k]] += 1
-            return g.A_COLOR + max(range(len(counts)), key=lambda c: (counts[c], -c))
+            # Among the colors it may name (a two-sided deck: the side up's).
+            return g.A_COLOR + max((a - g.A_COLOR for a in legal), key=lambda c: (counts[c], -c))
         if kind == D.TARGET:
             # Aim at the opponent closest to going out (fewest cards), never a partner.
             targets = [a - g.A_TARGET for a in legal]

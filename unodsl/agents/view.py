@@ -23,13 +23,18 @@ _SECRET = ("rng", "seed", "history")
 def public_state(state, seat: int) -> dict:
     """The saved form of `state` (State.to_json) with everything `seat` cannot see replaced.
 
-    Other seats' hands and the draw pile become their sizes; an exchange's set-aside cards
+    Other seats' hands and the draw pile become their sizes (on a two-sided deck, with the other
+    face of those hands and of the draw pile's top card beside them: `backs`, `draw_pile_back`); an exchange's set-aside cards
     become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
     unless `seat` played it; only what was shown to `seat` stays in `revealed`; a hidden
     variable's value, and another seat's private one, become None; the generator, the seed and
     the action history (gifts and trades name hidden cards) are removed.
     """
     data = json.loads(state.to_json())
+    if state.g.k_back is not None:
+        # A two-sided deck shows the other face of the other hands and of the draw pile's top card.
+        seen = state.backs(seat)
+        data["backs"], data["draw_pile_back"] = seen["backs"], seen["draw_pile_back"]
     for q, hand in enumerate(data["hands"]):
         if q != seat:
             data["hands"][q] = len(hand)

@@ -11,6 +11,8 @@ pile), so it rolls out worlds: states equal to the real one in everything the se
   cards of those kinds that have reached the discard since its last decision (a card of
   the kind went there: it may have been that one, so it is no longer counted as known);
   while it trades with a hand it has just looked at, that hand exactly;
+- on a two-sided deck, every card whose other face it sees: the other hands and the draw pile's
+  top card (a back names its face: each kind has one kind on its other side);
 - a restricted card's honesty (Wild Draw Four), judged on the world's hand of the seat
   that played it, in the colour that was current before it was played;
 - every variable the seat may see; one it may not (hidden, another seat's private one) is
@@ -87,7 +89,7 @@ class WorldSampler:
         pub = view.public
         names = g.card_index
         self.seat = seat = view.seat
-        pool = Counter(g.deck)
+        pool = Counter(g.deck_up(pub.get("side", 0)))     # the deck, by the faces up
         pool.subtract(names[c] for c in pub["hands"][seat])
         pool.subtract(names[c] for c in pub["discard"])
         for cards in pub["limbo"]:
@@ -95,7 +97,17 @@ class WorldSampler:
                 pool.subtract(names[c] for c in cards)
         # The known cards that are still unseen (one may be in the seat's own hand after a swap).
         self.known: dict[int, list[int]] = {}
-        for q, cards in sorted(knowledge.known.items()):
+        self.top: list[int] = []                 # the draw pile's top card, when its other face shows it
+        backs = pub.get("backs")
+        if backs is not None:
+            faces = g.k_back
+            for q, cards in sorted(backs.items(), key=lambda item: int(item[0])):
+                self.known[int(q)] = held = [faces[names[c]] for c in cards]
+                pool.subtract(held)
+            if pub["draw_pile_back"] is not None:
+                self.top = [faces[names[pub["draw_pile_back"]]]]
+                pool.subtract(self.top)
+        for q, cards in sorted(knowledge.known.items()) if backs is None else ():
             held = []
             for k, count in sorted(cards.items()):
                 take = min(count, pool[k])
@@ -107,7 +119,7 @@ class WorldSampler:
         self.sizes = {q: size - len(self.known.get(q, ())) for q, size in enumerate(pub["hands"])
                       if q != seat}
         self.limbo = [None if isinstance(cards, list) else cards for cards in pub["limbo"]]
-        hidden = sum(self.sizes.values()) + pub["draw_pile"] + sum(n for n in self.limbo if n)
+        hidden = sum(self.sizes.values()) + pub["draw_pile"] - len(self.top) + sum(n for n in self.limbo if n)
         if hidden != len(self.unseen) or min(self.sizes.values(), default=0) < 0:
             raise ValueError(f"the public counts ({hidden} cards) do not match the {len(self.unseen)} unseen")
         # Restricted plays whose honesty is unknown: (frame index, seat, card, colour before it).
@@ -139,7 +151,9 @@ class WorldSampler:
         for slot, size in enumerate(self.limbo):
             if size is not None:
                 data["limbo"][slot], cards = cards[:size], cards[size:]
-        data["draw_pile"] = cards
+        data["draw_pile"] = cards + [names[k] for k in self.top]
+        for key in ("backs", "draw_pile_back"):
+            data.pop(key, None)
         for frame in data["frames"]:
             if frame[D.F_HONEST] is None:
                 frame[D.F_HONEST] = True
@@ -169,7 +183,7 @@ class WorldSampler:
             if size is not None:
                 world.limbo[slot] = cards[at:at + size]
                 at += size
-        world.draw_pile = cards[at:]
+        world.draw_pile = cards[at:] + self.top
         world.rng = random.Random(rng.getrandbits(64))
         if self.judged:
             self._judge(world)

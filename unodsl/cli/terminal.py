@@ -152,6 +152,13 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
     if obs.get("lock"):
         extras.append(f"locked to {obs['lock']}")
     lines.append(Text("piles: " + ", ".join(extras)))
+    if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
+        shown = Text(f"side up: {obs['side']}")
+        if obs["draw_pile_back"]:
+            shown += Text("   draw pile's top shows: ") + _cards(game, [obs["draw_pile_back"]])
+        lines.append(shown)
+        for q, backs in sorted(obs["backs"].items(), key=lambda item: int(item[0])):
+            lines.append(Text(f"the backs of p{q}'s cards: ") + _cards(game, sort_hand(game, backs)))
     others = []
     for q, size in enumerate(obs["hand_sizes"]):
         if q == seat:

@@ -241,6 +241,11 @@ class Score(Stmt):
     count: Expr
 
 
+@_rule("flip_all")
+class FlipAll(Stmt):
+    pass
+
+
 @_rule("must_play_block")
 class MustPlayBlock(Stmt):
     who: Expr
@@ -378,6 +383,11 @@ class IsPartner(Expr):
 @_rule("card_is")
 class CardIs(Expr):
     kind: str
+
+
+@_rule("side_is")
+class SideIs(Expr):
+    side: str
 
 
 # ---- expressions: atoms --------------------------------------------------------------------------

@@ -202,6 +202,11 @@ class _Unit:
 
     s_return_and_flip = s_flip_again
 
+    def s_flip_all(self, s):
+        if not self.v.sides:
+            self.fail(s.span, "E515", "'flip all cards' turns over a two-sided deck, but the variant's cards "
+                      "have one side (declare sides: at the top level)")
+
     def s_if_stmt(self, s):
         broken = False
         for clause in s.clauses:
@@ -422,6 +427,14 @@ class _Unit:
         self._needs_teams(e)
         self.expect(e.who, PLAYER)
         self.expect(e.other, PLAYER)
+        return BOOL
+
+    def e_side_is(self, e):
+        sides = self.v.sides
+        if not sides:
+            self.fail(e.span, "E515", "this asks which side is up, but the variant's cards have one side")
+        if e.side not in sides:
+            self.fail(e.span, "E502", f"unknown side '{e.side}'" + suggestion_suffix(e.side, sides))
         return BOOL
 
     def _needs_teams(self, e):

@@ -353,6 +353,10 @@ class _Unit:
         flip_again = self.low.ops["flip_again"]
         ops.append(Op(lambda st, fr, pc: flip_again(st, fr, put_back), calls="flip_again"))
 
+    def s_flip_all(self, s, ops):
+        flip = self.low.ops["flip_all"]
+        ops.append(self.decision("flip_all", lambda st, fr: flip(st, fr[F_SELF])))
+
     def s_if_stmt(self, s, ops):
         compiled = [(self.expr(clause.test), self.block(clause.body)) for clause in s.clauses]
         else_body = self.block(s.otherwise) if s.otherwise is not None else []
@@ -639,6 +643,10 @@ class _Unit:
     def e_card_is(self, e):
         kind, table = e.kind, self.g.k_category
         return Value(lambda st, fr: fr[F_CARD] >= 0 and table[fr[F_CARD]] == kind)
+
+    def e_side_is(self, e):
+        side = self.g.variant.sides.index(e.side)
+        return Value(lambda st, fr: st.side == side)
 
     # players
 

@@ -41,6 +41,7 @@ CAUGHT = "caught"              # player forgot to call UNO and was caught by oth
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 FLIPPED = "flipped"            # another start card, cards[0], was turned up
+TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: count is the side now up (0 the first), cards[0] the top
 WENT_OUT = "went out"          # player has no cards left
 TURN = "turn"                  # player's turn begins
 ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
@@ -52,8 +53,8 @@ SET_PRIVATELY = "set privately"    # as SET, for a private variable (seen by pla
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
-         STACK_GREW, STACK_TAKEN, FLIPPED, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED, SET,
-         SET_PRIVATELY)
+         STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
+         SET, SET_PRIVATELY)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.

@@ -48,6 +48,7 @@ class Game(Tables, Positions):
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals",
                  "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
+                 "k_back", "side_colors", "color_actions",
                  "state_vars", "player_vars", "var_initial", "pvar_initial")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):

@@ -48,7 +48,7 @@ class Moves:
         return actions
 
     def _legal_color(self) -> list[int]:
-        return list(self.g.fixed_actions[D.COLOR])
+        return list(self.g.color_actions[self.side])
 
     def _legal_target(self) -> list[int]:
         return [self.g.A_TARGET + q for q in self.pending[3]]

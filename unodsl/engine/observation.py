@@ -59,7 +59,22 @@ class Observation:
             obs["legal_actions"] = self.legal_actions()
         if self.pending and self.pending[0] == D.DRAWN and self.pending[1] == player:
             obs["drawn"] = names[self.pending[2]]
+        if g.k_back is not None:
+            obs.update(self.backs(player))
         return obs
+
+    def backs(self, player: int) -> dict:
+        """On a two-sided deck, what `player` sees of the faces turned away: the side up, the other face of
+        every card in the other hands (their owners hold them face to themselves) and of the draw pile's
+        top card (the pile lies face down, its other face up)."""
+        g = self.g
+        names, back = g.card_names, g.k_back
+        return {
+            "side": g.variant.sides[self.side],
+            "backs": {str(q): sorted(names[back[k]] for k in hand)
+                      for q, hand in enumerate(self.hands) if q != player},
+            "draw_pile_back": names[back[self.draw_pile[-1]]] if self.draw_pile else None,
+        }
 
     def events_for(self, seat: int, since: int = 0) -> list:
         """What happened from `State.events[since]` on, each event as `seat` may see it (Event.seen_by):

@@ -421,6 +421,31 @@ def note_drawn(st, p: int, before: int) -> None:
     st.drawn_this_turn = hand[-1] if len(hand) > before else -1
 
 
+@instruction(PAUSES)
+def flip_all(st, p: int) -> int:
+    """Every card of a two-sided deck turns over in place (hands, draw pile, discard pile, set-aside
+    cards, hands shown), the other side becomes the active one and the color is the new top face's;
+    a wild face up: p names the color (a decision). On a one-sided deck nothing happens."""
+    g = st.g
+    back = g.k_back
+    if back is None:
+        return 0
+    for zone in (*st.hands, st.draw_pile, st.discard, *st.limbo, *(c for seen in st.revealed.values()
+                                                                  for c in seen.values())):
+        zone[:] = [back[k] for k in zone]
+    if st.drawn_this_turn >= 0:
+        st.drawn_this_turn = back[st.drawn_this_turn]
+    st.steps += g.deck_size
+    st.side = 1 - st.side
+    top = st.discard[-1]
+    st.color = -1 if g.k_wild[top] else g.k_color[top]
+    if st.events is not None:
+        st.events.append(E.Event(E.TURNED_OVER, p, count=st.side, cards=(g.card_names[top],)))
+    if st.color < 0 and g.variant.colors:
+        return choose_color(st, p)
+    return 0
+
+
 # --- declared variables (engine/variables.py keeps their values)
 
 

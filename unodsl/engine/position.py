@@ -19,7 +19,8 @@ class Positions:
     def position(self, hands: list, draw_pile: list, discard: list, *, dealer: int, turn: int | None = None,
                  direction: int = 1, color: str | int | None = None, scores: list | None = None,
                  uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
-                 start: bool = False, record: bool = False, variables: dict | None = None) -> "State":
+                 start: bool = False, record: bool = False, side: str | int = 0,
+                 variables: dict | None = None) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -28,13 +29,15 @@ class Positions:
         as a dealt one does (the deal's effect, then the top card's start effect, then the seat
         after the dealer); else `turn` (default: the seat after the dealer) is to play. `color`
         defaults to the top card's. The game draws from `rng` if given, else from a generator
-        seeded with `seed`. `variables` gives declared variables other values than their initial
-        ones: {global name: value, per-player name: [value per seat]}, colors and card types by
+        seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side up: every card
+        is given by its face on that side. `variables` gives declared variables other values than their
+        initial ones: {global name: value, per-player name: [value per seat]}, colors and card types by
         their words. Raises ValueError saying what is wrong.
         """
         n = len(hands)
         self.check_players(n)
-        hand_kinds, pile, below = self._placed(hands, draw_pile, discard)
+        side = self.side_index(side)
+        hand_kinds, pile, below = self._placed(hands, draw_pile, discard, side)
         for name, seat in (("dealer", dealer), ("turn", turn)):
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
@@ -49,6 +52,7 @@ class Positions:
         state.draw_pile = pile[::-1]                # the engine draws from the end of the list
         state.discard = below
         state.direction = direction
+        state.side = side
         if color is None:
             state.color = self.k_color[below[-1]]
         elif isinstance(color, str):
@@ -76,15 +80,27 @@ class Positions:
             state.pending = (D.TURN, first)
         return state
 
-    def _placed(self, hands: list, draw_pile: list, discard: list) -> tuple[list, list[int], list[int]]:
-        """The zones of a position as kinds; raises ValueError unless together they are exactly the deck."""
+    def side_index(self, side: str | int) -> int:
+        """A side given by name or index, as its index; raises ValueError for a side the deck does not have."""
+        sides = self.variant.sides or ("",)
+        if isinstance(side, str) and side in sides:
+            return sides.index(side)
+        if isinstance(side, int) and not isinstance(side, bool) and 0 <= side < len(sides):
+            return side
+        raise ValueError(f"unknown side {side!r}" + (f" (the sides are {', '.join(sides)})" if self.variant.sides
+                                                      else ": the deck has one side"))
+
+    def _placed(self, hands: list, draw_pile: list, discard: list,
+                side: int = 0) -> tuple[list, list[int], list[int]]:
+        """The zones of a position as kinds; raises ValueError unless together they are exactly the deck,
+        each card by its face on `side`."""
         hand_kinds = [self._kinds(h, f"hand {i}") for i, h in enumerate(hands)]
         pile = self._kinds(draw_pile, "the draw pile")
         below = self._kinds(discard, "the discard pile")
         if not below:
             raise ValueError("the discard pile needs a top card")
         held = Counter(k for zone in hand_kinds + [pile, below] for k in zone)
-        deck = Counter(self.deck)
+        deck = Counter(self.deck_up(side))
         if held != deck:
             extra, short = held - deck, deck - held
             wrong = self.card_names[next(iter(extra or short))]

@@ -440,6 +440,14 @@ OPTIONAL = {
 }
 
 
+def side(value, ld):
+    """The side up of a two-sided deck, by index (a field saved only for such a deck)."""
+    sides = len(ld.game.variant.sides)
+    if not _is_int(value) or not 0 <= value < sides:
+        raise _Bad(f"is {_show(value)}, not a side of this deck (0 to {sides - 1})")
+    return value
+
+
 # --- the schema: one entry per saved field, checked in this order --------------------------------
 
 FIELDS = {
@@ -494,9 +502,20 @@ FIELDS = {
 }
 
 
+# The fields only a two-sided deck's states save and load, checked after FIELDS; on a one-sided deck
+# each holds its value here.
+TWO_SIDED = {"side": side}
+ONE_SIDED = {"side": 0}
+
+
+def fields_of(game) -> dict:
+    """The saved fields of `game`'s states, in the order they are checked."""
+    return FIELDS if game.k_back is None else {**FIELDS, **TWO_SIDED}
+
+
 def dump_state(state) -> str:
     """The whole state, RNG included, as JSON text: every field of FIELDS, cards by id."""
-    data = {f: getattr(state, f) for f in FIELDS}
+    data = {f: getattr(state, f) for f in fields_of(state.g)}
     # `after` says how to go on once the open effects finish, and `then` how to go on after the
     # player-out events: read only while they are open (each is set before such effects run), so
     # otherwise a saved state holds their defaults.
@@ -533,14 +552,16 @@ def load_state(game, text: str):
     if data.get("variant") != game.digest:
         raise InvalidState(f"saved for another variant (digest {_show(data.get('variant'))}, "
                            f"this one is {game.digest})")
-    missing = [f for f in FIELDS if f not in data and f not in OPTIONAL]
+    fields = fields_of(game)
+    missing = [f for f in fields if f not in data and f not in OPTIONAL]
     if missing:
         raise InvalidState(f"missing fields: {', '.join(missing)}")
-    unknown = [f for f in data if f not in FIELDS and f not in ("format", "variant")]
+    unknown = [f for f in data if f not in fields and f not in ("format", "variant")]
     if unknown:
         raise InvalidState(f"unknown field '{unknown[0][:40]}'")
     ld = _Loading(game)
-    for name, check in FIELDS.items():
+    ld.got.update(ONE_SIDED)
+    for name, check in fields.items():
         if name not in data:                        # an OPTIONAL field: `n`, checked first, is known
             ld.got[name] = OPTIONAL[name](game, ld.got["n"])
             continue
@@ -553,7 +574,7 @@ def load_state(game, text: str):
     game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)
     state.g = game
-    for name in FIELDS:
+    for name in (*FIELDS, *ONE_SIDED):
         setattr(state, name, ld.got[name])
     state.log = None
     state.events = None
@@ -563,7 +584,7 @@ def load_state(game, text: str):
 def _check_cards(game, got: dict) -> None:
     """All zones together hold exactly the deck: no card made up, none lost."""
     held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"]) for k in zone)
-    expected = Counter(game.deck)
+    expected = Counter(game.deck_up(got["side"]))
     if held != expected:
         extra = held - expected
         if extra:

@@ -55,6 +55,7 @@ class Tables:
         color, number, face, wild, points, draw, ktype, type_id, category = ([] for _ in range(9))
         faces: dict = {}
         deck: list[int] = []
+        kind_of: dict = {}                  # (type id, color, number) -> kind: where a back is looked up
         for t_index, (tid, ct) in enumerate(v.cards.items()):
             for color_name, by_number in ct.copies.items():
                 for num, copies in by_number.items():
@@ -82,7 +83,9 @@ class Tables:
                     ktype.append(t_index)
                     type_id.append(tid)
                     category.append(ct.kind)
-                    deck.extend([k] * copies)
+                    kind_of[tid, color_name, num] = k
+                    if v.dealt(ct):
+                        deck.extend([k] * copies)
         self.card_names = names
         self.card_index = {n: i for i, n in enumerate(names)}
         self.k_color, self.k_number, self.k_wild = color, number, wild
@@ -100,6 +103,38 @@ class Tables:
                 row.append(None if len(ok) == len(names) else ok)
             by_face.append(row)
         self.playable_after = [[row[face[k]] for k in range(len(names))] for row in by_face]
+        self._build_sides(kind_of)
+
+    def _build_sides(self, kind_of: dict) -> None:
+        """A two-sided deck's tables: k_back[kind] is the kind on its other face (None for a one-sided deck),
+        side_colors[side] the color indices of a side's cards.
+
+        A kind is one face: a hand, the draw pile and the discard pile hold the faces up on the active
+        side, and turning the cards over maps each through k_back. The model checked that every
+        first-side type names a back that pairs with it card for card.
+        """
+        v = self.variant
+        colors = list(v.colors)
+        if not v.sides:
+            self.k_back = None
+            self.side_colors = (tuple(range(len(colors))),)
+            return
+        self.side_colors = tuple(tuple(colors.index(c) for c in side) for side in v.side_colors)
+        back = list(range(self.num_kinds))
+        for tid, ct in v.cards.items():
+            other = v.cards.get(ct.back) if v.dealt(ct) and ct.back else None
+            if other is None:
+                continue
+            for (color, by_number), other_color in zip(ct.copies.items(), other.copies):
+                for num in by_number:
+                    a, b = kind_of.get((tid, color, num)), kind_of.get((other.id, other_color, num))
+                    if a is not None and b is not None:
+                        back[a], back[b] = b, a
+        self.k_back = back
+
+    def deck_up(self, side: int) -> tuple[int, ...]:
+        """The deck's cards by their faces on `side` (the deck itself on the first side)."""
+        return self.deck if not side else tuple(self.k_back[k] for k in self.deck)
 
     def _build_actions(self) -> None:
         k = self.num_kinds
@@ -113,6 +148,11 @@ class Tables:
         # The decisions whose legal actions are always the same.
         self.fixed_actions = {D.COLOR: tuple(range(self.A_COLOR, self.A_TARGET)),
                               D.CHALLENGE: (self.A_CHALLENGE, self.A_ACCEPT), D.UNO: (self.A_UNO, self.A_PASS)}
+        # The colors one may name on each side: all of them on a one-sided deck; on a two-sided one,
+        # the active side's (so the color decision is not fixed there).
+        self.color_actions = tuple(tuple(self.A_COLOR + c for c in side) for side in self.side_colors)
+        if self.k_back is not None:
+            del self.fixed_actions[D.COLOR]
         # Team tables, seat orders and empty skip rows by table size, read on the hot path without a
         # call; built by tables_for when a game at that size starts, never for a size not played.
         self.team_tables = [None] * (self.max_players + 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ..diagnostics import Diagnostic, suggestion_suffix
@@ -132,6 +132,8 @@ class CardType:
     last_card: LastCard
     text: str | None
     node: Node | None = None
+    side: str = ""                             # the side of a two-sided deck this face is on ("" for one side)
+    back: str | None = None                    # the card type on this face's other side (first side only)
 
 
 @dataclass(frozen=True)
@@ -216,11 +218,21 @@ class Variant:
     # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
     # sits below the effect language and cannot parse; Game reads the trees from here.
     syntax: object = field(default=None, compare=False, repr=False)
+    # A two-sided deck: its sides in order (the deck is dealt with the first one up), each with its
+    # colors; empty for a one-sided deck.
+    sides: tuple[str, ...] = ()
+    side_colors: tuple[tuple[str, ...], ...] = ()
 
     @property
     def deck_size(self) -> int:
-        """Return the number of physical cards in the deck."""
-        return sum(n for ct in self.cards.values() for by_num in ct.copies.values() for n in by_num.values())
+        """Return the number of physical cards in the deck (a two-sided card counts once, by its first face)."""
+        return sum(n for ct in self.cards.values() if self.dealt(ct)
+                   for by_num in ct.copies.values() for n in by_num.values())
+
+    def dealt(self, ct: CardType) -> bool:
+        """Whether cards of type `ct` are dealt as they are: every type of a one-sided deck, the first side's
+        of a two-sided one (the others are their backs)."""
+        return not self.sides or ct.side == self.sides[0]
 
 
 # ---------------------------------------------------------------------------
@@ -330,7 +342,10 @@ class _Builder:
     def build(self) -> Variant | None:
         root = self.root
         colors = [c for c, _ in self.strings(root, "colors")]
-        cards = self.build_cards(colors)
+        sides = self.build_sides(colors)
+        cards = self.build_cards(colors, sides)
+        if sides:
+            self.check_backs(cards, list(sides))
         players = self.get(root, "players")
         min_p = self.scalar(players, "min", 2, int)
         max_p = self.scalar(players, "max", 10, int)
@@ -355,7 +370,8 @@ class _Builder:
         deck_node = self.get(root, "deck")
         declared = self.scalar(deck_node, "total", None, int)
         variant_cards = {k: v for k, v in cards.items()}
-        deck_size = sum(n for ct in variant_cards.values() for by in ct.copies.values() for n in by.values())
+        deck_size = sum(n for ct in variant_cards.values() if not sides or ct.side == next(iter(sides))
+                        for by in ct.copies.values() for n in by.values())
         if declared is not None and declared != deck_size:
             self.deck_total_error(self.get(deck_node, "total"), declared, deck_size)
         if deck_size > MAX_CARDS:
@@ -441,6 +457,8 @@ class _Builder:
             state=state,
             player_state=player_state,
             root=root,
+            sides=tuple(sides),
+            side_colors=tuple(tuple(c) for c in sides.values()),
         )
 
     def scalar_list(self, node, key):
@@ -456,7 +474,7 @@ class _Builder:
         if card_id not in cards:
             self.error(node, "E301", f"unknown card type '{card_id}'" + suggestion_suffix(card_id, cards))
 
-    def build_cards(self, colors: list[str]) -> dict[str, CardType]:
+    def build_cards(self, colors: list[str], sides: dict[str, list[str]]) -> dict[str, CardType]:
         cards_node = self.get(self.root, "cards")
         out: dict[str, CardType] = {}
         if cards_node is None or cards_node.kind != "map":
@@ -466,7 +484,21 @@ class _Builder:
                 continue                     # `card: null` in an including file removes the type
             if spec.kind != "map":
                 continue
-            card = self.build_card(card_id, spec, colors)
+            side, side_colors = "", colors
+            if sides:
+                side = self.scalar(spec, "side", next(iter(sides)), str)
+                if side not in sides:
+                    self.error(self.get(spec, "side"), "E317", f"unknown side '{side}'" + suggestion_suffix(side, sides))
+                    continue
+                side_colors = sides[side]
+            else:
+                for key in ("side", "back"):
+                    if self.get(spec, key) is not None:
+                        self.error(self.get(spec, key), "E317", f"'{key}' needs a two-sided deck: "
+                                   "declare its sides at the top level (sides: {light: [...], dark: [...]})")
+            card = self.build_card(card_id, spec, colors, side_colors)
+            if card is not None and sides:
+                card = replace(card, side=side, back=self.scalar(spec, "back", None, str))
             if card is not None:
                 out[card_id] = card
         return out
@@ -494,7 +526,8 @@ class _Builder:
                 self.error(node, "E303", f"{which} of '{card_id}' given by '{key}' {verb} also given by "
                            f"'{other_key}'")
 
-    def build_card(self, card_id: str, spec: Node, colors: list[str]) -> CardType | None:
+    def build_card(self, card_id: str, spec: Node, colors: list[str],
+                   side_colors: list[str] | None = None) -> CardType | None:
         wild = self.scalar(spec, "wild", False, bool)
         numbers_node = self.get(spec, "numbers")
         numbers: dict[int | None, int] = {}
@@ -522,7 +555,7 @@ class _Builder:
                 return None                   # present but not an integer: the schema reports it (E202)
             if val is not None and not 0 <= val <= MAX_COUNT:
                 return None                   # the schema reports the range (E204)
-        card_colors = colors
+        card_colors = colors if side_colors is None else side_colors
         if self.get(spec, "colors") is not None:
             card_colors = []
             for color, node in self.strings(spec, "colors"):
@@ -588,6 +621,65 @@ class _Builder:
             return None
         return range(lo, hi + 1)
 
+    # --- a two-sided deck
+
+    def build_sides(self, colors: list[str]) -> dict[str, list[str]]:
+        """`sides:` (side name -> its colors, in order), or {} for a one-sided deck; E302 for a color
+        that is not one of the variant's."""
+        node = self.get(self.root, "sides")
+        out: dict[str, list[str]] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            out[name] = []
+            for color, at in self.strings(node, name):
+                if color not in colors:
+                    self.error(at, "E302", f"unknown color '{color}'" + suggestion_suffix(color, colors))
+                else:
+                    out[name].append(color)
+        if len(out) != 2:
+            self.error(node, "E317", f"a two-sided deck has two sides, not {len(out)}")
+            return {}
+        return out
+
+    def check_backs(self, cards: dict[str, CardType], sides: list[str]) -> None:
+        """E317 unless every first-side type names a back on the other side that pairs with it card for
+        card (color by position in the type's colors, the same numbers, the same copies), and every
+        other-side type is the back of exactly one type; E301 for a back of an unknown type."""
+        first, other = sides
+        backed: dict[str, str] = {}
+        for ct in cards.values():
+            back_node = self.get(ct.node, "back")
+            if ct.side != first:
+                if back_node is not None:
+                    self.error(back_node, "E317", f"'{ct.id}' is on the {other} side: only the {first} side's "
+                               f"card types name their back (the {other} face is printed on it)")
+                continue
+            if ct.back is None:
+                self.error(ct.node, "E317", f"card type '{ct.id}' is on the {first} side of a two-sided deck "
+                           f"and needs a 'back:', the {other} card type printed on its other face")
+                continue
+            back = cards.get(ct.back)
+            if back is None:
+                self.error(back_node, "E301", f"unknown card type '{ct.back}'"
+                           + suggestion_suffix(ct.back, [c.id for c in cards.values() if c.side == other]))
+            elif back.side != other:
+                self.error(back_node, "E317", f"the back of '{ct.id}' must be a card type of the {other} side, "
+                           f"but '{back.id}' is on the {first} side")
+            elif back.id in backed:
+                self.error(back_node, "E317", f"'{back.id}' is already the back of '{backed[back.id]}': "
+                           "each card type of the other side backs one type")
+            elif list(ct.copies.values()) != list(back.copies.values()):
+                self.error(back_node, "E317", f"'{ct.id}' and its back '{back.id}' do not pair card for card: "
+                           f"they need as many colors (the first of one backs the first of the other, and so on), "
+                           f"the same numbers and the same copies of each ({_copies(ct)} against {_copies(back)})")
+            else:
+                backed[back.id] = ct.id
+        for ct in cards.values():
+            if ct.side == other and ct.id not in backed and not any(c.back == ct.id for c in cards.values()):
+                self.error(ct.node, "E317", f"card type '{ct.id}' is on the {other} side but is the back of "
+                           f"no card type: name it as the 'back:' of a {first} card type")
+
     def build_rulings(self, colors: list[str]) -> dict[str, Ruling]:
         node = self.get(self.root, "rulings")
         out: dict[str, Ruling] = {}
@@ -647,6 +739,16 @@ class _Builder:
                 self.error(self.links.get(node.path) or self.get(node, "exclusive"), "E331",
                            f"house rules '{earlier}' and '{rule_id}' are both 'exclusive: {group}': "
                            f"include only one of them")
+
+
+def _copies(ct: CardType) -> str:
+    """A type's cards in short, for a diagnostic: '4 colors x 2 copies of 1-9' and the like."""
+    colors = [c for c in ct.copies if c] or ["no color"]
+    counts = sorted({n for by in ct.copies.values() for n in by.values()})
+    numbers = sorted(n for n in next(iter(ct.copies.values()), {}) if n is not None)
+    what = f"numbers {numbers[0]}-{numbers[-1]}" if numbers else "the card"
+    return f"{len(colors) if colors != ['no color'] else 'no'} color{'s' if len(colors) != 1 else ''}, " \
+           f"{'/'.join(map(str, counts))} of {what}"
 
 
 def build_variant(root: Node, path: str, house_rules: list[Node] = (),

@@ -58,6 +58,11 @@ class ObservationEncoder:
             ("drawn", k, 0, 1, "the card just drawn, when deciding about it: one-hot per card kind"),
             ("revealed", (n - 1) * k, 0, per_kind,
              "cards shown to the observer, per seat offset 1..n-1 then per card kind (counts)"),
+            *((("side", 1, 0, 1, "two-sided deck: 1 while its second side is up"),
+               ("backs", (n - 1) * k, 0, per_kind, "two-sided deck: the other face of the cards of the seats "
+                                                   "at offsets 1..n-1, counts per card kind"),
+               ("draw_pile_back", k, 0, 1, "two-sided deck: the other face of the draw pile's top card, "
+                                           "one-hot per card kind")) if game.k_back is not None else ()),
             ("turn", 1, 0, max(1, game.variant.max_turns), "turns played this round"),
         ]
         if full_state:
@@ -82,6 +87,10 @@ class ObservationEncoder:
         self._hand, self._top, self._discard, self._drawn = at("hand"), at("top"), at("discard"), at("drawn")
         self._revealed = [None] + [at("revealed", (rel - 1) * k) for rel in range(1, n)]
         self._hidden = [None] + [at("hidden_hands", (rel - 1) * k) for rel in range(1, n)] if full_state else None
+        two_sided = game.k_back is not None
+        self._backs = [None] + [at("backs", (rel - 1) * k) for rel in range(1, n)] if two_sided else None
+        self._draw_back = at("draw_pile_back") if two_sided else None
+        self._second_side = game.variant.sides[1] if two_sided else None
         none = len(colors)
         self._color = {c: o["color"] + i for i, c in enumerate(colors)}
         self._color_none = o["color"] + none
@@ -121,6 +130,14 @@ class ObservationEncoder:
             if rel:                     # one's own hand is in `hand` already
                 at = self._revealed[rel]
                 pos += [at[c] for c in cards]
+        if self._backs is not None:
+            if obs["side"] == self._second_side:
+                pos.append(o["side"])
+            for q, cards in obs["backs"].items():
+                at = self._backs[(int(q) - seat) % n]
+                pos += [at[c] for c in cards]
+            if obs["draw_pile_back"]:
+                pos.append(self._draw_back[obs["draw_pile_back"]])
         if self._hidden is not None:
             for rel in range(1, n):
                 at = self._hidden[rel]

@@ -18,7 +18,8 @@ def resample_hidden(game, state, seat: int, rng: random.Random, reseed: bool = T
 
     Sizes are kept and everything public stays. Cards `seat` knows the place of stay put: a card
     another seat is deciding about after drawing it, one card of the asked colour of a seat asked
-    to play that colour, and the whole hand of a seat whose hand `seat` was shown. With `reseed`
+    to play that colour, and the whole hand of a seat whose hand `seat` was shown (on a two-sided
+    deck, every other hand and the draw pile's top card, whose other faces show). With `reseed`
     the engine's generator is replaced too, since its state decides the draws to come.
     """
     data = json.loads(state.to_json())
@@ -39,12 +40,21 @@ def resample_hidden(game, state, seat: int, rng: random.Random, reseed: bool = T
         if q != seat:                   # a shown hand is known: it stays as it is
             kept[q] += data["hands"][q]
             data["hands"][q] = []
+    top = []
+    if game.k_back is not None:
+        # A two-sided deck shows the other face of the other hands and of the draw pile's top card:
+        # each names its face, so those cards stay.
+        for q in others:
+            kept[q] += data["hands"][q]
+            data["hands"][q] = []
+        top = data["draw_pile"][-1:]
+        del data["draw_pile"][-1:]
     pool = [c for q in others for c in data["hands"][q]] + list(data["draw_pile"])
     rng.shuffle(pool)
     for q in others:
         size = len(data["hands"][q])
         data["hands"][q], pool = pool[:size] + kept[q], pool[size:]
-    data["draw_pile"] = pool
+    data["draw_pile"] = pool + top
     if reseed:
         version, internal, gauss = random.Random(rng.getrandbits(64)).getstate()
         data["rng"] = [version, list(internal), gauss]

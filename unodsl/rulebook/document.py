@@ -206,7 +206,9 @@ class _Rulebook:
     def deck(self) -> None:
         v = self.v
         self.h(2, "The deck")
-        if v.colors:
+        if v.sides:
+            self.two_sides()
+        elif v.colors:
             self.p(f"{v.deck_size} cards in {len(v.colors)} colors: {_list_words([title(c) for c in v.colors])}.")
         else:
             self.p(f"{v.deck_size} cards, with no colors: every card is wild.")
@@ -226,8 +228,23 @@ class _Rulebook:
                 if by and None not in by:
                     per = _numbers_summary(by) + " (in all)"
             points = "face value" if ct.points is None else str(ct.points)
-            rows.append((ct.name, ct.kind, colors, per, str(total), points))
-        self.table(("Card", "Kind", "Colors", "Copies per color", "Total", "Points"), rows)
+            rows.append(((title(ct.side),) if v.sides else ()) + (ct.name, ct.kind, colors, per, str(total), points))
+        self.table((("Side",) if v.sides else ()) + ("Card", "Kind", "Colors", "Copies per color", "Total", "Points"),
+                   rows)
+
+    def two_sides(self) -> None:
+        """A two-sided deck: its sides, and which face is on the back of which."""
+        v = self.v
+        (first, other), (first_colors, other_colors) = v.sides, v.side_colors
+        pairs = [f"{v.cards[ct.back].name if ct.back in v.cards else ct.back} on the back of {ct.name}"
+                 for ct in v.cards.values() if v.dealt(ct) and ct.back]
+        colors = [f"{title(b)} on {title(a)}" for a, b in zip(first_colors, other_colors)]
+        self.p(f"{v.deck_size} two-sided cards: a {title(first)} face in "
+               f"{_list_words([title(c) for c in first_colors])} and a {title(other)} face in "
+               f"{_list_words([title(c) for c in other_colors])}. They are dealt and held {title(first)} side up "
+               f"(each player sees the other side of the other hands and of the draw pile's top card), and "
+               f"play, matching and points always read the side that is up.")
+        self.p(f"On the back of each card: {_list_words(pairs)}; {_list_words(colors)}, with the same number.")
 
     def card_effects(self) -> None:
         v = self.v
@@ -256,7 +273,7 @@ class _Rulebook:
                     lines.append(f"You may play it legally only when {cond}. Nobody checks this when you play "
                                  f"it, so you may bluff; a challenge finds it out.")
             # What a card does as the last card is said once, under "End of a round".
-            self.h(3, ct.name)
+            self.h(3, f"{ct.name} ({title(ct.side)})" if v.sides else ct.name)
             self.p(" ".join(line for line in lines if line))
 
     def setup(self) -> None:
@@ -279,6 +296,8 @@ class _Rulebook:
         self.h(3, "The start card")
         groups: dict[str, list[str]] = {}
         for ct in v.cards.values():
+            if not v.dealt(ct):
+                continue                     # the other side of a two-sided deck is never turned up first
             text = ct.on_start or v.start_default or ct.on_play
             said = describe_effect(g, text, "on_start") if text is not None else ""
             said = said or "Nothing happens; play starts normally."

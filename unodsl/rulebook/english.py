@@ -254,6 +254,12 @@ class Translator:
             return _cap(f"{verb} {abs(n)} point{'' if abs(n) == 1 else 's'}{team}.")
         return _cap(f"{who.verb('score')} as many points as {self.num(s.count)}{team}.")
 
+    def s_flip_all(self, s):
+        sides = f" ({title(self.variant.sides[0])} or {title(self.variant.sides[1])})" if self.variant.sides else ""
+        return (f"Turn every card over, each in its place: every hand, the draw pile and the discard pile. "
+                f"Play goes on with the other side up{sides}, in the color of the new top card; if it is a "
+                f"wild, {self.me.verb('name')} the color.")
+
     def s_if_stmt(self, s):
         out: list[str] = []
         first = True
@@ -599,6 +605,8 @@ class Translator:
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
+        if d == "side_is":
+            return f"the {title(e.side)} side is{' not' if negate else ''} up"
         if d == "comparison":
             return self.comparison(e, negate)
         if d == "rule_ref":
@@ -660,7 +668,7 @@ class Translator:
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
 _CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "drawn_is", "comparison",
-               "true", "false")
+               "true", "false", "side_is")
 
 
 def _cap(text: str) -> str:

@@ -18,7 +18,7 @@ def check_conservation(state: State) -> str | None:
     seen.update(state.discard)
     for part in state.limbo:
         seen.update(part)
-    deck = Counter(g.deck)
+    deck = Counter(g.deck_up(state.side))
     if seen == deck:
         return None
     extra = sorted(g.card_names[k] + f" ({seen[k]} of {deck[k]})" for k in seen if seen[k] > deck[k])
@@ -81,6 +81,10 @@ def check_expect(state: State, expect: dict, legal_before: list | None = None) -
         got = state.current_color or "none"
         if got != want:
             mismatch("color", want, got)
+    if "side" in expect:
+        sides = g.variant.sides or ("",)
+        if sides[state.side] != expect["side"]:
+            mismatch("side", expect["side"], sides[state.side] or "none (the deck has one side)")
     if "direction" in expect and expect["direction"] != state.direction:
         mismatch("direction", expect["direction"], state.direction)
     if "top" in expect:

@@ -116,8 +116,16 @@ def build_state(game: Game, scenario: dict) -> State:
         raise ScenarioError("E608", "teams: true needs a variant with teams" if scenario["teams"]
                             else "this variant is always played in teams", ("teams",))
 
-    pool = Counter(game.deck)
-    copies = Counter(game.deck)
+    side = 0
+    if "side" in given:
+        try:
+            side = game.side_index(given["side"])
+        except ValueError as err:
+            raise ScenarioError("E608", str(err) + suggestion_suffix(str(given["side"]), game.variant.sides),
+                                ("given", "side")) from None
+    faces = game.deck_up(side)
+    pool = Counter(faces)
+    copies = Counter(faces)
 
     def take(name, where: tuple) -> int:
         k = card_kind(game, name, where)
@@ -191,7 +199,8 @@ def build_state(game: Game, scenario: dict) -> State:
     try:
         return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
                              scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
-                             start=starter_key == "start_card", variables=variables)
+                             start=starter_key == "start_card", side=side,
+                             variables=variables)
     except VariableError as err:
         key = "player_state" if err.name in (given.get("player_state") or {}) else "state"
         raise ScenarioError("E610", str(err), ("given", key, err.name)) from None
