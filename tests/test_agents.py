@@ -9,6 +9,7 @@ bot written to peek at the next hand, and the cheat, are caught by the same test
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -258,3 +259,44 @@ def test_rewards_share_a_rounds_points_by_team():
     state.scores[0] += 30
     state.scores[foe] += 10
     assert rewards(state, 4, start) == [0.75 if state.same_team(0, q) else 0.25 for q in range(4)]
+
+
+# --- declared variables: a seat's private value is its own
+
+PRESSURE = "variants/house-rules/pressure.yaml"
+
+
+def _other_shields(state, seat: int, rng) -> State:
+    """A copy of `state` with every other seat's private shield drawn at random (what `seat` cannot see)."""
+    from unodsl.engine import State
+    data = json.loads(state.to_json())
+    for q, values in enumerate(data["pvars"]):
+        if q != seat:
+            values[0] = rng.random() < 0.5
+    return State.from_json(state.g, json.dumps(data))
+
+
+@pytest.mark.parametrize("name", ["heuristic", "pimc:2:guard=0", "ismcts:8:guard=0"])
+def test_a_bot_chooses_the_same_whatever_the_other_seats_private_values(name):
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(3):
+        for game, state, _ in decisions(PRESSURE, 3, seed, ["heuristic"], 12):
+            seat = state.current_player
+            other = _other_shields(state, seat, rng)
+            assert public_state(other, seat) == public_state(state, seat)
+            first, second = make_bot(name, random.Random(seed)), make_bot(name, random.Random(seed))
+            assert first.act(state) == second.act(other), (seed, state.total_turns)
+            checked += 1
+    assert checked >= 30
+
+
+def test_the_public_state_shows_a_seat_its_own_shield_only():
+    game = _game(PRESSURE)
+    state = game.new_game(3, seed=1)
+    data = json.loads(state.to_json())
+    data["pvars"] = [[True], [False], [True]]
+    from unodsl.engine import State
+    state = State.from_json(game, json.dumps(data))
+    assert public_state(state, 1)["pvars"] == [[None], [False], [None]]
+    assert SeatView(state).variables["player_state"]["shield"][state.current_player] is not None

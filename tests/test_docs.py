@@ -120,8 +120,8 @@ def test_yaml_examples(workspace, info, body, line, monkeypatch):
 
 
 def test_partial_yaml_examples_that_name_effects_compile(games):
-    """Effects inside partial YAML examples compile too (against the teams variant, a superset); a whole
-    file's (its own piles, attributes) are checked with it by test_yaml_examples."""
+    """Effects inside partial YAML examples compile too (against the teams variant, a superset); a whole file
+    (with its own piles, attributes, state: or rulings) is checked as a file by test_yaml_examples."""
     # turn.draw, uno.penalty (as text) and round.on_end compile in their own contexts.
     effect_keys = {"on_play", "on_start", "on_deal", "player_out", "after_draw", "default", "draw", "penalty", "on_end"}
     condition_keys = {"restriction", "may_draw_if", "eliminate_when"}

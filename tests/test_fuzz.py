@@ -301,7 +301,9 @@ def _game(text: str):
 
 _TEAMS = BASE.read_text(encoding="utf-8").replace(
     "players: {min: 2, max: 4}", "players: {allowed: [4]}\nteams: {size: 2}") + (
-    "rulings:\n  flag: {value: true}\n  mode: {value: fast, choices: [fast, slow]}\n  level: {value: 3}\n")
+    "rulings:\n  flag: {value: true}\n  mode: {value: fast, choices: [fast, slow]}\n  level: {value: 3}\n"
+    "  lucky: {value: red, type: color}\n"
+    "state:\n  heat: {type: int, max: 9}\n  hue: {type: color}\nplayer_state:\n  mark: {type: bool, visibility: private}\n")
 
 
 @pytest.fixture(scope="module")
@@ -314,7 +316,7 @@ _CONTEXTS = [Context("on_play"), Context("on_start"), Context("event"), Context(
 _FRAGMENTS = sorted(GRAMMAR.keywords) + [
     "(", ")", ":", ";", ".", "=", "==", "<", ">=", "+", "-", "*", "//", "#", '"', '"x"', "0", "7", "1001",
     "\n", "\n    ", "\n  ", "\n\t", "\t", " ", "rule.", "card.", "red", "blue", "flag", "mode", "level",
-    "x", "p", "é", "\x0b", "\r", "\r\n", "\u2028", "\x00", "${", "!", "@", "?",
+    "x", "p", "heat", "hue", "mark", "set", "of", "%", "rule.lucky", "é", "\x0b", "\r", "\r\n", "\u2028", "\x00", "${", "!", "@", "?",
 ]
 random_text = st.one_of(
     st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map(" ".join),
@@ -504,7 +506,7 @@ def check_mutant(text: str, label: str) -> list:
 
 
 _EFFECT_KEYS = {"on_play", "on_start", "restriction", "may_draw_if", "eliminate_when", "on_deal", "default", "player_out",
-                "after_draw"}
+                "after_draw", "penalty", "draw", "on_end"}      # uno.penalty, turn.draw and round.on_end may be effects
 
 
 def _effect_spans(text: str, path: str) -> list:

@@ -214,7 +214,7 @@ class GameChecker:
         elif kind == D.FORCED:
             assert plays and all(g.k_color[c] == s.pending[2] for c in plays), f"{at}: forced play"
         elif kind == D.UNO:
-            assert len(hand) == 1, f"{at}: asked to call UNO holding {len(hand)}"
+            assert len(hand) == g.uno_left, f"{at}: asked to call UNO holding {len(hand)} (uno.at {g.uno_left})"
         elif kind == D.CATCH:
             assert s.vulnerable, f"{at}: a catch window with nobody to catch"
         elif kind == D.COLOR:
@@ -355,11 +355,22 @@ ON_PLAY = [
     "repeat {N}:\n    self puts 1 card on pot\n    next takes 1 card from pot",
     "eliminate next\nnext takes {N} cards from bank\nself puts 1 card on discard",
     "move {N} cards from draw to discard\nmove {N} cards from pot to draw",
+    # declared variables (VARIABLES) and the seat expressions
+    "set heat = heat + {N}\nif heat >= 5:\n    set heat = heat % 3\n    {P} draws {N}",
+    "set mark of {P} = not mark of {P}\nif mark of next:\n    skip next",
+    "set hue = current color\nif hue of left of self == current color:\n    turn to right of self",
+    'if mode == "a":\n    set mode = "b"\n    reverse\nelse:\n    set mode = "a"\n    turn to left of {P}',
+    "turn to previous of {P}\nset heat = direction + heat * {N}",
+    "if (hand(self) + direction) % players == 0:\n    {P} draws {N}\nset hue of right of {P} = card.color",
+    "repeat heat:\n    left of self draws 1\n    set heat = heat - 1",
 ]
 # Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",
          "card.type == top.type or card.color == current or top is number", "true", "false",
          "card.number >= top.number or card.draw > top.draw"]
+# Declared in every template variant: the ON_PLAY entries above use them.
+VARIABLES = {"state": {"heat": "{type: int, min: -9, max: 9}", "mode": "{type: enum, values: [a, b], reset: match}"},
+             "player_state": {"mark": "{type: bool, visibility: private}", "hue": "{type: color}"}}
 AFTER_DRAW = [
     "if hand(self) < {N}:\n    let p = choose player others\n    p draws 1",
     "let p = choose player others\nif hand(p) < 6:\n    p draws 1",
@@ -398,7 +409,7 @@ PLAYER_OUT = [
 ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60", "hand(self) > hand(next)",
                   "players > 2 and hand(self) < 2", "true"]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",
-          'card.kind == "wild" or hand(self) > 1', "false", "next holds playable"]
+          'card.kind == "wild" or hand(self) > 1', "false", "next holds playable", "not mark", "heat < 5"]
 
 
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:
@@ -410,7 +421,7 @@ def template_variant(rng: random.Random) -> tuple[str, str]:
     """(base, text) of a variant made from the templates, with small tables and small hands."""
     base = rng.choice(["base.yaml", "base.yaml", "classic.yaml"])
     teams = rng.random() < 0.15
-    cards, top = {}, {}
+    cards, top = {}, dict(VARIABLES)
     for i in range(rng.randint(1, 3)):
         card = {"per_color": rng.randint(1, 3)} if rng.random() < 0.6 else {"count": rng.randint(1, 3), "wild": "true"}
         card["points"] = rng.choice([0, 5, 20, 50])

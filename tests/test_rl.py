@@ -62,6 +62,7 @@ ACTION_SPACE = {
     "variants/house-rules/neighbours.yaml": (119, 121, 3109),
     "variants/house-rules/no-bluffing.yaml": (117, 119, 3109),
     "variants/house-rules/piggy-bank.yaml": (173, 175, 3163),
+    "variants/house-rules/pressure.yaml": (119, 121, 3109),
     "variants/house-rules/seven-o.yaml": (119, 124, 3109),
     "variants/house-rules/stacking-equal-or-higher.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-mattel.yaml": (119, 121, 3109),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..effects import layout as D
+from ..engine.variables import public
 
 # Fields of a saved state that only say what the engine will draw, or held hidden cards
 # before they were played: never part of what a seat knows.
@@ -26,8 +27,9 @@ def public_state(state, seat: int) -> dict:
     deck, with the other face of those hands and of the draw pile's top card beside them: `backs`,
     `draw_pile_back`); an exchange's set-aside cards
     become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
-    unless `seat` played it; only what was shown to `seat` stays in `revealed`; the generator,
-    the seed and the action history (gifts and trades name hidden cards) are removed.
+    unless `seat` played it; only what was shown to `seat` stays in `revealed`; a hidden
+    variable's value, and another seat's private one, become None; the generator, the seed and
+    the action history (gifts and trades name hidden cards) are removed.
     """
     data = json.loads(state.to_json())
     if state.g.k_back is not None:
@@ -49,6 +51,12 @@ def public_state(state, seat: int) -> dict:
         if frame[D.F_SELF] != seat:
             frame[D.F_HONEST] = None
     data["revealed"] = {str(seat): data["revealed"].get(str(seat), {})}
+    g = state.g
+    if "vars" in data:                  # saved only by a variant that declares variables
+        data["vars"] = [value if public(var) else None for var, value in zip(g.state_vars, data["vars"])]
+    if "pvars" in data:
+        data["pvars"] = [[value if q == seat or public(var) else None for var, value in zip(g.player_vars, values)]
+                         for q, values in enumerate(data["pvars"])]
     if pending and pending[1] != seat and pending[0] == D.DRAWN:
         data["pending"] = [D.DRAWN, pending[1], None]       # the card another seat drew is theirs to see
     for key in _SECRET:
@@ -95,6 +103,12 @@ class SeatView:
         if self._observation is None:
             self._observation = self._state.observation(self.seat)
         return self._observation
+
+    @property
+    def variables(self) -> dict:
+        """The declared variables the seat may see: `state` (public globals) and `player_state` (one value per
+        seat, None for another seat's private one); empty when the variant declares none."""
+        return self._state.variables_seen_by(self.seat)
 
     @property
     def public(self) -> dict:

@@ -14,7 +14,9 @@ pile), so it rolls out worlds: states equal to the real one in everything the se
 - on a two-sided deck, every card whose other face it sees: the other hands and the draw pile's
   top card (a back names its face: each kind has one kind on its other side);
 - a restricted card's honesty (Wild Draw Four), judged on the world's hand of the seat
-  that played it, in the colour that was current before it was played.
+  that played it, in the colour that was current before it was played;
+- every variable the seat may see; one it may not (hidden, another seat's private one) is
+  taken at its initial value.
 
 What the seat learns from the order of events is not tracked: that after a swap another
 seat holds its old hand, or which cards went into a redeal; such worlds are dealt as if
@@ -29,6 +31,7 @@ from collections import Counter
 
 from ..effects import layout as D
 from ..engine import State
+from ..engine.variables import public
 
 
 class Knowledge:
@@ -159,6 +162,13 @@ class WorldSampler:
         for frame in data["frames"]:
             if frame[D.F_HONEST] is None:
                 frame[D.F_HONEST] = True
+        for i, var in enumerate(g.state_vars):
+            if not public(var):
+                data["vars"][i] = var.initial
+        for q, values in enumerate(data.get("pvars", ())):
+            for i, var in enumerate(g.player_vars):
+                if q != self.seat and not public(var):
+                    values[i] = var.initial
         version, internal, gauss = random.Random(0).getstate()
         data.update(rng=[version, list(internal), gauss], seed=0, history=[])
         return State.from_json(g, json.dumps(data))

@@ -29,7 +29,8 @@ from rich.text import Text
 from ..agents.bots import make_bot
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
-from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table, sort_hand
+from ..rulebook.narration import (DECISION_HELP, group_hand, narrate, order_choices, score_table, sort_hand,
+                                  variable_lines)
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 
@@ -173,6 +174,7 @@ def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
     lines.append(Text("players: " + ", ".join(others)))
     if any(obs["scores"]):
         lines.append(Text("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"]))))
+    lines.extend(Text(line) for line in variable_lines(obs, seat))
     for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
         lines.append(Text(f"seen in p{q}'s hand (when shown to you): ") + _cards(game, sort_hand(game, cards)))
     hand = sort_hand(game, obs["hand"])

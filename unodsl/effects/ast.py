@@ -679,6 +679,48 @@ class OnePerTeam(Expr):
     pass
 
 
+# ---- declared variables and seats ---------------------------------------------------------------
+
+
+@_rule("set_var")
+class SetVar(Stmt):
+    name: str
+    value: Expr
+
+
+@_rule("set_var_of")
+class SetVarOf(Stmt):
+    name: str
+    who: Expr
+    value: Expr
+
+
+@_rule("var_of")
+class VarOf(Expr):
+    name: str
+    who: Expr
+
+
+@_rule("direction")
+class Direction(Expr):
+    pass
+
+
+@_rule("previous_of")
+class PreviousOf(Expr):
+    who: Expr
+
+
+@_rule("left_of")
+class LeftOf(Expr):
+    who: Expr
+
+
+@_rule("right_of")
+class RightOf(Expr):
+    who: Expr
+
+
 # ---- the registry and walking --------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from .fold import fold
 from .procedures import MAX_EXPANDED, CallGraph
 from ..diagnostics import Diagnostic, suggestion_suffix
 from ..model.variant import attr_kind
+from ..model.variables import Variable, VarType
 
 MAX_REPEAT = 1000
 MAX_NUMBER = 1_000_000
@@ -28,6 +29,11 @@ CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the
 ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
                                 "give", "exchange", "trade", "challenge", "must_play", "must_play_block",
                                 "choice"})
+
+# A declared variable's type (model.variables.VarType) -> the type of reading it: a card type and an
+# enum value are words, as `card.type` is.
+VARIABLE_TYPES = {VarType.INT: INT, VarType.BOOL: BOOL, VarType.COLOR: COLOR, VarType.CARD_TYPE: STRING,
+                  VarType.ENUM: STRING}
 
 CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
 _ATTR_TYPES = {"bool": BOOL, "int": INT, "color": COLOR, "string": STRING}
@@ -53,7 +59,8 @@ class Checked:
     """What the checker learned about one effect or condition, for the lowering."""
 
     types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
-    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let, ForEach or Param, or a color index
+    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let, ForEach or Param, a color index
+    #                                                           or a Variable (also id(VarOf), id(SetVar...))
     where: str = "condition"                                  # the Context's: the lowering lays out its frame by it
     params: tuple = ()                                       # a procedure body's Params, in call order
 
@@ -160,6 +167,9 @@ class _Unit:
         raise _Broken(message)
 
     def bind(self, name: str, node: A.Node, typ: str) -> None:
+        if self.variable(name) is not None:
+            self.error(node.span, "E520", f"'{name}' is a declared variable: a let or for each cannot bind "
+                       f"its name (set it with 'set {name} = ...')")
         self.scopes[-1][name] = (node, typ)
 
     def lookup(self, name: str):
@@ -497,6 +507,8 @@ class _Unit:
             self.fail(e.span, "E502", f"unknown ruling '{e.name}'" + suggestion_suffix(e.name, rulings))
         self.c.rulings_used.add(e.name)
         value = self.c.ruling_value(e.name)
+        if rulings[e.name].type == "color":
+            return COLOR
         return BOOL if isinstance(value, bool) else INT if isinstance(value, int) else STRING
 
     def e_half(self, e):
@@ -526,17 +538,23 @@ class _Unit:
             node, typ = found
             self.checked.refers[id(e)] = node
             return typ
+        var = self.variable(e.name)
+        if var is not None:                 # a per-player one without `of` is self's
+            self.checked.refers[id(e)] = var
+            return VARIABLE_TYPES[var.type]
         colors = self.v.colors
         if e.name in colors:
             self.checked.refers[id(e)] = colors.index(e.name)
             return COLOR
-        visible = [n for scope in self.scopes for n in scope]
+        visible = [n for scope in self.scopes for n in scope] + list(self.v.state) + list(self.v.player_state)
         self.fail(e.span, "E502", f"unknown name '{e.name}'" + suggestion_suffix(e.name, visible + list(colors)))
 
     def e_comparison(self, e):
         lt, rt = self.expr(e.left), self.expr(e.right)
         if lt != rt:
             self.fail(e.span, "E501", f"cannot compare a {lt} with a {rt}")
+        self.enum_word(e.left, e.right)
+        self.enum_word(e.right, e.left)
         if e.op not in ("==", "!=") and lt != INT:
             self.fail(e.op_span, "E501", f"'{e.op}' compares numbers, not {lt}s")
         return BOOL
@@ -593,3 +611,81 @@ class _Unit:
     def _needs_teams(self, e):
         if self.v.team_size < 2:
             self.fail(e.span, "E503", "this refers to teams, but the variant has no teams")
+
+    # --- declared variables (state: / player_state:) and seats
+
+    def variable(self, name: str) -> Variable | None:
+        return self.v.state.get(name) or self.v.player_state.get(name)
+
+    def _unknown_variable(self, span, name: str, which: str):
+        names = list(self.v.player_state) if which == "per-player" else [*self.v.state, *self.v.player_state]
+        self.fail(span, "E502", f"unknown {which} variable '{name}'" + suggestion_suffix(name, names)
+                  + ("" if names else " (declare it under state: or player_state:)"))
+
+    def s_set_var(self, s):
+        var = self.variable(s.name)
+        if var is None:
+            if self.lookup(s.name) is not None:
+                self.fail(s.span, "E521", f"'{s.name}' is a let or for each name, which cannot be set: "
+                          "declare a variable under state: or player_state:")
+            self._unknown_variable(s.span, s.name, "declared")
+        self.checked.refers[id(s)] = var
+        self._assign(s, var)
+
+    def s_set_var_of(self, s):
+        var = self.v.player_state.get(s.name)
+        if var is None:
+            if s.name in self.v.state:
+                self.fail(s.span, "E521", f"'{s.name}' is global (state:): it has no value per player; "
+                          f"write 'set {s.name} = ...'")
+            self._unknown_variable(s.span, s.name, "per-player")
+        self.expect(s.who, PLAYER)
+        self.checked.refers[id(s)] = var
+        self._assign(s, var)
+
+    def _assign(self, s, var: Variable) -> None:
+        """The value set must be of the variable's type, and an enum's one of its values."""
+        want, got = VARIABLE_TYPES[var.type], self.expr(s.value)
+        if got != want:
+            self.fail(s.value.span, "E501", f"'{var.name}' holds a {want}, not a {got}")
+        if var.type is VarType.ENUM:
+            source = self.checked.refers.get(id(s.value))
+            if isinstance(source, Variable) and source.type is VarType.ENUM and source.values == var.values:
+                return
+            if not isinstance(s.value, A.String):
+                self.fail(s.value.span, "E522", f"'{var.name}' is set to one of its values, written as a "
+                          f"quoted word ({', '.join(repr(v) for v in var.values)})")
+        self.enum_word(s.value, None, var)
+        if var.type is VarType.CARD_TYPE and isinstance(s.value, A.String) and s.value.value not in self.v.cards:
+            self.fail(s.value.span, "E522", f"'{s.value.value}' is not a card type"
+                      + suggestion_suffix(s.value.value, self.v.cards))
+
+    def enum_word(self, word, other, var: Variable | None = None) -> None:
+        """A quoted word compared with (or set to) an enum variable must be one of its values (E522)."""
+        if var is None:
+            var = self.checked.refers.get(id(other)) if other is not None else None
+        if not isinstance(word, A.String) or not isinstance(var, Variable) or var.type is not VarType.ENUM:
+            return
+        if word.value not in var.values:
+            self.fail(word.span, "E522", f"'{word.value}' is not a value of '{var.name}'"
+                      + suggestion_suffix(word.value, var.values))
+
+    def e_var_of(self, e):
+        var = self.v.player_state.get(e.name)
+        if var is None:
+            if e.name in self.v.state:
+                self.fail(e.span, "E521", f"'{e.name}' is global (state:): it has no value per player; "
+                          f"read it as '{e.name}'")
+            self._unknown_variable(e.span, e.name, "per-player")
+        self.expect(e.who, PLAYER)
+        self.checked.refers[id(e)] = var
+        return VARIABLE_TYPES[var.type]
+
+    def e_direction(self, e):
+        return INT
+
+    def _seat_of(self, e):
+        self.expect(e.who, PLAYER)
+        return PLAYER
+
+    e_previous_of = e_left_of = e_right_of = _seat_of

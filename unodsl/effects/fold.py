@@ -5,7 +5,7 @@ Literals and rulings are known once a variant is compiled, and so is a name boun
 and rule.x` with x true runs as `players == 2`; an `if` on a constant is a jump), and the
 rulebook says what this variant does rather than what it could do; both ask this folder,
 so they cannot disagree. Values are folded as they would be computed at run time
-(`*` clamps, `//` by zero gives 0). Expressions have no side effects, so `x and false`
+(`*` clamps, `//` and `%` by zero give 0). Expressions have no side effects, so `x and false`
 is false without running x.
 """
 
@@ -28,13 +28,15 @@ def clamp(value: int) -> int:
 
 
 def arithmetic(op: str, a: int, b: int) -> int:
-    """`a op b` for the language's + - * //, as at run time."""
+    """`a op b` for the language's + - * // %, as at run time."""
     if op == "+":
         return a + b
     if op == "-":
         return a - b
     if op == "*":
         return clamp(a * b)
+    if op == "%":
+        return a % b if b else 0          # as Python's: the sign of b, so `(p - 1) % players` is a seat
     return a // b if b else 0
 
 

@@ -17,9 +17,10 @@ from typing import Callable
 from . import ast as A
 from . import layout as D
 from ..model.variant import attr_kind
-from .check import INT, MAX_REPEAT, PLAYER, SEATS, Checked
+from .check import COLOR, INT, MAX_REPEAT, PLAYER, SEATS, Checked
 from .fold import COMPARE, clamp, fold
 from .layout import DRAWS, F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF, PAUSES, PUSHES, RESHAPES
+from ..model.variables import Variable
 
 _NO_VALUE = object()
 
@@ -527,6 +528,8 @@ class _Unit:
     # --- expressions
 
     def expr(self, e) -> Value:
+        if isinstance(e, A.RuleRef) and self.checked.types.get(id(e)) == COLOR:
+            return self.color_ruling(e)
         value = fold(e, self.g.ruling_value, self.bound)
         if value is not None:
             return _const(value)
@@ -654,6 +657,8 @@ class _Unit:
             return _const(node)                      # a color
         if id(node) in self.args:
             return self.args[id(node)]               # a procedure's parameter
+        if isinstance(node, Variable):
+            return self.read_variable(node, _SELF)
         return _slot(self.slots[id(node)])
 
     def e_comparison(self, e):
@@ -707,6 +712,11 @@ class _Unit:
             return Value(lambda st, fr: lf(st, fr) - rf(st, fr))
         if e.op == "*":
             return Value(lambda st, fr: clamp(lf(st, fr) * rf(st, fr)))
+        if e.op == "%":
+            def modulo(st, fr):
+                d = rf(st, fr)
+                return lf(st, fr) % d if d else 0
+            return Value(modulo)
 
         def floordiv(st, fr):
             d = rf(st, fr)
@@ -842,6 +852,59 @@ class _Unit:
 
     def e_one_per_team(self, e):
         return Value(lambda st, fr: st.team_leads())
+
+    # declared variables and seats
+
+    def variable_index(self, var: Variable) -> int:
+        """Where `var`'s value sits: in State.vars (a global) or in each seat's State.pvars."""
+        declared = self.g.variant.player_state if var.per_player else self.g.variant.state
+        return list(declared).index(var.name)
+
+    def read_variable(self, var: Variable, who: Value) -> Value:
+        i = self.variable_index(var)
+        if not var.per_player:
+            return Value(lambda st, fr: st.vars[i])
+        nobody, who = self.g.pvar_initial[i], who.fn     # nobody's value: the initial one
+
+        def read(st, fr):
+            p = who(st, fr)
+            return st.pvars[p][i] if p >= 0 else nobody
+        return Value(read)
+
+    def e_var_of(self, e):
+        return self.read_variable(self.checked.refers[id(e)], self.expr(e.who))
+
+    def s_set_var(self, s, ops):
+        var = self.checked.refers[id(s)]
+        index = _const(self.variable_index(var))
+        if var.per_player:
+            ops.append(self.call("set_player_var", _SELF, index, self.expr(s.value)))
+        else:
+            ops.append(self.call("set_var", index, self.expr(s.value)))
+
+    def s_set_var_of(self, s, ops):
+        index = _const(self.variable_index(self.checked.refers[id(s)]))
+        ops.append(self.call("set_player_var", self.expr(s.who), index, self.expr(s.value)))
+
+    def color_ruling(self, e):
+        """A ruling whose value is a color (`type: color`): its color index, -1 for none."""
+        value, colors = self.g.ruling_value(e.name), self.g.variant.colors
+        return _const(colors.index(value) if value in colors else -1)
+
+    def e_direction(self, e):
+        return Value(lambda st, fr: st.direction)
+
+    def e_previous_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.previous_of(who(st, fr)))
+
+    def e_left_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.left_of(who(st, fr)))
+
+    def e_right_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.right_of(who(st, fr)))
 
 
 # --- building blocks ----------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def parser() -> Lark:
 _TOKEN_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "$END": "end of text",
     "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "COLON": "':'", "SEMICOLON": "';'",
-    "LPAR": "'('", "RPAR": "')'", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*' or '//'",
+    "LPAR": "'('", "RPAR": "')'", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
     "EQUAL": "'='", "DOT": "'.'", "KIND": "number, action or wild", "MINUS": "'-'",
 }
 
@@ -444,7 +444,27 @@ def parse_variant(variant: Variant) -> Syntax:
         read(ct.match, "condition")
     for procedure in variant.procedures.values():
         read(procedure.body, "effect")
+    diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
+
+
+@functools.lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """The words of the grammar (`skip`, `color`, `left`...): a name spelt as one cannot be written in an effect."""
+    return frozenset(t.pattern.value for t in parser().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isidentifier())
+
+
+def _keyword_variables(variant: Variant) -> list[Diagnostic]:
+    """E520 for a declared variable named as a keyword: effects could neither read nor set it."""
+    out = []
+    for var in (*variant.state.values(), *variant.player_state.values()):
+        if var.name in keywords() and var.node is not None:
+            node = var.node
+            line, column = (node.key_line, node.key_column) if node.key_line is not None else (node.line, node.column)
+            out.append(Diagnostic(node.path, line, column, "E520",
+                                  f"variable '{var.name}' has the name of a word of the effect language"))
+    return out
 
 
 def with_syntax(variant: Variant) -> Variant:

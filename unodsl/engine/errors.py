@@ -1,4 +1,5 @@
-"""The engine's two refusals: an action that is not legal now, a saved state that cannot be loaded."""
+"""The engine's refusals: an action that is not legal now, a saved state that cannot be loaded, a position's
+variable value that is not one of its values."""
 
 from __future__ import annotations
 
@@ -14,3 +15,11 @@ class IllegalAction(Exception):
 
 class InvalidState(Exception):
     """A saved state that cannot be loaded (tampered, truncated, for another variant)."""
+
+
+class VariableError(ValueError):
+    """A position's value for a declared variable that the variant has not, or that is not of its type."""
+
+    def __init__(self, name: str, message: str):
+        super().__init__(message)
+        self.name = name

@@ -53,16 +53,18 @@ SCORED = "scored"              # player (with their team, by team) scored count 
 MOVED = "moved"                # count cards moved from pile `source` to pile `pile` (no cards named)
 TOOK = "took"                  # player took count cards from pile `source` (cards: seen by the taker only)
 PUT = "put"                    # player put count cards on pile `pile` (cards: seen by the putter only)
+SET = "set"                    # variable name became value (player: whose value it is, -1 for a global)
+SET_PRIVATELY = "set privately"    # as SET, for a private variable (seen by player only) or a hidden one (by no one)
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT)
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
 PRIVATE_CARDS = frozenset((DREW, GAVE, TRADED, LOOKED, TOOK, PUT))
-PRIVATE = frozenset((KEPT,))
+PRIVATE = frozenset((KEPT, SET_PRIVATELY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,8 @@ class Event:
     scores: tuple[int, ...] = ()
     source: str = ""               # a pile's name (`draw`, `discard` or a declared pile): cards left it
     pile: str = ""                 # ... and the pile cards went to
-    name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from
+    name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from, SET's variable
+    value: object = None           # SET: the variable's new value, as players see it (a color by its word)
 
     def seen_by(self, seat: int) -> "Event | None":
         """The event as `seat` may see it, or None if it may not see it at all.

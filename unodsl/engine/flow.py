@@ -54,6 +54,7 @@ class Flow:
         self.color = g.k_color[starter]
         self.direction = 1
         self.side = 0                       # a two-sided deck is dealt first side up
+        self.reset_variables(first)
         self.reset_round_fields()
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round, cards=(g.card_names[starter],)))

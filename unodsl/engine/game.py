@@ -15,6 +15,7 @@ from .position import Positions
 from .program import compile_effects
 from .state import State
 from .tables import Tables
+from .variables import variable_tables
 
 # Rulings the engine itself reads by name (documented in docs/language.md); `check` knows they are used.
 ENGINE_RULINGS = ("jump_in_during_stack", "target_tie_plays_another_round")
@@ -48,7 +49,8 @@ class Game(Tables, Positions):
                  "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index",
-                 "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up")
+                 "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up",
+                 "state_vars", "player_vars", "var_initial", "pvar_initial")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -60,6 +62,7 @@ class Game(Tables, Positions):
         self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
         self._build_cards()
         self._build_actions()
+        self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
         compile_effects(self, OPS, OP_FLAGS)
         self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)

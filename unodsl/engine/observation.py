@@ -57,6 +57,7 @@ class Observation:
         if g.pile_names:                # a face-up pile shows its cards, a face-down one its size
             obs["piles"] = {name: sorted(names[k] for k in cards) if up else len(cards)
                             for name, up, cards in zip(g.pile_names, g.face_up, self.piles)}
+        obs.update(self.variables_seen_by(player))      # declared variables: only when there are some
         if self.current_player == player:
             obs["legal_actions"] = self.legal_actions()
         if self.pending and self.pending[0] == D.DRAWN and self.pending[1] == player:

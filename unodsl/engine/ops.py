@@ -15,10 +15,12 @@ from ..effects import layout as D
 # The flags an instruction declares: defined where compiled code and the engine meet (the lowering
 # computes what code may do from them), so the effects package needs nothing from the engine.
 from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
+from ..model.variables import VarType, Visibility
 from ..model.variant import EliminatedCards
 from . import events as E
 from .cards import shuffle
 from .seats import not_eliminated
+from .variables import shown_value
 
 # name -> function, and name -> what it may do: what the engine hands the compiler (compile_effects).
 OPS: dict = {}
@@ -563,3 +565,35 @@ def put_cards(st, p: int, n: int, dest: int) -> int:
         return 0
     st.pending = (D.PUT, p, n, dest)
     return D.PAUSE
+
+
+# --- declared variables (engine/variables.py keeps their values)
+
+
+def _set_event(st, var, p: int, value) -> None:
+    kind = E.SET if var.visibility is Visibility.PUBLIC else E.SET_PRIVATELY
+    st.events.append(E.Event(kind, p, name=var.name, value=shown_value(var, value, st.g.variant.colors)))
+
+
+@instruction()
+def set_var(st, index: int, value) -> None:
+    """The global variable `index` (of the variant's state:) takes `value`, an int clamped to its min and max."""
+    var = st.g.state_vars[index]
+    if var.type is VarType.INT:
+        value = var.clamp(value)
+    st.vars[index] = value
+    if st.events is not None:
+        _set_event(st, var, -1, value)
+
+
+@instruction()
+def set_player_var(st, p: int, index: int, value) -> None:
+    """p's value of the per-player variable `index` (of player_state:) takes `value`; nobody's for no player."""
+    if p < 0:
+        return
+    var = st.g.player_vars[index]
+    if var.type is VarType.INT:
+        value = var.clamp(value)
+    st.pvars[p][index] = value
+    if st.events is not None:
+        _set_event(st, var, p, value)

@@ -8,6 +8,7 @@ from collections import Counter
 from ..effects import layout as D
 from .flow import AFTER_PLAY
 from .state import State
+from .variables import set_up_variables
 
 
 class Positions:
@@ -19,7 +20,7 @@ class Positions:
                  direction: int = 1, color: str | int | None = None, scores: list | None = None,
                  uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
                  start: bool = False, record: bool = False, side: str | int = 0,
-                 piles: dict | None = None) -> "State":
+                 piles: dict | None = None, variables: dict | None = None) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -30,7 +31,9 @@ class Positions:
         defaults to the top card's. `piles` maps a declared pile's name to its cards, bottom
         first (the piles not named are empty). The game draws from `rng` if given, else from a
         generator seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side
-        up: every card is given by its face on that side. Raises ValueError saying what is wrong.
+        up: every card is given by its face on that side. `variables` gives declared variables
+        other values than their initial ones: {global name: value, per-player name: [value per
+        seat]}, colors and card types by their words. Raises ValueError saying what is wrong.
         """
         n = len(hands)
         self.check_players(n)
@@ -69,6 +72,8 @@ class Positions:
             if len(scores) != n:
                 raise ValueError(f"{len(scores)} scores for {n} players")
             state.scores = list(scores)
+        state.reset_variables(True)
+        set_up_variables(state, variables or {})
         state.reset_round_fields()
         state.piles = stacks
         for seat in uno_called:

@@ -24,6 +24,7 @@ from ..effects import layout as D
 from ..effects import check as E
 from .errors import InvalidState
 from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS
+from .variables import checked_value, shown_value
 
 FORMAT = "unodsl-state/1"
 
@@ -434,6 +435,32 @@ def _lock_owner(value, ld):
     return owner
 
 
+def _variable_value(var):
+    """A saved value of the declared variable `var` (as players see it), loaded as the engine keeps it."""
+    def check(value, ld):
+        try:
+            return checked_value(ld.game, var, value)
+        except ValueError as err:
+            raise _Bad(str(err)[:200]) from None
+    return check
+
+
+def _values(declared, value, ld) -> list:
+    if not isinstance(value, list) or len(value) != len(declared):
+        raise _Bad(f"must be a list of {len(declared)} values, not {_show(value)}")
+    return [_at(i, _variable_value(var), item, ld) for i, (var, item) in enumerate(zip(declared, value))]
+
+
+def variables(value, ld):
+    """The global variables' values, in the order of the variant's state:."""
+    return _values(ld.game.state_vars, value, ld)
+
+
+def player_variables(value, ld):
+    """Per seat, the values of the variant's player_state:, in its order."""
+    return per_seat(lambda item, ld: _values(ld.game.player_vars, item, ld))(value, ld)
+
+
 def side(value, ld):
     """The side up of a two-sided deck, by index (a field saved only for such a deck)."""
     sides = len(ld.game.variant.sides)
@@ -495,12 +522,15 @@ FIELDS = {
 
 
 # The fields only some variants' states save and load, checked after FIELDS: name -> (its checker,
-# whether a game's states save it, the value it holds in the states of the others). So the saves of
-# a variant without two-sided cards or named piles are what they were before those existed.
+# whether a game's states save it, the value it holds in the states of the others at a table of n).
+# So the saves of a variant without two-sided cards, named piles or declared variables are what
+# they were before those existed.
 OPTIONAL = {
-    "side": (side, lambda game: game.k_back is not None, lambda: 0),
+    "side": (side, lambda game: game.k_back is not None, lambda game, n: 0),
     "piles": (list_of(cards, length=lambda ld: len(ld.game.pile_names)), lambda game: bool(game.pile_names),
-              lambda: []),
+              lambda game, n: []),
+    "vars": (variables, lambda game: bool(game.state_vars), lambda game, n: []),
+    "pvars": (player_variables, lambda game: bool(game.player_vars), lambda game, n: [[] for _ in range(n)]),
 }
 
 
@@ -530,6 +560,12 @@ def dump_state(state) -> str:
                         for p, seen in state.revealed.items()}
     version, internal, gauss = state.rng.getstate()
     data["rng"] = [version, list(internal), gauss]
+    g, colors = state.g, state.g.variant.colors
+    if "vars" in data:
+        data["vars"] = [shown_value(var, value, colors) for var, value in zip(g.state_vars, state.vars)]
+    if "pvars" in data:
+        data["pvars"] = [[shown_value(var, value, colors) for var, value in zip(g.player_vars, values)]
+                         for values in state.pvars]
     data["variant"] = state.g.digest
     data["format"] = FORMAT
     return json.dumps(data)
@@ -554,13 +590,15 @@ def load_state(game, text: str):
     if unknown:
         raise InvalidState(f"unknown field '{unknown[0][:40]}'")
     ld = _Loading(game)
-    ld.got.update({name: default() for name, (_, _, default) in OPTIONAL.items()})
     for name, check in fields.items():
         try:
             ld.got[name] = check(data[name], ld)
         except _Bad as bad:
             where = name + "".join(f"[{i}]" for i in bad.path)
             raise InvalidState(f"field '{where}' {bad.message}") from None
+    for name, (_, _, default) in OPTIONAL.items():
+        if name not in fields:
+            ld.got[name] = default(game, ld.got["n"])
     _check_cards(game, ld.got)
     game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)

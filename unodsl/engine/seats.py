@@ -84,7 +84,16 @@ class Seats:
         """The seat after p in the direction of play, whether or not its player is still in the round."""
         return (p + self.direction) % self.n if p >= 0 else -1
 
+    def left_of(self, p: int) -> int:
+        """The seat to p's left (p + 1) in seating order, whatever the direction and whether or not it plays."""
+        return (p + 1) % self.n if p >= 0 else -1
+
+    def right_of(self, p: int) -> int:
+        """The seat to p's right (p - 1) in seating order, whatever the direction and whether or not it plays."""
+        return (p - 1) % self.n if p >= 0 else -1
+
     def previous_of(self, p: int) -> int:
+        """The player before p in the direction of play who is still in the round (-1: none)."""
         if p < 0:
             return -1
         n, d, hands, eliminated = self.n, self.direction, self.hands, self.eliminated

@@ -14,14 +14,15 @@ from .moves import APPLY, LEGAL, Moves
 from .observation import Observation
 from .scoring import Scoring
 from .seats import Seats
+from .variables import Variables
 from .vm import VM
 
 
-class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
+class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
     """One game in progress: zones, turn, pending decision and effect frames.
 
     The fields and the public API are here; each of State's jobs is a slot-free mixin of its
-    own module (seats, cards, vm, flow, moves, scoring, observation), so a method found
+    own module (seats, cards, vm, flow, moves, scoring, observation, variables), so a method found
     through them costs what one defined here would.
     """
 
@@ -32,7 +33,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation):
                  "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
                  "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
                  "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
-                 "window_kind", "after", "then", "steps", "side", "piles")
+                 "window_kind", "after", "then", "steps", "side", "piles", "vars", "pvars")
 
     def __init__(self, game, players: int, seed: int, match: bool, record: bool):
         game.tables_for(players)

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from ..diagnostics import Diagnostic, suggestion_suffix
 from ..source.yaml_tree import Node
+from .variables import Variable, build_variables
 
 MAX_CARDS = 10_000
 MAX_COUNT = 10_000
@@ -158,6 +159,7 @@ class Ruling:
     summary: str | None
     choices: tuple | None
     node: Node | None = None
+    type: str | None = None              # "color": the value is one of the variant's colors
 
 
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
@@ -253,6 +255,9 @@ class Variant:
     piles: dict[str, Pile] = field(default_factory=dict)   # the declared table piles, in file order
     distributions: dict[str, Distribution] = field(default_factory=dict)
     procedures: dict[str, Procedure] = field(default_factory=dict)
+    # Declared variables (model/variables.py): global ones, and those with one value per player.
+    state: dict[str, Variable] = field(default_factory=dict)
+    player_state: dict[str, Variable] = field(default_factory=dict)
     root: Node | None = field(default=None, compare=False, repr=False)
     # Every effect and condition parsed once (an effects.ast.Syntax), set by the check step: the model
     # sits below the effect language and cannot parse; Game reads the trees from here.
@@ -450,7 +455,8 @@ class _Builder:
         events = self.get(root, "events")
         rnd = self.get(root, "round")
         scoring = self.get(root, "scoring")
-        rulings = self.build_rulings()
+        rulings = self.build_rulings(colors)
+        state, player_state = build_variables(root, colors, cards, rulings, self.error)
         conflicts = self.build_conflicts()
         self.check_exclusive()
         score_by = self.mode(scoring, "by", ScoreBy.TEAM if team_size > 1 else ScoreBy.PLAYER)
@@ -511,6 +517,8 @@ class _Builder:
             piles=self.build_piles(),
             distributions=self.build_distributions(colors),
             procedures=self.build_procedures(),
+            state=state,
+            player_state=player_state,
             root=root,
             sides=tuple(sides),
             side_colors=tuple(tuple(c) for c in sides.values()),
@@ -778,7 +786,7 @@ class _Builder:
                 self.error(ct.node, "E317", f"card type '{ct.id}' is on the {other} side but is the back of "
                            f"no card type: name it as the 'back:' of a {first} card type")
 
-    def build_rulings(self) -> dict[str, Ruling]:
+    def build_rulings(self, colors: list[str]) -> dict[str, Ruling]:
         node = self.get(self.root, "rulings")
         out: dict[str, Ruling] = {}
         if node is None or node.kind != "map":
@@ -794,8 +802,12 @@ class _Builder:
                 shown = ", ".join(json.dumps(c) for c in choices)
                 self.error(value_node or spec, "E315",
                            f"ruling '{name}' has value {json.dumps(value)}, not one of its choices [{shown}]")
+            kind = self.scalar(spec, "type", None, str)
+            if kind == "color" and value not in colors:
+                self.error(value_node or spec, "E343", f"ruling '{name}' is a color, but {json.dumps(value)} is not "
+                           "one of the colors" + suggestion_suffix(str(value), colors))
             out[name] = Ruling(name, value, self.scalar(spec, "section", None, str),
-                               self.scalar(spec, "summary", None, str), choices, spec)
+                               self.scalar(spec, "summary", None, str), choices, spec, kind)
         return out
 
     def build_distributions(self, colors: list[str]) -> dict[str, Distribution]:

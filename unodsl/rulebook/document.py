@@ -190,6 +190,7 @@ class _Rulebook:
         self.house_rules()
         self.round_end()
         self.scoring()
+        self.variables()
         self.rulings()
         return self.blocks
 
@@ -478,6 +479,27 @@ class _Rulebook:
         items.append(f"A game that has not ended after {v.max_rounds:,} rounds ends then: {limit}")
         items.append("A single round can also be played on its own: its winner wins.")
         self.ul(items)
+
+    def variables(self) -> None:
+        """What the game keeps track of: the declared variables, each with its start, who sees it and its reset."""
+        v = self.v
+        declared = [*v.state.values(), *v.player_state.values()]
+        if not declared:
+            return
+        self.h(2, "What the game keeps track of")
+        self.p("Values the card effects read and change. Each one starts at its initial value; a round value "
+               "goes back to it when a round is dealt, a match value is kept from round to round.")
+        rows = []
+        for var in declared:
+            kind = {"int": "number", "bool": "yes or no", "color": "color", "card_type": "card type",
+                    "enum": "one of " + ", ".join(var.values)}[var.type]
+            if var.low is not None or var.high is not None:
+                kind += f" ({'' if var.low is None else var.low} to {'' if var.high is None else var.high})"
+            seen = {"public": "everyone", "private": "its player only", "hidden": "no player"}[var.visibility]
+            start = "none" if var.initial is None else _yaml_value(var.initial)
+            rows.append((f"`{var.name}`", "each player" if var.per_player else "the table", kind, start, seen,
+                         var.reset.value, _one_line(var.summary)))
+        self.table(("Value", "Kept for", "Holds", "Starts at", "Seen by", "Reset each", "Summary"), rows)
 
     def rulings(self) -> None:
         v = self.v

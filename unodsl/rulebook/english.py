@@ -68,7 +68,7 @@ _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at m
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
         ">=": "is at least"}
 _NOT_CONST = object()
-_BINOP_WORDS = {"+": "plus", "-": "minus", "*": "times", "//": "divided by"}
+_BINOP_WORDS = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%": "modulo"}
 
 
 class Translator:
@@ -361,6 +361,38 @@ class Translator:
         finally:
             self.names = caller
 
+    def s_set_var(self, s):
+        var = self.declared(s.name)
+        whose = f"{self.me.pos} " if var is not None and var.per_player else ""
+        return _cap(f"{whose}`{s.name}` becomes {self.new_value(s.value, var)}.")
+
+    def s_set_var_of(self, s):
+        var = self.variant.player_state.get(s.name)
+        return _cap(f"{self.player(s.who).pos} `{s.name}` becomes {self.new_value(s.value, var)}.")
+
+    def new_value(self, e, var) -> str:
+        """The value a `set` gives, as a noun phrase (a condition as true or false, a color by its name)."""
+        if var is not None and var.type == "bool" and self.fold(e) is None:
+            return f"true if {self.cond(e)}, else false"
+        if var is not None and var.type == "color":
+            return self.color(e)
+        return self.value(e)
+
+    def declared(self, name: str):
+        """The declared variable (state: or player_state:) of that name, unless a let name hides it."""
+        if name in self.names:
+            return None
+        return self.variant.state.get(name) or self.variant.player_state.get(name)
+
+    def variable(self, e) -> str | None:
+        """A declared variable read (`NAME`, `NAME of P`) as a noun phrase, or None for another name."""
+        if e.rule == "var_of":
+            return f"{self.player(e.who).pos} `{e.name}`"
+        var = self.declared(e.name)
+        if var is None:
+            return None
+        return f"{self.me.pos} `{e.name}`" if var.per_player else f"`{e.name}`"
+
     # --- numbers, players, groups, colors
 
     def const(self, e):
@@ -431,7 +463,9 @@ class Translator:
             bound = self.bound_expr(e)
             if bound is not None:
                 return self.num(bound)
-            return e.name
+            return self.variable(e) or e.name
+        if d == "direction":
+            return "the direction of play (1 as dealt, -1 reversed)"
         return self.value(e)
 
     def operand(self, e, keep_chain: bool = False) -> str:
@@ -473,6 +507,14 @@ class Translator:
                                                                             f"{self.me.text}")
         if d == "seat_after":
             return _P(f"the player in the seat after {self.player(e.who).text}")
+        if d == "previous_of":
+            if isinstance(e.who, A.Self):
+                return self.player(A.Previous(span=e.span))
+            return _P(f"the player before {self.player(e.who).text}")
+        if d == "left_of":
+            return _P(f"the player in the seat to the left of {self.player(e.who).text}")
+        if d == "right_of":
+            return _P(f"the player in the seat to the right of {self.player(e.who).text}")
         if d == "most_cards":
             return _P("the player with the most cards")
         if d == "fewest_cards":
@@ -543,6 +585,8 @@ class Translator:
                 return title(e.name)
         if d == "random_from":
             return self.chance(e)
+        if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
+            return title(self.fold(e))
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
             return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
@@ -573,10 +617,12 @@ class Translator:
                 return self.num(e)
             return f"the {e.name} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
-                 "group_count", "pile_count", "binop", "neg", "rule_ref"):
+                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction"):
             return self.num(e)
+        if d == "var_of":
+            return self.variable(e)
         if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
-                 "seat_after", "most_cards", "fewest_cards"):
+                 "seat_after", "most_cards", "fewest_cards", "previous_of", "left_of", "right_of"):
             return self.player(e).text
         if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team"):
             return self.group(e)
@@ -588,7 +634,7 @@ class Translator:
                 return self.value(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-            return e.name
+            return self.variable(e) or e.name
         if d == "jumped":
             return f"whether {self.card_phrase} was played by jumping in"
         if isinstance(e, (A.RandomBetween, A.RandomFrom)):
@@ -654,8 +700,12 @@ class Translator:
             bound = self.bound_expr(e)
             if bound is not None:
                 return self.cond(bound, negate)
+            if self.variable(e) is not None:
+                return f"{self.variable(e)} is {'false' if negate else 'true'}"
             prefix = "it is not the case that " if negate else ""
             return prefix + self.value(e)
+        if d == "var_of":
+            return f"{self.variable(e)} is {'false' if negate else 'true'}"
         raise TypeError(f"the rulebook has no English for the condition '{d}'")
 
     def comparison(self, e, negate: bool) -> str:

@@ -156,9 +156,32 @@ def _sentence(e, seat: int, who: str) -> str | None:
         scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
         won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
         return f"--- round {e.count} is over: {won} (scores: {scores}) ---"
+    if kind in (E.SET, E.SET_PRIVATELY):
+        whose = f"{_whose(q, seat)} " if q >= 0 else ""
+        return f"{whose}{e.name} is now {variable_value(e.value)}"
     if kind == E.ROUND_DEALT and e.count > 1:
         return f"--- round {e.count} is dealt by {who}; the start card is {e.cards[0]} ---"
     return None          # a turn begins, the first deal, the game's end: the screen says them
+
+
+def variable_value(value) -> str:
+    """A declared variable's value in words: yes or no, a number, a color or card type, none."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
+def variable_lines(obs: dict, seat: int) -> list[str]:
+    """The declared variables the seat's observation shows: the public globals, then each per-player one
+    (the seat's own value, and the other seats' where it may see them)."""
+    lines = []
+    if obs.get("state"):
+        lines.append("state: " + ", ".join(f"{name} {variable_value(v)}" for name, v in obs["state"].items()))
+    for name, values in obs.get("player_state", {}).items():
+        shown = [f"{'you' if q == seat else f'p{q}'} {variable_value(v)}" for q, v in enumerate(values)
+                 if v is not None or q == seat]
+        lines.append(f"{name}: " + ", ".join(shown))
+    return lines
 
 
 def sort_hand(game: Game, names: list[str]) -> list[str]:

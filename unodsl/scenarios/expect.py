@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine import Game, IllegalAction, State
-from .given import action_id, card_kind, color_index, seat_index
+from .given import action_id, card_kind, color_index, seat_index, variable_section
 
 
 def check_conservation(state: State) -> str | None:
@@ -152,6 +152,12 @@ def check_expect(state: State, expect: dict, legal_before: list | None = None) -
             elif seen is None:
                 mismatch(f"revealed[{i}]", f"seat {to} saw seat {of}'s hand", "nothing was shown",
                          ("expect", "revealed", i))
+    for key in ("state", "player_state"):
+        for name, want in (expect.get(key) or {}).items():
+            variable_section(g, key, name, ("expect", key, name))
+            got = state.variable(name) if key == "state" else [state.variable(name, q) for q in range(n)]
+            if got != want:
+                mismatch(f"{key}.{name}", want, got, ("expect", key, name))
     for key, must in (("legal", True), ("not_legal", False)):
         if key not in expect:
             continue

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 
 from ..diagnostics import suggestion_suffix
-from ..engine import Game, IllegalAction, State
+from ..engine import Game, IllegalAction, State, VariableError
 
 REST_PLACES = ("draw_pile", "discard")
 
@@ -58,6 +58,18 @@ def action_id(game: Game, text, where: tuple) -> int:
         raise ScenarioError("E606", f"'{text}' is not an action of this variant{reason}; actions look "
                             "like 'play red_7', 'play red_7 uno', 'draw', 'keep', 'color blue', 'target 2', "
                             "'challenge', 'accept', 'catch 1', 'give red_3', 'pass'", where) from None
+
+
+def variable_section(game: Game, key: str, name: str, where: tuple) -> None:
+    """E610 unless `name` is a variable of the variant's section `key` (state or player_state)."""
+    v = game.variant
+    section, other = (v.state, v.player_state) if key == "state" else (v.player_state, v.state)
+    if name in section:
+        return
+    if name in other:
+        raise ScenarioError("E610", f"variable '{name}' is {'per player' if key == 'state' else 'global'}: "
+                            f"give it under {'player_state' if key == 'state' else 'state'}", where)
+    raise ScenarioError("E610", f"unknown {key} variable '{name}'" + suggestion_suffix(name, section), where)
 
 
 def seat_index(n: int, value, where: tuple, what: str = "seat") -> int:
@@ -185,8 +197,17 @@ def build_state(game: Game, scenario: dict) -> State:
                             ("given", "scores"))
     uno_called = [seat_index(n, seat, ("given", "uno_called", i))
                   for i, seat in enumerate(given.get("uno_called") or [])]
+    variables = {**(given.get("state") or {}), **(given.get("player_state") or {})}
+    for key in ("state", "player_state"):
+        for name in given.get(key) or {}:
+            variable_section(game, key, name, ("given", key, name))
     # The engine's own set-up: a start card begins the round exactly as a dealt round does.
-    return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
-                         scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
-                         start=starter_key == "start_card", side=side, piles=piles)
+    try:
+        return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
+                             scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
+                             start=starter_key == "start_card", side=side, piles=piles,
+                             variables=variables)
+    except VariableError as err:
+        key = "player_state" if err.name in (given.get("player_state") or {}) else "state"
+        raise ScenarioError("E610", str(err), ("given", key, err.name)) from None
 

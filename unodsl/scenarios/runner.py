@@ -24,6 +24,7 @@ or action that failed.
     E602 unknown card id                   E607 unknown ruling or bad ruling value
     E603 more copies than the deck has     E608 keys that cannot be combined
     E604 seat or player count not possible E609 scenario name used twice
+                                           E610 unknown variable or bad variable value
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..agents.bots import make_bot
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
-from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table
+from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table, variable_lines
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 CODE_LENGTH = 6
@@ -231,6 +231,7 @@ class Room:
         obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
         out["revealed"] = obs["revealed"]
+        out["variables"] = variable_lines(obs, number)       # declared variables the seat may see
         out["drawn"] = obs.get("drawn")
         if deciding == number and seat.bot is None:
             out["decision"] = state.decision

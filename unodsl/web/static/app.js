@@ -180,6 +180,7 @@ function render() {
   if (view.lock) fact("locked to", view.lock);
   if (view.round > 1) fact("round", String(view.round));
   for (const [q, cards] of Object.entries(view.revealed || {})) fact(`seen in p${q}'s hand`, cards.join(" "));
+  for (const line of view.variables || []) { const at = line.indexOf(": "); fact(line.slice(0, at), line.slice(at + 2)); }
   renderHand();
   renderChoices();
   const log = $("log"); log.replaceChildren();
