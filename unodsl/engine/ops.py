@@ -59,25 +59,17 @@ def draw_to(st, p: int, n: int) -> None:
 @instruction(DRAWS)
 def draw_until_playable(st, p: int) -> None:
     """p draws until a card they may play comes, or both piles are empty."""
-    if p < 0 or st.eliminated[p]:
-        return
-    got = 0
-    for _ in range(len(st.g.deck)):
-        k = st._draw_one()
-        if k < 0:
-            break
-        st.hands[p].append(k)
-        st.steps += 1
-        got += 1
-        if st._is_playable(p, k):
-            break
-    _drew_one_by_one(st, p, got)
+    draw_until(st, p, _playable_by, p)
+
+
+def _playable_by(st, p: int, k: int) -> bool:
+    return st._is_playable(p, k)
 
 
 @instruction(DRAWS)
-def draw_until(st, p: int, meets, fr) -> None:
-    """p draws until a card k meets the condition, `meets(st, fr, k)`, or both piles are empty; p keeps
-    every card drawn."""
+def draw_until(st, p: int, meets, arg) -> None:
+    """p draws until a card k meets the condition, `meets(st, arg, k)`, or both piles are empty; p keeps
+    every card drawn (`P draws until COND` passes its frame as `arg`)."""
     if p < 0 or st.eliminated[p]:
         return
     got = 0
@@ -88,13 +80,8 @@ def draw_until(st, p: int, meets, fr) -> None:
         st.hands[p].append(k)
         st.steps += 1
         got += 1
-        if meets(st, fr, k):
+        if meets(st, arg, k):
             break
-    _drew_one_by_one(st, p, got)
-
-
-def _drew_one_by_one(st, p: int, got: int) -> None:
-    """After p drew `got` cards one at a time: the event, p's UNO call reset, the after-draw effect."""
     if got:
         if st.events is not None:
             st.events.append(E.drew(st, p, got))
