@@ -34,7 +34,8 @@ class Positions:
         generator seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side
         up: every card is given by its face on that side. `variables` gives declared variables
         other values than their initial ones: {global name: value, per-player name: [value per
-        seat]}, colors and card types by their words. Raises ValueError saying what is wrong.
+        seat]}, colors and card types by their words. Raises ValueError saying what is wrong, a
+        round that is already decided included.
         """
         n = len(hands)
         self.check_players(n)
