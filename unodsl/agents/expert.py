@@ -1,4 +1,4 @@
-"""The expert: the heuristic bot's play, with what it infers from the other seats' draws and four fixes.
+"""The expert: the heuristic bot's play, with what it infers from the other seats' draws and the unseen cards.
 
 Measured against the heuristic bot in docs/bots.md (the ladder): each rule below was kept
 because it raised the expert's win rate at two players on classic, and the rules tried and
@@ -19,17 +19,21 @@ KEEP_DRAWN_WILD = 4
 
 
 class ExpertBot(HeuristicBot):
-    """Plays like the heuristic bot, but keeps the colour the next player lacks and its wilds.
+    """Plays like the heuristic bot, but leaves the next player the colour it is least likely to hold.
 
     It follows, per other seat, the colours that seat is believed to lack (`inference.Lacks`:
-    it drew one card on that colour and played nothing). Then:
+    it drew one card on that colour and played nothing), and counts the unseen cards (the deck
+    less its own hand and the discard pile). The odds that the next player holds no card of a
+    colour are 1 for a colour it is believed to lack, else the chance that a hand of its size,
+    dealt from the unseen cards, holds none. Then it:
 
     - plays an UNO call first, then a non-wild (a wild only when nothing else plays, even with
-      two cards left: the wild kept as the last card always goes out), then the biggest draw
-      penalty, then a card of a colour the next player lacks, then the most points;
+      two cards left: the wild kept as the last card always goes out), then the card of the
+      colour the next player is likeliest to lack, then the biggest draw penalty, then the most
+      points;
     - keeps a wild it has just drawn while it holds four cards or more (the wild included);
-    - names the colour the next player lacks if it holds a card of it, else the colour it holds
-      most of;
+    - names, among the colours it holds, the one the next player is likeliest to lack, then the
+      one it holds most of;
     - challenges a Wild Draw Four only from a player left with one card or none (a player about
       to go out plays its wild whatever it holds; with more cards it is more often honest, and a
       lost challenge costs two cards more);
@@ -43,6 +47,7 @@ class ExpertBot(HeuristicBot):
     def __init__(self, rng):
         super().__init__(rng)
         self.lacks: dict[int, Lacks] = {}          # per seat it plays
+        self._deck: dict[tuple, list[int]] = {}    # (game, side up) -> the deck's cards per colour
 
     def act(self, state) -> int:
         """Return the id of the action to take; a forced action too goes through the view (the inference counts it)."""
@@ -67,22 +72,56 @@ class ExpertBot(HeuristicBot):
             if (kind == D.DRAWN and g.A_KEEP in legal and len(view.hand) >= KEEP_DRAWN_WILD
                     and all(g.k_wild[a % g.num_kinds] for a in plays)):
                 return g.A_KEEP
-            return max(plays, key=lambda a: self._play_key(g, lacks, nxt, a))
+            odds = self._odds_lacking(view, lacks, nxt)
+            return max(plays, key=lambda a: _play_key(g, odds, a))
         if kind == D.COLOR:
             counts = [0] * len(g.variant.colors)
             for k in view.hand:
                 if g.k_color[k] >= 0:
                     counts[g.k_color[k]] += 1
-            return g.A_COLOR + max((a - g.A_COLOR for a in legal),
-                                   key=lambda c: (counts[c] > 0 and lacks.lacks_color(nxt, c), counts[c], -c))
+            odds = self._odds_lacking(view, lacks, nxt)
+            return g.A_COLOR + max((a - g.A_COLOR for a in legal), key=lambda c: (counts[c] > 0, odds[c], counts[c], -c))
         if kind == D.CHALLENGE:
             challenged = view.played_by()
             return g.A_CHALLENGE if challenged >= 0 and view.hand_sizes[challenged] <= 1 else g.A_ACCEPT
         return super().decide(view)
 
-    @staticmethod
-    def _play_key(g, lacks: Lacks, nxt: int, action: int) -> tuple:
-        k = action % g.num_kinds
-        wild = g.k_wild[k]
-        lacked = not wild and lacks.lacks_color(nxt, g.k_color[k])
-        return (action >= g.num_kinds, not wild, g.k_draw[k], lacked, g.k_points[k], -k)
+    def _odds_lacking(self, view: SeatView, lacks: Lacks, seat: int) -> list[float]:
+        """Per colour, the odds that `seat` holds no card of it: 1 if it is believed to lack it, else the chance
+        that a hand of its size dealt from the cards `view`'s seat has not seen holds none (hypergeometric)."""
+        g, side = view.game, view.side
+        deck = self._deck.get((g, side))
+        if deck is None:
+            deck = self._deck[g, side] = [0] * (len(g.variant.colors) + 1)   # the last counts the colourless
+            for k in g.deck_up(side):
+                deck[g.k_color[k]] += 1
+        return _odds(g, deck, view, lacks, seat)
+
+
+def _play_key(g, odds: list[float], action: int) -> tuple:
+    """How much the expert wants to make a play (the largest is played): see ExpertBot."""
+    k = action % g.num_kinds
+    wild = g.k_wild[k]
+    return (action >= g.num_kinds, not wild, 0.0 if wild else odds[g.k_color[k]], g.k_draw[k], g.k_points[k], -k)
+
+
+def _odds(g, deck: list[int], view: SeatView, lacks: Lacks, seat: int) -> list[float]:
+    """`_odds_lacking` from the deck's cards per colour."""
+    colors = len(deck) - 1
+    unseen = list(deck)
+    for k in view.hand:
+        unseen[g.k_color[k]] -= 1
+    for k in view.discard:
+        unseen[g.k_color[k]] -= 1
+    total = sum(unseen)
+    size = view.hand_sizes[seat] if seat >= 0 else 0
+    odds = []
+    for c in range(colors):
+        if lacks.lacks_color(seat, c):
+            odds.append(1.0)
+            continue
+        p = 1.0
+        for i in range(size):
+            p *= max(total - unseen[c] - i, 0) / max(total - i, 1)
+        odds.append(p)
+    return odds

@@ -100,6 +100,11 @@ class SeatView:
         return self._state.next_of(self.seat)
 
     @property
+    def side(self) -> int:
+        """The side of a two-sided deck that faces up (0 for any other deck)."""
+        return self._state.side if self.game.k_back is not None else 0
+
+    @property
     def discard(self) -> list[int]:
         """The discard pile, bottom first, as kinds (face up: public; read it, do not change it)."""
         return self._state.discard
