@@ -721,6 +721,14 @@ class RightOf(Expr):
     who: Expr
 
 
+# ---- a draw stack turned away ---------------------------------------------------------------------
+
+
+@_rule("pass_stack")
+class PassStack(Stmt):
+    who: Expr             # faces the whole pending stack next (only in a card's on_stack effect)
+
+
 # ---- the registry and walking --------------------------------------------------------------------
 
 

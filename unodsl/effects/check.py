@@ -49,7 +49,7 @@ class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
     where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw
-                          # | match | procedure
+                          # | match | procedure | on_stack
     start_only: bool = False
     procedure: str = ""   # the procedure whose body this is, if one
 
@@ -689,3 +689,11 @@ class _Unit:
         return PLAYER
 
     e_previous_of = e_left_of = e_right_of = _seat_of
+
+    # --- a draw stack turned away (a card's on_stack effect)
+
+    def s_pass_stack(self, s):
+        if self.ctx.where != "on_stack":
+            self.fail(s.span, "E539", "'pass the stack to' only means something in a card's on_stack effect "
+                      "(the card is played on a pending draw stack)")
+        self.expect(s.who, PLAYER)

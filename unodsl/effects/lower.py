@@ -906,6 +906,9 @@ class _Unit:
         who = self.expr(e.who).fn
         return Value(lambda st, fr: st.right_of(who(st, fr)))
 
+    def s_pass_stack(self, s, ops):
+        ops.append(self.call("pass_stack", _SELF, self.expr(s.who)))
+
 
 # --- building blocks ----------------------------------------------------------------------------
 

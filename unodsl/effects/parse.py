@@ -444,6 +444,9 @@ def parse_variant(variant: Variant) -> Syntax:
         read(ct.match, "condition")
     for procedure in variant.procedures.values():
         read(procedure.body, "effect")
+    for ct in variant.cards.values():             # after the rest, so E405 stays where it was
+        read(ct.on_stack, "effect")
+        read(ct.on_stack_if, "condition")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

@@ -7,6 +7,7 @@ engine, and the engine never imports the parser: it reads the trees `Variant.syn
 
 from __future__ import annotations
 
+from ..effects import ast as A
 from ..effects.ast import diagnostic_at
 from ..effects.check import Checker, Context
 from ..effects.layout import DRAWS, PAUSES, PUSHES
@@ -150,6 +151,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
     # the stack (drawing may run the after-draw event, if there is one).
+    _compile_on_stack(game, program)                # before Game.straight, which covers its codes
     allowed = set() if game.after_draw >= 0 else {DRAWS}
     game.straight = [fast and code.straight(allowed) for code in program.lowered]
     game.stack_types = None
@@ -177,3 +179,27 @@ def _compile_matching(game, program: Program) -> None:
         tests.append(chosen.fn if chosen is not None else None)
     if any(test is not None for test in tests):
         game.playable_after = match_table(game, tests)
+
+
+def _compile_on_stack(game, program: Program) -> None:
+    """Each card type's `on_stack` effect and `on_stack_if` condition (-1 and None without them), and
+    Game.deflectors: the kinds that have one, which answer a pending stack when they match (Moves._legal_stack).
+
+    An on_stack effect must pass the stack on somewhere (E540): else nobody would face it.
+    """
+    v = game.variant
+    tree = v.syntax.tree
+    game.on_stack, game.on_stack_if = [], []
+    for ct in v.cards.values():
+        program.checker.current_card = ct
+        effect = tree(ct.on_stack)
+        if effect is not None and not any(isinstance(node, A.PassStack) for node in A.walk(effect)):
+            program.checker.diags.append(diagnostic_at(ct.on_stack, 1, 1, "E540", f"'{ct.id}' has an on_stack "
+                                                       "effect that never passes the stack on: add "
+                                                       "'pass the stack to P'"))
+            effect = None
+        game.on_stack.append(program.compile_effect(effect, Context("on_stack")))
+        test = program.compile_condition(tree(ct.on_stack_if), Context("condition"))
+        game.on_stack_if.append(test.fn if test is not None else None)
+    program.checker.current_card = None
+    game.deflectors = frozenset(k for k in range(game.num_kinds) if game.on_stack[game.k_type[k]] >= 0)

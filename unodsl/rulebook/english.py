@@ -57,6 +57,7 @@ _WHO = {
     "round_end": (_P("the winner"), "the card"),
     "condition": (_P("you", True), "the card"),
     "match": (_P("you", True), "the card"),
+    "on_stack": (_P("you", True), "this card"),
 }
 # round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
 ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
@@ -749,6 +750,11 @@ class Translator:
         if isinstance(what, A.HoldNumber):
             return f"a card numbered {self.num(what.number)}"
         raise TypeError(f"the rulebook has no English for the holding '{what.rule}'")
+
+    def s_pass_stack(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('face')} the whole draw stack instead, on the next turn: "
+                    f"{who.they} may answer it or draw it.")
 
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
