@@ -410,17 +410,17 @@ ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60",
                   "players > 2 and hand(self) < 2", "true"]
 # A card played on a pending draw stack (on_stack): where the stack goes, with what comes around it.
 ON_STACK = [
-    "pass the stack to {P}",
-    "reverse\npass the stack to next",
-    "if hand(self) > {N}:\n    pass the stack to {P}\nelse:\n    pass the stack to self",
-    "{P} draws {N}\npass the stack to {Q}",
-    "choose color\npass the stack to {P}",
-    "let t = choose player others\npass the stack to t",
-    "pass the stack to next\npass the stack to {P}",
-    "eliminate {P}\npass the stack to {P}",
-    "skip next\npass the stack to next of next",
-    "extra turn\npass the stack to {P}",
-    "rotate hands\npass the stack to {P}\nnext draws {N} and loses turn",
+    "turn the stack away to {P}",
+    "reverse\nturn the stack away to next",
+    "if hand(self) > {N}:\n    turn the stack away to {P}\nelse:\n    turn the stack away to self",
+    "{P} draws {N}\nturn the stack away to {Q}",
+    "choose color\nturn the stack away to {P}",
+    "let t = choose player others\nturn the stack away to t",
+    "turn the stack away to next\nturn the stack away to {P}",
+    "eliminate {P}\nturn the stack away to {P}",
+    "skip next\nturn the stack away to next of next",
+    "extra turn\nturn the stack away to {P}",
+    "rotate hands\nturn the stack away to {P}\nnext draws {N} and loses turn",
 ]
 ON_STACK_IF = ["true", "false", "hand(self) > {N}", "players > 2", "stack > {N}"]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",

@@ -694,6 +694,6 @@ class _Unit:
 
     def s_pass_stack(self, s):
         if self.ctx.where != "on_stack":
-            self.fail(s.span, "E539", "'pass the stack to' only means something in a card's on_stack effect "
+            self.fail(s.span, "E539", "'turn the stack away to' only means something in a card's on_stack effect "
                       "(the card is played on a pending draw stack)")
         self.expect(s.who, PLAYER)

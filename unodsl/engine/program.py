@@ -196,7 +196,7 @@ def _compile_on_stack(game, program: Program) -> None:
         if effect is not None and not any(isinstance(node, A.PassStack) for node in A.walk(effect)):
             program.checker.diags.append(diagnostic_at(ct.on_stack, 1, 1, "E540", f"'{ct.id}' has an on_stack "
                                                        "effect that never passes the stack on: add "
-                                                       "'pass the stack to P'"))
+                                                       "'turn the stack away to P'"))
             effect = None
         game.on_stack.append(program.compile_effect(effect, Context("on_stack")))
         test = program.compile_condition(tree(ct.on_stack_if), Context("condition"))
