@@ -182,8 +182,9 @@ def _compile_matching(game, program: Program) -> None:
 
 
 def _compile_on_stack(game, program: Program) -> None:
-    """Each card type's `on_stack` effect and `on_stack_if` condition (-1 and None without them), and
-    Game.deflectors: the kinds that have one, which answer a pending stack when they match (Moves._legal_stack).
+    """Each card type's `on_stack` effect and `on_stack_if` condition (-1 and None without them, -1 too where
+    the condition is constantly false, None where it is constantly true), and Game.deflectors: the kinds
+    that have an effect, which answer a pending stack when they match (Moves._legal_stack).
 
     An on_stack effect must pass the stack on somewhere (E540): else nobody would face it.
     """
@@ -200,6 +201,8 @@ def _compile_on_stack(game, program: Program) -> None:
             effect = None
         game.on_stack.append(program.compile_effect(effect, Context("on_stack")))
         test = program.compile_condition(tree(ct.on_stack_if), Context("condition"))
-        game.on_stack_if.append(test.fn if test is not None else None)
+        if test is not None and test.constant is False:
+            game.on_stack[-1] = -1              # a ruling that is off: the card never turns a stack away
+        game.on_stack_if.append(test.fn if test is not None and test.constant is None else None)
     program.checker.current_card = None
     game.deflectors = frozenset(k for k in range(game.num_kinds) if game.on_stack[game.k_type[k]] >= 0)
