@@ -14,7 +14,7 @@ from .ast import diagnostic_at
 from .fold import fold
 from .procedures import MAX_EXPANDED, CallGraph
 from ..diagnostics import Diagnostic, suggestion_suffix
-from ..model.variant import attr_kind
+from ..model.cards import attr_kind
 from ..model.variables import Variable, VarType
 
 MAX_REPEAT = 1000
