@@ -17,7 +17,7 @@ from typing import Callable
 from . import ast as A
 from . import layout as D
 from ..model.cards import attr_kind
-from .check import COLOR, INT, MAX_REPEAT, PLAYER, SEATS, Checked
+from .types import COLOR, INT, MAX_REPEAT, PLAYER, SEATS, Checked
 from .fold import COMPARE, clamp, fold
 from .layout import DRAWS, F_CARD, F_JUMPED, F_LOCALS, F_PC, F_SELF, PAUSES, PUSHES, RESHAPES
 from ..model.variables import Variable
