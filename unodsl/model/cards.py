@@ -1,5 +1,5 @@
 """The deck sections of a variant: card types and their copies, attributes, piles, the sides of a
-two-sided deck (E301-E318, E325).
+two-sided deck (E301-E303, E313, E314, E317-E319, E325).
 
 `CardSections` is a mixin of `build._Builder`: its methods read the tree through the builder's
 accessors (`get`, `scalar`, `strings`) and report through its `error`.
