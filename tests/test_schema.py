@@ -181,9 +181,11 @@ def test_load_schema_reads_the_repository_copy_and_caches_it():
 
 
 def test_schema_describes_every_key_the_model_reads():
-    """Keys read by model.py and compose.py must all be properties somewhere in the variant schema."""
+    """Keys read by the model's builder (build.py, cards.py) and compose.py must all be properties
+    somewhere in the variant schema."""
     names = {prop for _, sub in walk(load_schema("variant")) for prop in sub.get("properties", {})}
-    source = "".join((REPO / "unodsl" / f).read_text() for f in ("model/variant.py", "source/compose.py"))
+    source = "".join((REPO / "unodsl" / f).read_text()
+                     for f in ("model/build.py", "model/cards.py", "source/compose.py"))
     read = set(re.findall(r'(?:get|scalar|text|strings|scalar_list)\([^,()]*, *"([a-z_]+)"', source))
     read |= set(re.findall(r'value\.get\("([a-z_]+)"\)', source))
     assert read and read - names == set()

@@ -7,18 +7,19 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from unodsl.source import tree_builder
 from unodsl.source import yaml_tree as source
 from unodsl.source.yaml_tree import Node, load_file, load_text
 
 HAS_LIBYAML = getattr(yaml, "__with_libyaml__", False)
-PARSERS = [pytest.param(source._Loader, id="pure")] + (
-    [pytest.param(source._CLoader, id="libyaml")] if HAS_LIBYAML else [])
+PARSERS = [pytest.param(tree_builder._Loader, id="pure")] + (
+    [pytest.param(tree_builder._CLoader, id="libyaml")] if HAS_LIBYAML else [])
 
 
 @pytest.fixture(params=PARSERS)
 def parser(request, monkeypatch):
     """Run a test once with each YAML parser the loader may use; positions must not depend on it."""
-    monkeypatch.setattr(source, "_LOADER", request.param)
+    monkeypatch.setattr(tree_builder, "_LOADER", request.param)
     return request.param
 
 
@@ -554,8 +555,8 @@ YAMLISH = st.text(alphabet=st.sampled_from(list("ab1 -:?,[]{}#&*!|>'\"%@`\t\n\r.
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.text(), YAMLISH))
 def test_load_text_never_raises(text):
-    for loader in {source._Loader, source._LOADER}:
-        builder = source._Builder(text.lstrip("\ufeff"), "f.yaml", 64, 100, 200_000, loader)
+    for loader in {tree_builder._Loader, tree_builder._LOADER}:
+        builder = tree_builder._Builder(text.lstrip("\ufeff"), "f.yaml", 64, 100, 200_000, loader)
         builder.build()  # no exception escapes, even without load_text's last-resort guard
     root, diags = load_text(text, "f.yaml")
     assert root is None or root.kind == "map"
@@ -598,8 +599,8 @@ SAMPLES = [
 @pytest.mark.skipif(not HAS_LIBYAML, reason="PyYAML without libyaml")
 @pytest.mark.parametrize("text", SAMPLES)
 def test_pure_and_libyaml_build_identical_trees(text):
-    trees = [source._Builder(text, "p.yaml", 64, 100, 200_000, loader).build()
-             for loader in (source._Loader, source._CLoader)]
+    trees = [tree_builder._Builder(text, "p.yaml", 64, 100, 200_000, loader).build()
+             for loader in (tree_builder._Loader, tree_builder._CLoader)]
     assert trees[0] is not None and trees[0] == trees[1]
 
 

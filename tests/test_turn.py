@@ -12,7 +12,7 @@ import pytest
 
 import unodsl
 from unodsl.check import check_file
-from unodsl.effects import check as effects_check
+from unodsl.effects import check_statements
 from unodsl.scenarios import build_state
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,7 +131,7 @@ def test_turn_draw_without_a_card_drawn_offers_nothing(variant):
 
 
 def test_a_drawing_statement_the_checker_does_not_list_is_still_refused_in_round_end(tmp_path, monkeypatch):
-    monkeypatch.setattr(effects_check, "ROUND_OVER_REFUSES", frozenset())
+    monkeypatch.setattr(check_statements, "ROUND_OVER_REFUSES", frozenset())
     path = tmp_path / "v.yaml"
     path.write_text(f"unodsl: 1\nname: T\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
                     "round:\n  on_end: next draws 2\n", encoding="utf-8")

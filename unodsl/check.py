@@ -13,7 +13,8 @@ from .source.compose import compose_file
 from .diagnostics import Diagnostic, DiagnosticError
 from .effects.parse import with_syntax
 from .engine import ENGINE_RULINGS, Game
-from .model.variant import Variant, build_variant
+from .model.build import build_variant
+from .model.variant import Variant
 
 
 # Codes of the stages that read one file or one effect text at a time: YAML, the schema,

@@ -34,7 +34,7 @@ PILE_KINDS = (PUT,)
 DRAW_PILE, DISCARD_PILE = -1, -2
 
 # What an instruction may do besides setting fields (the engine declares these per op in OP_FLAGS):
-# the facts the compiled code's records (effects.lower.Code) and the fast paths are built on.
+# the facts the compiled code's records (effects.code.Code) and the fast paths are built on.
 PAUSES = "pauses"            # may stop for a player's decision
 PUSHES = "pushes"            # may run another effect (a new frame)
 RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled

@@ -21,7 +21,7 @@ import random
 from collections import Counter
 
 from ..effects import layout as D
-from ..effects import check as E
+from ..effects import types as E
 from .errors import InvalidState
 from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS
 from .variables import checked_value, shown_value

@@ -7,7 +7,7 @@ fails, printing the new table, when the two differ, so neither can drift.
 
 from __future__ import annotations
 
-# Grammar rule (effects/ast.py's `rule`) -> (its written form, what it means).
+# Grammar rule (the `rule` of an effects/ast class) -> (its written form, what it means).
 DOCS: dict[str, tuple[str, str]] = {
     'all_from': ('`all from P`',
         'Every player, starting with P.'),

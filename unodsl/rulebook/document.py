@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..effects import ast as A
 from ..effects.ast import walk
-from .english import ELIMINATED_CARDS, describe_condition, describe_effect, lower_first, title
+from .english import describe_condition, describe_effect
+from .phrases import ELIMINATED_CARDS, lower_first, title
 
 # ---------------------------------------------------------------------------
 # A tiny document model, rendered to Markdown or to plain text.

@@ -1,0 +1,385 @@
+"""The syntax tree's expressions: one node class per expression rule (operators, tests, atoms,
+players, groups), and the declared variables' statements and reads."""
+
+from __future__ import annotations
+
+from dataclasses import field
+
+from .nodes import Expr, Node, Span, Stmt, _rule
+
+
+# ---- expressions: operators ----------------------------------------------------------------------
+
+
+@_rule("or_expr")
+class Or(Expr):
+    parts: tuple[Expr, ...]
+
+
+@_rule("and_expr")
+class And(Expr):
+    parts: tuple[Expr, ...]
+
+
+@_rule("not_")
+class Not(Expr):
+    operand: Expr
+
+
+@_rule("comparison")
+class Compare(Expr):
+    left: Expr
+    op: str
+    right: Expr
+    op_span: Span = field(kw_only=True, compare=False, repr=False)
+
+
+@_rule("binop")
+class BinOp(Expr):
+    left: Expr
+    op: str
+    right: Expr
+
+
+@_rule("neg")
+class Neg(Expr):
+    operand: Expr
+
+
+# ---- expressions: tests on players and cards -----------------------------------------------------
+
+
+@_rule("hold_color")
+class HoldColor(Node):
+    color: Expr
+
+
+@_rule("hold_type")
+class HoldType(Node):
+    name: str
+
+
+@_rule("hold_wild")
+class HoldWild(Node):
+    pass
+
+
+@_rule("hold_playable")
+class HoldPlayable(Node):
+    pass
+
+
+@_rule("hold_number")
+class HoldNumber(Node):
+    number: Expr
+
+
+@_rule("holds")
+class Holds(Expr):
+    who: Expr
+    what: Node                     # HoldColor, HoldType, HoldWild, HoldPlayable or HoldNumber
+
+
+@_rule("is_out")
+class IsOut(Expr):
+    who: Expr
+
+
+@_rule("is_partner")
+class IsPartner(Expr):
+    who: Expr
+    other: Expr
+
+
+@_rule("card_is")
+class CardIs(Expr):
+    kind: str
+
+
+@_rule("side_is")
+class SideIs(Expr):
+    side: str
+
+
+@_rule("top_is")
+class TopIs(Expr):
+    kind: str
+
+
+# ---- expressions: atoms --------------------------------------------------------------------------
+
+
+@_rule("int_")
+class Int(Expr):
+    digits: str                    # as written: the checker refuses one too large (E512)
+
+
+@_rule("true")
+class TrueLit(Expr):
+    pass
+
+
+@_rule("false")
+class FalseLit(Expr):
+    pass
+
+
+@_rule("string")
+class String(Expr):
+    value: str                     # without its quotes
+
+
+@_rule("current_color")
+class CurrentColor(Expr):
+    pass
+
+
+@_rule("player_count")
+class PlayerCount(Expr):
+    pass
+
+
+@_rule("stack_size")
+class StackSize(Expr):
+    pass
+
+
+@_rule("jumped")
+class Jumped(Expr):
+    pass
+
+
+@_rule("card_attr")
+class CardAttr(Expr):
+    name: str
+
+
+@_rule("top_attr")
+class TopAttr(Expr):
+    name: str                      # of the top card of the discard pile
+
+
+@_rule("drawn_attr")
+class DrawnAttr(Expr):
+    """`drawn.NAME`: an attribute of the card just drawn, inside a `draws until` condition."""
+    name: str
+
+
+@_rule("drawn_is")
+class DrawnIs(Expr):
+    """`drawn is KIND`, inside a `draws until` condition."""
+    kind: str
+
+
+@_rule("rule_ref")
+class RuleRef(Expr):
+    name: str
+
+
+@_rule("hand_size")
+class HandSize(Expr):
+    who: Expr
+
+
+@_rule("hand_points")
+class HandPoints(Expr):
+    who: Expr
+
+
+@_rule("half")
+class Half(Expr):
+    value: Expr
+
+
+@_rule("max_hand")
+class MaxHand(Expr):
+    group: Expr
+
+
+@_rule("min_hand")
+class MinHand(Expr):
+    group: Expr
+
+
+@_rule("group_count")
+class GroupCount(Expr):
+    group: Expr
+
+
+@_rule("pile_count")
+class PileCount(Expr):
+    pile: str
+
+
+@_rule("pile_top_attr")
+class PileTopAttr(Expr):
+    pile: str                      # `top of PILE.NAME`: an attribute of a pile's top card
+    name: str
+
+
+@_rule("random_between")
+class RandomBetween(Expr):
+    """A whole number from low to high, both included, drawn from the game's generator."""
+
+    low: Expr
+    high: Expr
+
+
+@_rule("random_from")
+class RandomFrom(Expr):
+    """A value drawn from a declared distribution (`distributions:`), by its weights."""
+
+    name: str
+
+
+@_rule("choose_player")
+class ChoosePlayer(Expr):
+    group: Expr
+
+
+@_rule("var")
+class Var(Expr):
+    name: str
+
+
+# ---- expressions: players ------------------------------------------------------------------------
+
+
+@_rule("self_")
+class Self(Expr):
+    pass
+
+
+@_rule("next_")
+class Next(Expr):
+    pass
+
+
+@_rule("previous")
+class Previous(Expr):
+    pass
+
+
+@_rule("dealer")
+class Dealer(Expr):
+    pass
+
+
+@_rule("partner_self")
+class PartnerSelf(Expr):
+    pass
+
+
+@_rule("partner_of")
+class PartnerOf(Expr):
+    who: Expr
+
+
+@_rule("next_of")
+class NextOf(Expr):
+    who: Expr
+
+
+@_rule("next_seat")
+class NextSeat(Expr):
+    pass
+
+
+@_rule("seat_after")
+class SeatAfter(Expr):
+    who: Expr
+
+
+@_rule("most_cards")
+class MostCards(Expr):
+    pass
+
+
+@_rule("fewest_cards")
+class FewestCards(Expr):
+    pass
+
+
+@_rule("catcher")
+class Catcher(Expr):
+    pass
+
+
+# ---- expressions: groups -------------------------------------------------------------------------
+
+
+@_rule("all_players")
+class AllPlayers(Expr):
+    pass
+
+
+@_rule("others")
+class Others(Expr):
+    pass
+
+
+@_rule("opponents")
+class Opponents(Expr):
+    pass
+
+
+@_rule("team_of")
+class TeamOf(Expr):
+    who: Expr
+
+
+@_rule("all_from")
+class AllFrom(Expr):
+    who: Expr
+
+
+@_rule("others_from")
+class OthersFrom(Expr):
+    who: Expr
+
+
+@_rule("one_per_team")
+class OnePerTeam(Expr):
+    pass
+
+
+# ---- declared variables and seats ---------------------------------------------------------------
+
+
+@_rule("set_var")
+class SetVar(Stmt):
+    name: str
+    value: Expr
+
+
+@_rule("set_var_of")
+class SetVarOf(Stmt):
+    name: str
+    who: Expr
+    value: Expr
+
+
+@_rule("var_of")
+class VarOf(Expr):
+    name: str
+    who: Expr
+
+
+@_rule("direction")
+class Direction(Expr):
+    pass
+
+
+@_rule("previous_of")
+class PreviousOf(Expr):
+    who: Expr
+
+
+@_rule("left_of")
+class LeftOf(Expr):
+    who: Expr
+
+
+@_rule("right_of")
+class RightOf(Expr):
+    who: Expr

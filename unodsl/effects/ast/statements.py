@@ -1,0 +1,280 @@
+"""The syntax tree's statements: one node class per statement rule, and the parts of compound ones
+(an `if`'s clauses, a challenge's branches, a choice's options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .nodes import Expr, Node, Span, Stmt, _rule
+
+
+# ---- statements ----------------------------------------------------------------------------------
+
+
+@_rule("draw")
+class Draw(Stmt):
+    who: Expr
+    count: Expr
+
+
+@_rule("draw_until")
+class DrawUntil(Stmt):
+    who: Expr
+
+
+@_rule("draw_until_cond")
+class DrawUntilCond(Stmt):
+    who: Expr
+    test: Expr            # reads the card just drawn as `drawn`
+
+
+@_rule("draw_to")
+class DrawTo(Stmt):
+    who: Expr
+    count: Expr
+
+
+@_rule("penalty")
+class Penalty(Stmt):
+    who: Expr
+    count: Expr
+
+
+@_rule("skip_one")
+class SkipOne(Stmt):
+    who: Expr
+
+
+@_rule("skip_many")
+class SkipMany(Stmt):
+    count: Expr
+
+
+@_rule("reverse")
+class Reverse(Stmt):
+    pass
+
+
+@_rule("choose_color_self")
+class ChooseColorSelf(Stmt):
+    pass
+
+
+@_rule("choose_color_by")
+class ChooseColorBy(Stmt):
+    who: Expr
+
+
+@_rule("set_color")
+class SetColor(Stmt):
+    color: Expr
+
+
+@_rule("let")
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@_rule("swap_hands")
+class SwapHands(Stmt):
+    who: Expr
+
+
+@_rule("rotate_hands")
+class RotateHands(Stmt):
+    pass
+
+
+@_rule("give")
+class Give(Stmt):
+    giver: Expr
+    count: Expr
+    taker: Expr
+
+
+@_rule("exchange")
+class Exchange(Stmt):
+    first: Expr
+    count: Expr
+    second: Expr
+
+
+@_rule("look")
+class Look(Stmt):
+    who: Expr
+
+
+@_rule("trade")
+class Trade(Stmt):
+    who: Expr
+
+
+@_rule("discard_color")
+class DiscardColor(Stmt):
+    who: Expr
+    color: Expr
+
+
+@_rule("redeal")
+class Redeal(Stmt):
+    pass
+
+
+@_rule("extra_turn")
+class ExtraTurn(Stmt):
+    pass
+
+
+@_rule("turn_to")
+class TurnTo(Stmt):
+    who: Expr
+
+
+@_rule("eliminate")
+class Eliminate(Stmt):
+    who: Expr
+
+
+@_rule("lock")
+class Lock(Stmt):
+    color: Expr
+    owner: Expr
+
+
+@_rule("must_play")
+class MustPlay(Stmt):
+    who: Expr
+    color: Expr
+
+
+@_rule("flip_again")
+class FlipAgain(Stmt):
+    pass
+
+
+@_rule("return_and_flip")
+class ReturnAndFlip(Stmt):
+    pass
+
+
+@_rule("nothing")
+class Nothing(Stmt):
+    pass
+
+
+@_rule("score")
+class Score(Stmt):
+    who: Expr
+    count: Expr
+
+
+@_rule("flip_all")
+class FlipAll(Stmt):
+    pass
+
+
+# Named piles: a pile is named by a NAME, `draw`, `discard` or a declared pile (the checker resolves it).
+
+@_rule("move")
+class Move(Stmt):
+    count: Expr
+    source: str
+    dest: str
+
+
+@_rule("take")
+class Take(Stmt):
+    who: Expr
+    count: Expr
+    pile: str
+
+
+@_rule("put")
+class Put(Stmt):
+    who: Expr
+    count: Expr
+    pile: str
+
+
+@_rule("must_play_block")
+class MustPlayBlock(Stmt):
+    who: Expr
+    color: Expr
+    otherwise: tuple[Stmt, ...]
+
+
+@_rule("call")
+class Call(Stmt):
+    """`do NAME(ARGS)`: the procedure NAME's body, run with its parameters bound to ARGS."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One `if` or `elif` of an if statement: its test and its body (not a node: spans are the parts')."""
+
+    test: Expr
+    body: tuple[Stmt, ...]
+
+
+@_rule("if_stmt")
+class If(Stmt):
+    clauses: tuple[Clause, ...]
+    otherwise: tuple[Stmt, ...] | None
+
+
+@_rule("for_stmt")
+class ForEach(Stmt):
+    name: str
+    group: Expr
+    body: tuple[Stmt, ...]
+
+
+@_rule("repeat_stmt")
+class Repeat(Stmt):
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
+BRANCHES = ("guilty", "innocent", "accepted")      # a challenge's branches, in the order they are laid out
+
+
+@dataclass(frozen=True, slots=True)
+class Branch(Node):
+    """One branch of a challenge; `kind` is its grammar alias, one of BRANCHES."""
+
+    kind: str
+    body: tuple[Stmt, ...]
+
+
+@_rule("challenge")
+class Challenge(Stmt):
+    who: Expr
+    branches: tuple[Branch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a choice: its name, the condition it is offered under (None: always) and its body."""
+
+    name: str
+    test: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span                      # where its name is written
+
+
+@_rule("choice")
+class Choice(Stmt):
+    who: Expr
+    options: tuple[Option, ...]
+
+
+# ---- a draw stack turned away ---------------------------------------------------------------------
+
+
+@_rule("pass_stack")
+class PassStack(Stmt):
+    who: Expr             # faces the whole pending stack next (only in a card's on_stack effect)

@@ -1,0 +1,222 @@
+"""The effect checker's expression rules: one `e_RULE` per expression, returning its type (E5xx).
+
+`ExpressionChecks` is a mixin of `check._Unit`, whose scopes, `expect` and `fail` these methods use.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .fold import fold
+from .types import BOOL, CARD_ATTRIBUTES, COLOR, GROUP, INT, MATCH_READS, MAX_NUMBER, PLAYER, STRING, VARIABLE_TYPES
+from ..diagnostics import suggestion_suffix
+
+
+class ExpressionChecks:
+    """The check of each expression: its operands' types and its own."""
+
+    # --- expressions
+
+    def expect(self, e, typ: str) -> None:
+        got = self.expr(e)
+        if got != typ:
+            self.fail(e.span, "E501", f"expected a {typ}, got a {got}")
+
+    def expr(self, e) -> str:
+        """Check an expression; return its type."""
+        typ = getattr(self, "e_" + e.rule)(e)
+        self.checked.types[id(e)] = typ
+        return typ
+
+    def _typed(typ: str):
+        def check(self, e):
+            return typ
+        return check
+
+    e_true = e_false = e_jumped = e_card_is = e_top_is = _typed(BOOL)
+    e_string = _typed(STRING)
+    e_current_color = _typed(COLOR)
+    e_player_count = e_stack_size = _typed(INT)
+    e_self_ = e_next_ = e_previous = e_dealer = e_next_seat = e_most_cards = e_fewest_cards = _typed(PLAYER)
+    e_all_players = e_others = _typed(GROUP)
+
+    def _of_player(typ: str, teams: bool = False):
+        def check(self, e):
+            if teams:
+                self._needs_teams(e)
+            self.expect(e.who, PLAYER)
+            return typ
+        return check
+
+    e_hand_size = e_hand_points = _of_player(INT)
+    e_is_out = _of_player(BOOL)
+    e_next_of = e_seat_after = _of_player(PLAYER)
+    e_partner_of = _of_player(PLAYER, teams=True)
+    e_all_from = e_others_from = _of_player(GROUP)
+    e_team_of = _of_player(GROUP, teams=True)
+
+    def _of_group(self, e):
+        self.expect(e.group, GROUP)
+        return INT
+
+    e_max_hand = e_min_hand = e_group_count = _of_group
+
+    def _teams_only(typ: str):
+        def check(self, e):
+            self._needs_teams(e)
+            return typ
+        return check
+
+    e_partner_self = _teams_only(PLAYER)
+    e_opponents = e_one_per_team = _teams_only(GROUP)
+    del _typed, _of_player, _teams_only
+
+    def e_int_(self, e):
+        digits = e.digits
+        if len(digits) > 9:                           # also keeps int() away from huge literals
+            self.fail(e.span, "E512", f"number {digits[:12]}{'...' if len(digits) > 12 else ''} is too large "
+                      f"(at most {MAX_NUMBER})")
+        if int(digits) > MAX_NUMBER:
+            self.fail(e.span, "E512", f"number {int(digits)} is too large (at most {MAX_NUMBER})")
+        return INT
+
+    def e_card_attr(self, e):
+        if e.name in CARD_ATTRIBUTES:
+            return CARD_ATTRIBUTES[e.name]
+        if e.name in self.c.attributes:
+            return self.c.attributes[e.name]
+        self.fail(e.span, "E502", f"cards have no attribute '{e.name}'"
+                  + suggestion_suffix(e.name, [*CARD_ATTRIBUTES, *self.c.attributes]))
+
+    e_top_attr = e_card_attr
+
+    def match_reads(self, test) -> None:
+        """E516 for the first part of a match condition that reads more than the cards, the color and rulings."""
+        for node in A.walk(test):
+            if node.rule not in MATCH_READS:             # a name here is a color: conditions bind none
+                self.error(node.span, "E516", "a match condition reads only card, top, current color, "
+                           "colors, rulings and constants (a test on the player belongs in a strict restriction)")
+                return
+
+    def _drawn(self, e) -> None:
+        if not self.drawing:
+            self.fail(e.span, "E508", "'drawn' is the card just drawn, known only in the condition of "
+                      "'P draws until ...'")
+
+    def e_drawn_attr(self, e):
+        self._drawn(e)
+        return self.e_card_attr(e)
+
+    def e_drawn_is(self, e):
+        self._drawn(e)
+        return BOOL
+
+    def e_rule_ref(self, e):
+        rulings = self.v.rulings
+        if e.name not in rulings:
+            self.fail(e.span, "E502", f"unknown ruling '{e.name}'" + suggestion_suffix(e.name, rulings))
+        self.c.rulings_used.add(e.name)
+        value = self.c.ruling_value(e.name)
+        if rulings[e.name].type == "color":
+            return COLOR
+        return BOOL if isinstance(value, bool) else INT if isinstance(value, int) else STRING
+
+    def e_half(self, e):
+        self.expect(e.value, INT)
+        return INT
+
+    def e_choose_player(self, e):
+        self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP'")
+
+    def e_random_between(self, e):
+        self.expect(e.low, INT)
+        self.expect(e.high, INT)
+        low, high = (fold(bound, self.c.ruling_value) for bound in (e.low, e.high))
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            self.fail(e.span, "E532", f"random({low}, {high}) has its lower bound above its upper bound")
+        return INT
+
+    def e_random_from(self, e):
+        distributions = self.v.distributions
+        if e.name not in distributions:
+            self.fail(e.span, "E534", f"unknown distribution '{e.name}'" + suggestion_suffix(e.name, distributions))
+        return INT if distributions[e.name].numeric else COLOR
+
+    def e_var(self, e):
+        found = self.lookup(e.name)
+        if found is not None:
+            node, typ = found
+            self.checked.refers[id(e)] = node
+            return typ
+        var = self.variable(e.name)
+        if var is not None:                 # a per-player one without `of` is self's
+            self.checked.refers[id(e)] = var
+            return VARIABLE_TYPES[var.type]
+        colors = self.v.colors
+        if e.name in colors:
+            self.checked.refers[id(e)] = colors.index(e.name)
+            return COLOR
+        visible = [n for scope in self.scopes for n in scope] + list(self.v.state) + list(self.v.player_state)
+        self.fail(e.span, "E502", f"unknown name '{e.name}'" + suggestion_suffix(e.name, visible + list(colors)))
+
+    def e_comparison(self, e):
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if lt != rt:
+            self.fail(e.span, "E501", f"cannot compare a {lt} with a {rt}")
+        self.enum_word(e.left, e.right)
+        self.enum_word(e.right, e.left)
+        if e.op not in ("==", "!=") and lt != INT:
+            self.fail(e.op_span, "E501", f"'{e.op}' compares numbers, not {lt}s")
+        return BOOL
+
+    def e_binop(self, e):
+        self.expect(e.left, INT)
+        self.expect(e.right, INT)
+        return INT
+
+    def e_neg(self, e):
+        self.expect(e.operand, INT)
+        return INT
+
+    def e_not_(self, e):
+        self.expect(e.operand, BOOL)
+        return BOOL
+
+    def e_and_expr(self, e):
+        for part in e.parts:
+            self.expect(part, BOOL)
+        return BOOL
+
+    e_or_expr = e_and_expr
+
+    def e_holds(self, e):
+        self.expect(e.who, PLAYER)
+        what = e.what
+        if isinstance(what, A.HoldColor):
+            self.expect(what.color, COLOR)
+        elif isinstance(what, A.HoldType):
+            if what.name not in self.v.cards:
+                self.fail(what.span, "E301", f"unknown card type '{what.name}'"
+                          + suggestion_suffix(what.name, self.v.cards))
+        elif isinstance(what, A.HoldNumber):
+            self.expect(what.number, INT)
+        elif not isinstance(what, (A.HoldWild, A.HoldPlayable)):       # nothing to check in these
+            raise TypeError(f"no type rule for the holding '{what.rule}'")
+        return BOOL
+
+    def e_is_partner(self, e):
+        self._needs_teams(e)
+        self.expect(e.who, PLAYER)
+        self.expect(e.other, PLAYER)
+        return BOOL
+
+    def e_side_is(self, e):
+        sides = self.v.sides
+        if not sides:
+            self.fail(e.span, "E515", "this asks which side is up, but the variant's cards have one side")
+        if e.side not in sides:
+            self.fail(e.span, "E502", f"unknown side '{e.side}'" + suggestion_suffix(e.side, sides))
+        return BOOL
+
+    def _needs_teams(self, e):
+        if self.v.team_size < 2:
+            self.fail(e.span, "E503", "this refers to teams, but the variant has no teams")

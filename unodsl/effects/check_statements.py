@@ -1,0 +1,242 @@
+"""The effect checker's statement rules: one `s_RULE` per statement, its operands' types (E5xx).
+
+`StatementChecks` is a mixin of `check._Unit`, whose scopes, `expect` and `fail` these methods use.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .procedures import MAX_EXPANDED
+from .types import BOOL, COLOR, GROUP, INT, MAX_REPEAT, PLAYER, ROUND_OVER_REFUSES, _Broken
+from ..diagnostics import suggestion_suffix
+
+
+class StatementChecks:
+    """The check of each statement, and of the points and round-end effects."""
+
+    # --- statements
+
+    def block(self, body) -> None:
+        for stmt in body:
+            try:
+                if self.ctx.where == "round_end":
+                    self._keeps_score(stmt)
+                getattr(self, "s_" + stmt.rule)(stmt)
+            except _Broken:
+                continue
+
+    def suite(self, body) -> None:
+        self.scopes.append({})
+        self.block(body)
+        self.scopes.pop()
+
+    def _who(self, s):
+        self.expect(s.who, PLAYER)
+
+    def _who_count(self, s):
+        self.expect(s.who, PLAYER)
+        self.expect(s.count, INT)
+
+    def _none(self, s):
+        pass
+
+    s_draw = s_draw_to = s_penalty = _who_count
+    s_draw_until = s_skip_one = s_choose_color_by = s_swap_hands = s_look = s_trade = s_turn_to = s_eliminate = _who
+    s_nothing = s_reverse = s_choose_color_self = s_rotate_hands = s_redeal = s_extra_turn = _none
+
+    def s_skip_many(self, s):
+        self.expect(s.count, INT)
+
+    def s_set_color(self, s):
+        self.expect(s.color, COLOR)
+
+    def s_let(self, s):
+        if isinstance(s.value, A.ChoosePlayer):
+            self.expect(s.value.group, GROUP)
+            self.checked.types[id(s.value)] = PLAYER
+            self.bind(s.name, s, PLAYER)
+            return
+        self.bind(s.name, s, self.expr(s.value))
+
+    def s_give(self, s):
+        self.expect(s.giver, PLAYER)
+        self.expect(s.count, INT)
+        self.expect(s.taker, PLAYER)
+
+    def s_exchange(self, s):
+        self.expect(s.first, PLAYER)
+        self.expect(s.count, INT)
+        self.expect(s.second, PLAYER)
+
+    def s_discard_color(self, s):
+        self.expect(s.who, PLAYER)
+        self.expect(s.color, COLOR)
+
+    def s_lock(self, s):
+        self.expect(s.color, COLOR)
+        self.expect(s.owner, PLAYER)
+
+    def s_must_play(self, s):
+        self.expect(s.who, PLAYER)
+        self.expect(s.color, COLOR)
+
+    def s_must_play_block(self, s):
+        self.s_must_play(s)
+        self.suite(s.otherwise)
+
+    # named piles
+
+    def pile(self, s, name: str) -> None:
+        """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`)."""
+        known = ["draw", "discard", *self.v.piles]
+        if name not in known:
+            self.fail(s.span, "E502", f"unknown pile '{name}'" + suggestion_suffix(name, known))
+
+    def s_move(self, s):
+        self.expect(s.count, INT)
+        self.pile(s, s.source)
+        self.pile(s, s.dest)
+
+    def s_take(self, s):
+        self._who_count(s)
+        self.pile(s, s.pile)
+
+    s_put = s_take
+
+    def e_pile_count(self, e):
+        self.pile(e, e.pile)
+        return INT
+
+    def e_pile_top_attr(self, e):
+        self.pile(e, e.pile)
+        return self.e_card_attr(e)
+    def s_draw_until_cond(self, s):
+        self.expect(s.who, PLAYER)
+        self.drawing = True
+        try:
+            self.expect(s.test, BOOL)
+        finally:
+            self.drawing = False
+
+    def s_flip_again(self, s):
+        if self.ctx.where != "on_start":
+            self.fail(s.span, "E507", "'flip again' only makes sense for the start card (on_start or start.default)")
+
+    s_return_and_flip = s_flip_again
+
+    def s_flip_all(self, s):
+        if not self.v.sides:
+            self.fail(s.span, "E515", "'flip all cards' turns over a two-sided deck, but the variant's cards "
+                      "have one side (declare sides: at the top level)")
+
+    def s_if_stmt(self, s):
+        broken = False
+        for clause in s.clauses:
+            try:
+                self.expect(clause.test, BOOL)
+            except _Broken:
+                broken = True                   # keep going: the bodies may hold more problems
+            self.suite(clause.body)
+        if s.otherwise is not None:
+            self.suite(s.otherwise)
+        if broken:
+            raise _Broken("bad condition")
+
+    def s_for_stmt(self, s):
+        self.expect(s.group, GROUP)
+        self.scopes.append({})
+        self.bind(s.name, s, PLAYER)
+        self.block(s.body)
+        self.scopes.pop()
+
+    def s_repeat_stmt(self, s):
+        self.expect(s.count, INT)
+        if isinstance(s.count, A.Int) and len(s.count.digits) <= 9 and int(s.count.digits) > MAX_REPEAT:
+            self.fail(s.count.span, "E506", f"repeat {int(s.count.digits)} is over the limit of {MAX_REPEAT}")
+        self.suite(s.body)
+
+    def s_challenge(self, s):
+        self.expect(s.who, PLAYER)
+        card = self.c.current_card
+        if self.ctx.where == "on_play" and card is not None and card.restriction is None:
+            self.error(s.span, "W501", f"'{card.id}' may be challenged but has no restriction to check", "warning")
+        seen = set()
+        for branch in s.branches:
+            if branch.kind in seen:
+                self.error(branch.span, "E511", f"branch '{branch.kind}' is given twice")
+            seen.add(branch.kind)
+            self.suite(branch.body)
+
+    def s_choice(self, s):
+        self.expect(s.who, PLAYER)
+        if len(s.options) < 2:
+            self.error(s.span, "E531", "a choice needs at least two options")
+        seen = set()
+        for option in s.options:
+            if option.name in seen:
+                self.error(option.span, "E530", f"option '{option.name}' is given twice")
+            seen.add(option.name)
+            if option.test is not None:
+                try:
+                    self.expect(option.test, BOOL)
+                except _Broken:
+                    self.failed = True          # keep going: the bodies may hold more problems
+            self.suite(option.body)
+
+    def s_call(self, s):
+        procedures = self.v.procedures
+        if s.name not in procedures:
+            self.fail(s.span, "E535", f"unknown procedure '{s.name}'" + suggestion_suffix(s.name, procedures))
+        params = procedures[s.name].params
+        if len(s.args) != len(params):
+            wanted = ", ".join(name for name, _ in params) or "none"
+            self.fail(s.span, "E536", f"procedure '{s.name}' takes {len(params)} argument"
+                      f"{'' if len(params) == 1 else 's'} ({wanted}), not {len(s.args)}")
+        for arg, (_, typ) in zip(s.args, params):
+            self.expect(arg, typ)
+        graph = self.c.graph
+        cycle = graph.cycle(self.ctx.procedure, s.name) if graph is not None and self.ctx.procedure else None
+        if cycle is not None:
+            self.fail(s.span, "E537", "procedures cannot call themselves, directly or through others: "
+                      + " -> ".join(cycle))
+        if self.c.bodies.get(s.name) is None:
+            self.failed = True                  # its body is broken, and said so where it is written
+            raise _Broken(s.name)
+        if graph.size[s.name] > MAX_EXPANDED:
+            self.fail(s.span, "E538", f"procedure '{s.name}' would inline more than {MAX_EXPANDED:,} statements "
+                      "and expressions here (with the procedures it calls)")
+    # --- points, and the effects of the turn's draw, the UNO penalty and the round's end
+
+    s_score = _who_count
+
+    def _keeps_score(self, s):
+        """round.on_end runs once the round is over: nobody decides and nobody draws any more (E514)."""
+        if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, A.ChoosePlayer)):
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
+                      "but no one decides or draws any more")
+        if isinstance(s, A.Call) and (culprit := self._decides_or_draws(s.name)) is not None:
+            self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
+                      f"but no one decides or draws any more (procedure '{culprit}' does)")
+
+    def _decides_or_draws(self, name: str) -> str | None:
+        """The first procedure run by a call of `name` (itself, or one it calls) that decides or draws, if any."""
+        procedures, syntax = self.v.procedures, self.v.syntax
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in procedures or syntax is None:
+                continue
+            seen.add(current)
+            tree = syntax.tree(procedures[current].body)
+            for node in A.walk(tree) if tree is not None else ():
+                if node.rule in ROUND_OVER_REFUSES or (isinstance(node, A.Let)
+                                                       and isinstance(node.value, A.ChoosePlayer)):
+                    return current
+                if isinstance(node, A.Call):
+                    todo.append(node.name)
+        return None
+
+    def e_catcher(self, e):
+        if self.ctx.where != "uno_penalty":
+            self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you)")
+        return PLAYER

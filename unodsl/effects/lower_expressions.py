@@ -1,0 +1,402 @@
+"""The lowering of expressions: one `e_RULE(e)` per expression, returning its `Value`.
+
+`ExpressionLowering` is a mixin of `lower._Unit`. Where the Game's fast mode allows
+(`Lowering.fused`), some read in place what a generic closure would call for.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from . import ast as A
+from ..model.cards import attr_kind
+from ..model.variables import Variable
+from .code import _NEXT, _SELF, Value, _compare_with, _const, _logic, _slot
+from .fold import COMPARE, clamp, fold
+from .layout import F_CARD, F_JUMPED, F_SELF
+from .types import COLOR
+
+
+class ExpressionLowering:
+    """The value of each expression."""
+
+    # --- expressions
+
+    def expr(self, e) -> Value:
+        if isinstance(e, A.RuleRef) and self.checked.types.get(id(e)) == COLOR:
+            return self.color_ruling(e)
+        value = fold(e, self.g.ruling_value, self.bound)
+        if value is not None:
+            return _const(value)
+        return getattr(self, "e_" + e.rule)(e)
+
+    def e_rule_ref(self, e):
+        # A ruling the folder leaves alone has no value chosen (`value: null`): it reads as none,
+        # equal to no word and to no number, as it always did.
+        return _const(self.g.ruling_value(e.name))
+
+    def e_current_color(self, e):
+        return Value(lambda st, fr: st.color)
+
+    def e_player_count(self, e):
+        return Value(lambda st, fr: st.active_count())
+
+    def e_stack_size(self, e):
+        return Value(lambda st, fr: st.stack)
+
+    def e_jumped(self, e):
+        return Value(lambda st, fr: bool(fr[F_JUMPED]))
+
+    def e_card_attr(self, e):
+        table, none = self._attribute(e.name)
+        return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else none)
+
+    def e_top_attr(self, e):
+        table, none = self._attribute(e.name)
+        return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
+
+    def e_top_is(self, e):
+        kind, table = e.kind, self.g.k_category
+        return Value(lambda st, fr: bool(st.discard) and table[st.discard[-1]] == kind)
+
+    def _attribute(self, name: str) -> tuple[list, object]:
+        """(the attribute's value by card kind, its value when there is no card) for card.NAME / top.NAME.
+
+        A declared attribute (`attrs:`) reads its type's zero on a card type that does not
+        declare it, and when there is no card: 0, false, "" or no color.
+        """
+        g = self.g
+        tables = {"number": g.k_number, "points": g.k_points, "draw": g.k_draw, "color": g.k_color}
+        if name in tables:
+            return tables[name], -1
+        if name in ("type", "kind"):
+            return (g.k_type_id if name == "type" else g.k_category), ""
+        colors = g.variant.colors
+        values = [g.variant.cards[g.type_ids[t]].attrs.get(name) for t in g.k_type]
+        # The checker gave the attribute the kind of its first declaration (E318 refuses a second kind).
+        kind = next(attr_kind(card.attrs[name], colors) for card in g.variant.cards.values() if name in card.attrs)
+        none = {"bool": False, "int": 0, "color": -1, "string": ""}[kind]
+        if kind == "color":
+            return [colors.index(x) if x in colors else -1 for x in values], none
+        return [x if x is not None else none for x in values], none
+
+    def e_drawn_attr(self, e):
+        g = self.g
+        tables = {"number": g.k_number, "points": g.k_points, "draw": g.k_draw, "color": g.k_color,
+                  "type": g.k_type_id, "kind": g.k_category}
+        table, cell = tables[e.name], self.drawn
+        return Value(lambda st, fr: table[cell[0]])
+
+    def e_drawn_is(self, e):
+        kind, table, cell = e.kind, self.g.k_category, self.drawn
+        return Value(lambda st, fr: table[cell[0]] == kind)
+
+    def e_hand_size(self, e):
+        who = self.expr(e.who)
+        if self.low.fused and who.slot is not None:       # hand(self), hand(a local): read the seat in place
+            index = who.slot
+
+            def size(st, fr):
+                p = fr[index]
+                return len(st.hands[p]) if p >= 0 else 0
+        elif self.low.fused and isinstance(e.who, A.Next):      # hand(next): one call, not two
+
+            def size(st, fr):
+                p = st.next_of(fr[F_SELF])
+                return len(st.hands[p]) if p >= 0 else 0
+        else:
+            who = who.fn
+
+            def size(st, fr):
+                p = who(st, fr)
+                return len(st.hands[p]) if p >= 0 else 0
+        return Value(size)
+
+    def e_hand_points(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.hand_points(who(st, fr)))
+
+    def e_half(self, e):
+        n = self.expr(e.value).fn
+        return Value(lambda st, fr: n(st, fr) // 2)
+
+    def e_max_hand(self, e):
+        group = self.expr(e.group).fn
+        return Value(lambda st, fr: max((st.hand_size(p) for p in group(st, fr)), default=0))
+
+    def e_min_hand(self, e):
+        group = self.expr(e.group).fn
+        return Value(lambda st, fr: min((st.hand_size(p) for p in group(st, fr)), default=0))
+
+    def e_group_count(self, e):
+        group = self.expr(e.group).fn
+        return Value(lambda st, fr: len(group(st, fr)))
+
+    def e_random_between(self, e):
+        self.chance = True
+        low, high, draw = self.expr(e.low).fn, self.expr(e.high).fn, self.low.ops["random_number"]
+        return Value(lambda st, fr: draw(st, fr, low(st, fr), high(st, fr)))
+
+    def e_random_from(self, e):
+        self.chance = True
+        spec = self.g.variant.distributions[e.name]
+        colors = self.g.variant.colors
+        values = spec.values if spec.numeric else tuple(colors.index(v) for v in spec.values)
+        cumulative = tuple(accumulate(spec.weights))
+        name, colored, pick = e.name, not spec.numeric, self.low.ops["random_pick"]
+        return Value(lambda st, fr: pick(st, fr, name, values, cumulative, colored))
+
+    def e_var(self, e):
+        node = self.checked.refers[id(e)]
+        if isinstance(node, int):
+            return _const(node)                      # a color
+        if id(node) in self.args:
+            return self.args[id(node)]               # a procedure's parameter
+        if isinstance(node, Variable):
+            return self.read_variable(node, _SELF)
+        return _slot(self.slots[id(node)])
+
+    def e_comparison(self, e):
+        left, right = self.expr(e.left), self.expr(e.right)
+        fn = COMPARE[e.op]
+        if left.is_const and right.is_const:
+            return _const(fn(left.const, right.const))
+        if not right.is_const:
+            lf, rf = left.fn, right.fn
+            return Value(lambda st, fr: fn(lf(st, fr), rf(st, fr)))
+        c = right.const
+        if self.low.fused and isinstance(e.left, A.HandSize):
+            who = self.expr(e.left.who)
+            if isinstance(e.left.who, A.Next) or who.slot is not None:
+                return self._compare_hand_size(fn, e.left.who, who, c)
+        return Value(_compare_with(e.op, left.fn, c))
+
+    def _compare_hand_size(self, fn, who_node, who: Value, c) -> Value:
+        """`hand(next) OP c` or `hand(self) OP c` as one closure: the size is taken in place.
+
+        The answer for every size a hand can have (0 to the deck's size) is worked out once;
+        a run looks it up instead of calling the operator. The may-draw condition of All
+        Wild (`hand(next) == 1`) runs on every turn.
+        """
+        answers = tuple(fn(size, c) for size in range(len(self.g.deck) + 1))
+        if isinstance(who_node, A.Next):
+            def compare(st, fr):
+                p = fr[F_SELF]
+                if p < 0:
+                    return answers[0]
+                seat = (p + st.direction) % st.n                # next_of's common case, without the call
+                if not st.hands[seat] or st.eliminated[seat]:
+                    seat = st.next_of(p)
+                    if seat < 0:
+                        return answers[0]
+                return answers[len(st.hands[seat])]
+            self.next_answers[id(compare)] = answers     # State.play_out answers a may-draw rule of this form in place
+            return Value(compare)
+        index = who.slot
+
+        def compare(st, fr):
+            p = fr[index]
+            return answers[len(st.hands[p])] if p >= 0 else answers[0]
+        return Value(compare)
+
+    def e_binop(self, e):
+        lf, rf = self.expr(e.left).fn, self.expr(e.right).fn
+        if e.op == "+":
+            return Value(lambda st, fr: lf(st, fr) + rf(st, fr))
+        if e.op == "-":
+            return Value(lambda st, fr: lf(st, fr) - rf(st, fr))
+        if e.op == "*":
+            return Value(lambda st, fr: clamp(lf(st, fr) * rf(st, fr)))
+        if e.op == "%":
+            def modulo(st, fr):
+                d = rf(st, fr)
+                return lf(st, fr) % d if d else 0
+            return Value(modulo)
+
+        def floordiv(st, fr):
+            d = rf(st, fr)
+            return lf(st, fr) // d if d else 0
+        return Value(floordiv)
+
+    def e_neg(self, e):
+        f = self.expr(e.operand).fn
+        return Value(lambda st, fr: -f(st, fr))
+
+    def e_not_(self, e):
+        f = self.expr(e.operand).fn
+        return Value(lambda st, fr: not f(st, fr))
+
+    def e_and_expr(self, e):
+        return _logic([self.expr(part) for part in e.parts], True)
+
+    def e_or_expr(self, e):
+        return _logic([self.expr(part) for part in e.parts], False)
+
+    def e_holds(self, e):
+        who = self.expr(e.who).fn
+        what = e.what
+        g = self.g
+        if isinstance(what, A.HoldColor):
+            color = self.expr(what.color).fn
+            k_color = g.k_color
+            return Value(lambda st, fr: any(k_color[k] == color(st, fr) for k in st.hand_of(who(st, fr))))
+        if isinstance(what, A.HoldType):
+            type_index = g.type_ids.index(what.name)
+            k_type = g.k_type
+            return Value(lambda st, fr: any(k_type[k] == type_index for k in st.hand_of(who(st, fr))))
+        if isinstance(what, A.HoldWild):
+            k_wild = g.k_wild
+            return Value(lambda st, fr: any(k_wild[k] for k in st.hand_of(who(st, fr))))
+        if isinstance(what, A.HoldNumber):
+            number = self.expr(what.number).fn
+            k_number = g.k_number
+            return Value(lambda st, fr: any(k_number[k] == number(st, fr) for k in st.hand_of(who(st, fr))))
+        if isinstance(what, A.HoldPlayable):
+            return Value(lambda st, fr: st.holds_playable(who(st, fr)))
+        raise TypeError(f"no lowering for the holding '{what.rule}'")
+
+    def e_is_out(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.is_out(who(st, fr)))
+
+    def e_is_partner(self, e):
+        a, b = self.expr(e.who).fn, self.expr(e.other).fn
+        return Value(lambda st, fr: st.same_team(a(st, fr), b(st, fr)) and a(st, fr) != b(st, fr))
+
+    def e_card_is(self, e):
+        kind, table = e.kind, self.g.k_category
+        return Value(lambda st, fr: fr[F_CARD] >= 0 and table[fr[F_CARD]] == kind)
+
+    def e_side_is(self, e):
+        side = self.g.variant.sides.index(e.side)
+        return Value(lambda st, fr: st.side == side)
+
+    # players
+
+    def e_self_(self, e):
+        return _SELF
+
+    def e_next_(self, e):
+        return _NEXT
+
+    def e_previous(self, e):
+        return Value(lambda st, fr: st.previous_of(fr[F_SELF]))
+
+    def e_dealer(self, e):
+        return Value(lambda st, fr: st.dealer)
+
+    def e_partner_self(self, e):
+        if self.g.variant.team_size != 2 or not self.low.fused:
+            return Value(lambda st, fr: st.partner_of(fr[F_SELF]))
+
+        def partner(st, fr):                          # partner_of for teams of two, read in place
+            p = fr[F_SELF]
+            if p < 0:
+                return -1
+            q = st.g.team_tables[st.n][1][p]
+            return -1 if st.eliminated[q] else q
+        return Value(partner)
+
+    def e_partner_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.partner_of(who(st, fr)))
+
+    def e_next_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.next_of(who(st, fr)))
+
+    def e_next_seat(self, e):
+        return Value(lambda st, fr: st.seat_after(fr[F_SELF]))
+
+    def e_seat_after(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.seat_after(who(st, fr)))
+
+    def e_catcher(self, e):
+        return _slot(self.catcher)
+
+    def e_most_cards(self, e):
+        return Value(lambda st, fr: st.extreme_hand(fr[F_SELF], True))
+
+    def e_fewest_cards(self, e):
+        return Value(lambda st, fr: st.extreme_hand(fr[F_SELF], False))
+
+    # groups
+
+    def e_all_players(self, e):
+        return Value(lambda st, fr: st.players_from(fr[F_SELF], True))
+
+    def e_others(self, e):
+        return Value(lambda st, fr: st.players_from(fr[F_SELF], False))
+
+    def e_opponents(self, e):
+        return Value(lambda st, fr: [p for p in st.players_from(fr[F_SELF], False)
+                                     if not st.same_team(p, fr[F_SELF])])
+
+    def e_team_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.team_members(who(st, fr)))
+
+    def e_all_from(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.players_from(who(st, fr), True))
+
+    def e_others_from(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: [p for p in st.players_from(who(st, fr), True) if p != fr[F_SELF]])
+
+    def e_one_per_team(self, e):
+        return Value(lambda st, fr: st.team_leads())
+
+    # declared variables and seats
+
+    def variable_index(self, var: Variable) -> int:
+        """Where `var`'s value sits: in State.vars (a global) or in each seat's State.pvars."""
+        declared = self.g.variant.player_state if var.per_player else self.g.variant.state
+        return list(declared).index(var.name)
+
+    def read_variable(self, var: Variable, who: Value) -> Value:
+        i = self.variable_index(var)
+        if not var.per_player:
+            return Value(lambda st, fr: st.vars[i])
+        nobody, who = self.g.pvar_initial[i], who.fn     # nobody's value: the initial one
+
+        def read(st, fr):
+            p = who(st, fr)
+            return st.pvars[p][i] if p >= 0 else nobody
+        return Value(read)
+
+    def e_var_of(self, e):
+        return self.read_variable(self.checked.refers[id(e)], self.expr(e.who))
+
+    def s_set_var(self, s, ops):
+        var = self.checked.refers[id(s)]
+        index = _const(self.variable_index(var))
+        if var.per_player:
+            ops.append(self.call("set_player_var", _SELF, index, self.expr(s.value)))
+        else:
+            ops.append(self.call("set_var", index, self.expr(s.value)))
+
+    def s_set_var_of(self, s, ops):
+        index = _const(self.variable_index(self.checked.refers[id(s)]))
+        ops.append(self.call("set_player_var", self.expr(s.who), index, self.expr(s.value)))
+
+    def color_ruling(self, e):
+        """A ruling whose value is a color (`type: color`): its color index, -1 for none."""
+        value, colors = self.g.ruling_value(e.name), self.g.variant.colors
+        return _const(colors.index(value) if value in colors else -1)
+
+    def e_direction(self, e):
+        return Value(lambda st, fr: st.direction)
+
+    def e_previous_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.previous_of(who(st, fr)))
+
+    def e_left_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.left_of(who(st, fr)))
+
+    def e_right_of(self, e):
+        who = self.expr(e.who).fn
+        return Value(lambda st, fr: st.right_of(who(st, fr)))

@@ -1,0 +1,345 @@
+"""The lowering of statements: one `s_RULE(s, ops)` per statement, appending its ops.
+
+`StatementLowering` is a mixin of `lower._Unit`, whose slots, `call` and `decision` these methods use.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from . import layout as D
+from .code import _NEVER, _SELF, Op, Value, _branch, _const, _jump, _slot
+from .layout import F_PC, F_SELF
+from .types import INT, MAX_REPEAT, PLAYER, SEATS
+
+
+class StatementLowering:
+    """The ops of each statement."""
+
+    def block(self, body) -> list[Op]:
+        ops: list[Op] = []
+        for stmt in body:
+            getattr(self, "s_" + stmt.rule)(stmt, ops)
+        return ops
+
+    def s_nothing(self, s, ops):
+        pass
+
+    def s_draw(self, s, ops):
+        ops.append(self.call("draw", self.expr(s.who), self.expr(s.count)))
+
+    def s_draw_until(self, s, ops):
+        ops.append(self.call("draw_until_playable", self.expr(s.who)))
+
+    def s_draw_until_cond(self, s, ops):
+        # The condition reads the card just drawn from a cell of its own, which the instruction fills
+        # before each test: the test runs inside the instruction, never across a pause.
+        who, draw_until = self.expr(s.who).fn, self.low.ops["draw_until"]
+        self.drawn = cell = [-1]
+        test = self.expr(s.test).fn
+
+        def meets(st, fr, k):
+            cell[0] = k
+            return test(st, fr)
+
+        def op(st, fr, pc):
+            draw_until(st, who(st, fr), meets, fr)
+            return pc + 1
+        ops.append(Op(op, calls="draw_until"))
+
+    def s_draw_to(self, s, ops):
+        ops.append(self.call("draw_to", self.expr(s.who), self.expr(s.count)))
+
+    def s_penalty(self, s, ops):
+        ops.append(self.call("penalty", self.expr(s.who), self.expr(s.count)))
+
+    def s_skip_one(self, s, ops):
+        ops.append(self.call("skip", self.expr(s.who)))
+
+    def s_skip_many(self, s, ops):
+        ops.append(self.call("skip_next", _SELF, self.expr(s.count)))
+
+    def s_reverse(self, s, ops):
+        ops.append(self.call("reverse"))
+
+    def s_choose_color_self(self, s, ops):
+        self._choose_color(_SELF, ops)
+
+    def s_choose_color_by(self, s, ops):
+        self._choose_color(self.expr(s.who), ops)
+
+    def _choose_color(self, who: Value, ops):
+        if not self.g.variant.colors:
+            return                                   # every card is wild and colors do not exist
+        who, choose = who.fn, self.low.ops["choose_color"]
+        ops.append(self.decision("choose_color", lambda st, fr: choose(st, who(st, fr))))
+
+    def s_set_color(self, s, ops):
+        ops.append(self.call("set_color", self.expr(s.color)))
+
+    def s_let(self, s, ops):
+        if isinstance(s.value, A.ChoosePlayer):
+            group = self.expr(s.value.group).fn
+            slot = self.slots[id(s)] = self.new_slot(PLAYER)
+            choose = self.low.ops["choose_player"]
+            ops.append(self.decision("choose_player", lambda st, fr: choose(st, fr, slot, group(st, fr))))
+            return
+        fn = self.expr(s.value).fn
+        slot = self.slots[id(s)] = self.new_slot(self.checked.types[id(s.value)])
+
+        def assign(st, fr, pc):
+            fr[slot] = fn(st, fr)
+            return pc + 1
+        ops.append(Op(assign))
+
+    def s_swap_hands(self, s, ops):
+        ops.append(self.call("swap_hands", _SELF, self.expr(s.who)))
+
+    def s_rotate_hands(self, s, ops):
+        ops.append(self.call("rotate_hands"))
+
+    def s_give(self, s, ops):
+        giver, n, taker = self.expr(s.giver).fn, self.expr(s.count).fn, self.expr(s.taker).fn
+        give = self.low.ops["give"]
+        ops.append(self.decision("give", lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
+
+    def s_exchange(self, s, ops):
+        a, n, b = self.expr(s.first).fn, self.expr(s.count).fn, self.expr(s.second).fn
+        # Both seats and the count are read once, before anyone picks: a pick that empties a hand
+        # must not change who `next` is for the rest of the exchange.
+        sa, sn, sb = self.new_slot(PLAYER), self.new_slot(INT), self.new_slot(PLAYER)
+
+        def read(st, fr, pc):
+            fr[sa], fr[sn], fr[sb] = a(st, fr), n(st, fr), b(st, fr)
+            return pc + 1
+        # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
+        pick = self.low.ops["exchange_pick"]
+        ops.append(Op(read))
+        ops.append(self.decision("exchange_pick", lambda st, fr: pick(st, fr[sa], fr[sb], fr[sn], 0)))
+        ops.append(self.decision("exchange_pick", lambda st, fr: pick(st, fr[sb], fr[sa], fr[sn], 1)))
+        ops.append(self.call("exchange_finish", _slot(sa), _slot(sb)))
+
+    def s_look(self, s, ops):
+        ops.append(self.call("look", _SELF, self.expr(s.who)))
+
+    def s_trade(self, s, ops):
+        who, trade = self.expr(s.who).fn, self.low.ops["trade"]
+        ops.append(self.decision("trade", lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))
+
+    # named piles
+
+    def pile(self, name: str) -> Value:
+        """A pile as the pile instructions number it: layout.DRAW_PILE, DISCARD_PILE, or a declared pile's index."""
+        index = {"draw": D.DRAW_PILE, "discard": D.DISCARD_PILE}.get(name)
+        return _const(self.g.pile_names.index(name) if index is None else index)
+
+    def s_move(self, s, ops):
+        ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))
+
+    def s_take(self, s, ops):
+        ops.append(self.call("take_cards", self.expr(s.who), self.expr(s.count), self.pile(s.pile)))
+
+    def s_put(self, s, ops):
+        who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
+        put = self.low.ops["put_cards"]
+        ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
+
+    def e_pile_count(self, e):
+        pile = self.pile(e.pile).const
+        if pile == D.DRAW_PILE:
+            return Value(lambda st, fr: len(st.draw_pile))
+        if pile == D.DISCARD_PILE:
+            return Value(lambda st, fr: len(st.discard))
+        return Value(lambda st, fr: len(st.piles[pile]))
+
+    def e_pile_top_attr(self, e):
+        table, none = self._attribute(e.name)
+        pile = self.pile(e.pile).const
+        if pile == D.DRAW_PILE:
+            return Value(lambda st, fr: table[st.draw_pile[-1]] if st.draw_pile else none)
+        if pile == D.DISCARD_PILE:
+            return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
+        return Value(lambda st, fr: table[st.piles[pile][-1]] if st.piles[pile] else none)
+
+    def s_discard_color(self, s, ops):
+        ops.append(self.call("discard_color", self.expr(s.who), self.expr(s.color)))
+
+    def s_redeal(self, s, ops):
+        ops.append(self.call("redeal", _SELF))
+
+    def s_extra_turn(self, s, ops):
+        ops.append(self.call("turn_to", _SELF))
+
+    def s_turn_to(self, s, ops):
+        ops.append(self.call("turn_to", self.expr(s.who)))
+
+    def s_eliminate(self, s, ops):
+        ops.append(self.call("eliminate", self.expr(s.who)))
+
+    def s_lock(self, s, ops):
+        ops.append(self.call("lock", self.expr(s.color), self.expr(s.owner)))
+
+    def s_score(self, s, ops):
+        ops.append(self.call("score", self.expr(s.who), self.expr(s.count)))
+
+    def s_must_play(self, s, ops):
+        self._must_play(s, ops, ())
+
+    def s_must_play_block(self, s, ops):
+        self._must_play(s, ops, s.otherwise)
+
+    def _must_play(self, s, ops, otherwise):
+        who, color = self.expr(s.who).fn, self.expr(s.color).fn
+        body = self.block(otherwise)
+        size = len(body)
+        must_play = self.low.ops["must_play"]
+
+        def op(st, fr, pc):
+            # Resume after the else block once the forced play is done; run it if it cannot be.
+            fr[F_PC] = pc + 1 + size
+            return must_play(st, who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
+        ops.append(Op(op, calls="must_play"))
+        ops.extend(body)
+
+    def s_flip_again(self, s, ops):
+        self._flip(ops, False)
+
+    def s_return_and_flip(self, s, ops):
+        self._flip(ops, True)
+
+    def _flip(self, ops, put_back: bool):
+        flip_again = self.low.ops["flip_again"]
+        ops.append(Op(lambda st, fr, pc: flip_again(st, fr, put_back), calls="flip_again"))
+
+    def s_flip_all(self, s, ops):
+        flip = self.low.ops["flip_all"]
+        ops.append(self.decision("flip_all", lambda st, fr: flip(st, fr[F_SELF])))
+
+    def s_if_stmt(self, s, ops):
+        compiled = [(self.expr(clause.test), self.block(clause.body)) for clause in s.clauses]
+        else_body = self.block(s.otherwise) if s.otherwise is not None else []
+        # Layout per clause: [test, body..., jump to end]; then the else body.
+        size = sum(2 + len(body) for _, body in compiled) + len(else_body)
+        at = 0
+        for cond, body in compiled:
+            ops.append(_branch(cond, 1, 2 + len(body)))
+            ops.extend(body)
+            at += 1 + len(body)
+            ops.append(_jump(size - at))
+            at += 1
+        ops.extend(else_body)
+
+    def s_for_stmt(self, s, ops):
+        group = self.expr(s.group).fn
+        list_slot, idx_slot = self.new_slot(SEATS), self.new_slot(INT)
+        var_slot = self.slots[id(s)] = self.new_slot(PLAYER)
+        body = self.block(s.body)
+        size = len(body)
+
+        def init(st, fr, pc):
+            fr[list_slot] = list(group(st, fr))
+            fr[idx_slot] = 0
+            return pc + 1
+
+        def step(st, fr, pc):
+            i = fr[idx_slot]
+            if i >= len(fr[list_slot]):
+                return pc + size + 2
+            fr[var_slot] = fr[list_slot][i]
+            fr[idx_slot] = i + 1
+            return pc + 1
+        ops.extend((Op(init, forward=False), Op(step, forward=False)))
+        ops.extend(body)
+        ops.append(_jump(-(size + 1)))
+
+    def s_repeat_stmt(self, s, ops):
+        count = self.expr(s.count).fn
+        counter = self.new_slot(INT)
+        body = self.block(s.body)
+        size = len(body)
+
+        def init(st, fr, pc):
+            fr[counter] = max(0, min(MAX_REPEAT, count(st, fr)))
+            return pc + 1
+
+        def step(st, fr, pc):
+            if fr[counter] <= 0:
+                return pc + size + 2
+            fr[counter] -= 1
+            return pc + 1
+        ops.extend((Op(init, forward=False), Op(step, forward=False)))
+        ops.extend(body)
+        ops.append(_jump(-(size + 1)))
+
+    def s_challenge(self, s, ops):
+        who = self.expr(s.who).fn
+        branches = {branch.kind: self.block(branch.body) for branch in s.branches}
+        # Layout: [challenge, guilty..., jump end, innocent..., jump end, accepted..., jump end]
+        offsets = []
+        at = 1
+        for kind in A.BRANCHES:
+            offsets.append(at)
+            at += len(branches.get(kind, [])) + 1
+        end = at
+        targets = tuple(offsets)
+        challenge = self.low.ops["challenge"]
+
+        def op(st, fr, pc):
+            return challenge(st, fr, who(st, fr), pc, targets)
+        ops.append(Op(op, calls="challenge"))
+        at = 1
+        for kind in A.BRANCHES:
+            body = branches.get(kind, [])
+            ops.extend(body)
+            at += len(body)
+            ops.append(_jump(end - at))
+            at += 1
+
+    def s_choice(self, s, ops):
+        who = self.expr(s.who).fn
+        bodies = [self.block(option.body) for option in s.options]
+        # Layout: [choose, body 1..., jump end, body 2..., jump end, ...]
+        options, at = [], 1
+        for option, body in zip(s.options, bodies):
+            test = None if option.test is None else self.expr(option.test)
+            if test is not None and test.is_const:
+                test = None if test.const else _NEVER     # a ruling decides it: built in
+            options.append((self.g.option_id(option.name), at, test and test.fn))
+            at += len(body) + 1
+        end, options = at, tuple(options)
+        choose = self.low.ops["choose_option"]
+
+        def op(st, fr, pc):
+            return choose(st, fr, who(st, fr), pc, options, end)
+        ops.append(Op(op, calls="choose_option"))
+        at = 1
+        for body in bodies:
+            ops.extend(body)
+            at += len(body)
+            ops.append(_jump(end - at))
+            at += 1
+
+    def s_call(self, s, ops):
+        body, checked = self.low.procedures[s.name]
+        # Each argument is taken once, at the call (as `let` would), into a slot the body reads.
+        args = {}
+        for arg, param in zip(s.args, checked.params):
+            value = self.expr(arg)
+            if not value.is_const:
+                fn, slot = value.fn, self.new_slot(param.type)
+
+                def assign(st, fr, pc, fn=fn, slot=slot):
+                    fr[slot] = fn(st, fr)
+                    return pc + 1
+                ops.append(Op(assign))
+                value = _slot(slot)
+            args[id(param)] = value
+        caller = self.checked
+        self.checked = checked
+        self.args.update(args)
+        ops.extend(self.block(body))
+        for key in args:
+            del self.args[key]
+        self.checked = caller
+
+    def s_pass_stack(self, s, ops):
+        ops.append(self.call("pass_stack", _SELF, self.expr(s.who)))

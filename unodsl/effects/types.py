@@ -1,0 +1,70 @@
+"""What the effect checker and the lowering share: the types of expressions, the tables the check
+reads them from, the context an effect is checked in and the facts it hands the lowering (`Checked`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast as A
+from ..model.variables import VarType
+
+MAX_REPEAT = 1000
+MAX_NUMBER = 1_000_000
+
+# Types of expressions
+INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
+SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
+CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the game's generator
+
+# Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
+ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
+                                "give", "exchange", "trade", "challenge", "must_play", "must_play_block",
+                                "choice"})
+
+# A declared variable's type (model.variables.VarType) -> the type of reading it: a card type and an
+# enum value are words, as `card.type` is.
+VARIABLE_TYPES = {VarType.INT: INT, VarType.BOOL: BOOL, VarType.COLOR: COLOR, VarType.CARD_TYPE: STRING,
+                  VarType.ENUM: STRING}
+
+CARD_ATTRIBUTES = {"number": INT, "points": INT, "draw": INT, "color": COLOR, "type": STRING, "kind": STRING}
+_ATTR_TYPES = {"bool": BOOL, "int": INT, "color": COLOR, "string": STRING}
+# What a `match:` condition may be made of: it reads the candidate card, the top card, the current
+# color, rulings and constants, so its answer is a table by (current color, top card, card), made once.
+MATCH_READS = frozenset({"card_attr", "top_attr", "card_is", "top_is", "current_color", "rule_ref", "var",
+                         "int_", "true", "false", "string", "comparison", "binop", "neg", "not_",
+                         "and_expr", "or_expr", "half"})
+
+
+@dataclass
+class Context:
+    """What a piece of effect code may refer to, and where it lives."""
+
+    where: str            # on_play | on_start | event | setup | condition | uno_penalty | round_end | turn_draw
+                          # | match | procedure | on_stack
+    start_only: bool = False
+    procedure: str = ""   # the procedure whose body this is, if one
+
+
+@dataclass
+class Checked:
+    """What the checker learned about one effect or condition, for the lowering."""
+
+    types: dict[int, str] = field(default_factory=dict)      # id(expression) -> its type
+    refers: dict[int, object] = field(default_factory=dict)  # id(Var) -> its Let, ForEach or Param, a color index
+    #                                                           or a Variable (also id(VarOf), id(SetVar...))
+    where: str = "condition"                                  # the Context's: the lowering lays out its frame by it
+    params: tuple = ()                                       # a procedure body's Params, in call order
+
+
+@dataclass(frozen=True, eq=False)
+class Param:
+    """A parameter of a procedure, as the names in its body refer to it (`Checked.refers`)."""
+
+    procedure: str
+    name: str
+    type: str
+
+
+class _Broken(Exception):
+    """Raised inside the checker to abandon one statement after its diagnostic."""

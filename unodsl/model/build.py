@@ -1,0 +1,371 @@
+"""Building the typed variant: a merged, schema-checked YAML tree -> a frozen `Variant` and E3xx.
+
+The deck sections (card types, piles, sides) are `cards.CardSections`; this module holds the
+builder's accessors, the top-level sections and the cross-checks between them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+
+from ..diagnostics import Diagnostic, suggestion_suffix
+from ..source.yaml_tree import Node
+from .cards import CardSections
+from .variables import build_variables
+from .variant import (MAX_CARDS, Conflict, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
+                      Procedure, RoundEnds, Ruling, ScoreBy, Scoring, Stacking, Stall, Text, Variant)
+
+_SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
+
+
+def _origin(node: Node) -> str:
+    """Where an inherited value was written: a shipped variant by its name, else path:line:col."""
+    import os
+    from ..source import catalog
+    try:
+        shipped = os.path.realpath(catalog.folder())
+    except FileNotFoundError:
+        shipped = None
+    real = os.path.realpath(node.path)
+    if shipped and os.path.dirname(real) in (shipped, os.path.join(shipped, catalog.HOUSE_RULES)):
+        return f"the shipped variant '{os.path.splitext(os.path.basename(real))[0]}' (line {node.line})"
+    return f"{node.path}:{node.line}:{node.column}"
+
+
+class _Builder(CardSections):
+    """Turns a merged YAML tree into a Variant, collecting diagnostics."""
+
+    def __init__(self, root: Node, path: str, house_rules: list[Node], links: dict[str, Node | None]):
+        self.root = root
+        self.path = path
+        self.house_rule_nodes = house_rules
+        self.links = links
+        self.diags: list[Diagnostic] = []
+
+    def error(self, node: Node | None, code: str, message: str, severity: str = "error") -> None:
+        """Record a diagnostic at `node` (or at the file start)."""
+        if node is None:
+            self.diags.append(Diagnostic(self.path, 1, 1, code, message, severity))
+        elif node.kind == "map" and node.key_line is not None:
+            # A problem with a whole section or card points at the key that names it.
+            self.diags.append(Diagnostic(node.path, node.key_line, node.key_column, code, message, severity))
+        else:
+            self.diags.append(Diagnostic(node.path, node.line, node.column, code, message, severity))
+
+    def deck_total_error(self, total: Node, declared: int, deck_size: int) -> None:
+        """E307; a total inherited from a file the user does not edit is reported in the checked file.
+
+        There it is put at what changed the deck: the file's own `cards` key, else the
+        `extends`/`include` entry that brought the cards in.
+        """
+        if total.path == self.path:
+            self.error(total, "E307", f"deck.total says {declared} cards but the card types add up to {deck_size}")
+            return
+        cards = self.get(self.root, "cards")
+        at = cards if cards is not None and cards.path == self.path else None
+        if at is None and cards is not None:
+            at = self.links.get(cards.path)
+        if at is None:
+            at = self.links.get(total.path)
+        self.error(at, "E307", f"the card types add up to {deck_size} cards, but deck.total, inherited from "
+                               f"{_origin(total)}, says {declared}: "
+                               f"add 'deck: {{total: {deck_size}}}' to this file")
+
+    # --- typed accessors; the schema has already reported type errors, so these stay quiet.
+
+    def get(self, node: Node | None, key: str) -> Node | None:
+        if node is None or node.kind != "map":
+            return None
+        return node.value.get(key)
+
+    def scalar(self, node: Node | None, key: str, default, kind=None):
+        child = self.get(node, key)
+        if child is None or child.kind != "scalar" or child.value is None:
+            return default
+        value = child.value
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            return default
+        if kind is bool and not isinstance(value, bool):
+            return default
+        if kind is str and not isinstance(value, str):
+            return default
+        return value
+
+    def mode(self, node: Node | None, key: str, default: StrEnum) -> StrEnum:
+        """A rule mode: the member named by the YAML word; any other value the schema reported (E2xx)."""
+        word = self.scalar(node, key, default.value, str)
+        return type(default)(word) if word in type(default)._value2member_map_ else default
+
+    def text(self, node: Node | None, key: str) -> Text | None:
+        """An effect's source text; anything but a string was already reported by the schema."""
+        child = self.get(node, key)
+        if child is None or child.kind != "scalar" or not isinstance(child.value, str):
+            return None
+        return Text(child.value, child)
+
+    def condition(self, node: Node | None, key: str) -> Text | None:
+        """A condition's source text; a YAML boolean is the condition `true` or `false`."""
+        child = self.get(node, key)
+        if child is not None and child.kind == "scalar" and isinstance(child.value, bool):
+            return Text("true" if child.value else "false", child)
+        return self.text(node, key)
+
+    def strings(self, node: Node | None, key: str) -> list[tuple[str, Node]]:
+        child = self.get(node, key)
+        if child is None or child.kind != "seq":
+            return []
+        return [(str(item.value), item) for item in child.value if item.kind == "scalar" and item.value is not None]
+
+    # --- sections
+
+    def build(self) -> Variant | None:
+        root = self.root
+        colors = [c for c, _ in self.strings(root, "colors")]
+        sides = self.build_sides(colors)
+        cards = self.build_cards(colors, sides)
+        if sides:
+            self.check_backs(cards, list(sides))
+        players = self.get(root, "players")
+        min_p = self.scalar(players, "min", 2, int)
+        max_p = self.scalar(players, "max", 10, int)
+        allowed = [v for v in (self.scalar_list(players, "allowed")) if isinstance(v, int)] or None
+        if allowed:
+            min_p, max_p = min(allowed), max(allowed)
+        if max_p < min_p:
+            self.error(self.get(players, "max"), "E310", f"players.max ({max_p}) is below players.min ({min_p})")
+        teams = self.get(root, "teams")
+        team_size = self.scalar(teams, "size", 1, int) if teams is not None else 1
+        if team_size > 1:
+            for n in allowed or range(min_p, max_p + 1):
+                if n % team_size:
+                    self.error(players, "E311", f"{n} players cannot sit in teams of {team_size}")
+                    break
+                if n == team_size:
+                    self.error(players, "E311", f"{n} players in teams of {team_size} make a single team; "
+                                                "a team game needs at least two")
+                    break
+        deal = self.get(root, "deal")
+        hand_size = self.scalar(deal, "hand_size", 7, int)
+        deck_node = self.get(root, "deck")
+        declared = self.scalar(deck_node, "total", None, int)
+        variant_cards = {k: v for k, v in cards.items()}
+        self.check_attrs(variant_cards, tuple(colors))
+        deck_size = sum(n for ct in variant_cards.values() if not sides or ct.side == next(iter(sides))
+                        for by in ct.copies.values() for n in by.values())
+        if declared is not None and declared != deck_size:
+            self.deck_total_error(self.get(deck_node, "total"), declared, deck_size)
+        if deck_size > MAX_CARDS:
+            self.error(self.get(root, "cards"), "E308", f"the deck has {deck_size} cards, over the limit of {MAX_CARDS}")
+        elif cards and deck_size < max_p * hand_size + 1:
+            self.error(self.get(players, "max") or self.get(root, "cards") or None, "E309",
+                       f"a deck of {deck_size} cards cannot deal {hand_size} cards to {max_p} players and turn a start card")
+        if not cards and not self.house_rule_nodes:
+            self.error(self.get(root, "cards") or None, "E306", "the variant defines no cards")
+        turn = self.get(root, "turn")
+        uno = self.get(root, "uno")
+        stacking = self.get(root, "stacking")
+        stack_on = self.scalar(stacking, "enabled", stacking is not None, bool)
+        stack_mode = self.mode(stacking, "answer", Stacking.SAME_TYPE) if stack_on else Stacking.NONE
+        stack_cards = None
+        if stacking is not None and self.get(stacking, "cards") is not None:
+            stack_cards = []
+            for card_id, node in self.strings(stacking, "cards"):
+                self.check_card_ref(card_id, node, cards)
+                stack_cards.append(card_id)
+        jump = self.get(root, "jump_in")
+        events = self.get(root, "events")
+        rnd = self.get(root, "round")
+        scoring = self.get(root, "scoring")
+        rulings = self.build_rulings(colors)
+        state, player_state = build_variables(root, colors, cards, rulings, self.error)
+        conflicts = self.build_conflicts()
+        self.check_exclusive()
+        score_by = self.mode(scoring, "by", ScoreBy.TEAM if team_size > 1 else ScoreBy.PLAYER)
+        round_ends = self.mode(rnd, "ends_when", RoundEnds.FIRST_OUT)
+        if team_size < 2:
+            if score_by is ScoreBy.TEAM:
+                self.error(self.get(scoring, "by"), "E312", "scoring.by is 'team' but the variant has no teams")
+            if round_ends is RoundEnds.TEAM_OUT:
+                self.error(self.get(rnd, "ends_when"), "E312", "round.ends_when is 'team_out' but the variant has no teams")
+        return Variant(
+            name=self.scalar(root, "name", "unnamed", str),
+            description=self.scalar(root, "description", None, str),
+            path=self.path,
+            sources=tuple(s for s, _ in self.strings(root, "sources")),
+            house_rules=tuple(self.house_rule_ids()),
+            conflicts=conflicts,
+            house_rule_links=self.house_rule_links(),
+            min_players=min_p,
+            max_players=max_p,
+            allowed_players=tuple(allowed) if allowed else None,
+            team_size=team_size,
+            colors=tuple(colors),
+            cards=variant_cards,
+            declared_total=declared,
+            hand_size=hand_size,
+            dealer=self.mode(deal, "dealer", Dealer.RANDOM),
+            on_deal=self.text(deal, "on_deal"),
+            start_default=self.text(self.get(root, "start"), "default"),
+            no_playable=self.mode(turn, "no_playable", NoPlayable.DRAW_ONE),
+            may_draw_if=self.condition(turn, "may_draw_if"),
+            drawn_card=self.mode(turn, "drawn_card", DrawnCard.OPTIONAL),
+            lock_allows_wild=self.scalar(turn, "lock_allows_wild", False, bool),
+            turn_draw=self.text(turn, "draw"),
+            uno_enabled=self.scalar(uno, "enabled", True, bool),
+            uno_penalty=self.scalar(uno, "penalty", 0 if self.text(uno, "penalty") else 2, int),
+            uno_penalty_effect=self.text(uno, "penalty"),
+            uno_at=self.scalar(uno, "at", 1, int),
+            uno_partner_may_call=self.scalar(uno, "partner_may_call", False, bool),
+            stacking=stack_mode,
+            stack_cards=tuple(stack_cards) if stack_cards is not None else None,
+            stack_challenge=self.scalar(stacking, "challenge", False, bool),
+            jump_in=self.scalar(jump, "enabled", jump is not None, bool),
+            jump_in_wilds=self.scalar(jump, "wilds", False, bool),
+            on_player_out=self.text(events, "player_out"),
+            after_draw=self.text(events, "after_draw"),
+            round_ends=round_ends,
+            max_turns=self.scalar(rnd, "max_turns", 3000, int),
+            stall=self.mode(rnd, "stall", Stall.FEWEST_POINTS),
+            eliminate_when=self.condition(rnd, "eliminate_when"),
+            eliminated_cards=self.mode(rnd, "eliminated_cards", EliminatedCards.UNDER_DRAW),
+            on_round_end=self.text(rnd, "on_end"),
+            scoring=self.mode(scoring, "mode", Scoring.WINNER_COLLECTS),
+            target=self.scalar(scoring, "target", 500, int),
+            max_rounds=self.scalar(scoring, "max_rounds", 1000, int),
+            score_by=score_by,
+            rulings=rulings,
+            match=self.condition(root, "match"),
+            piles=self.build_piles(),
+            distributions=self.build_distributions(colors),
+            procedures=self.build_procedures(),
+            state=state,
+            player_state=player_state,
+            root=root,
+            sides=tuple(sides),
+            side_colors=tuple(tuple(c) for c in sides.values()),
+        )
+
+    def scalar_list(self, node, key):
+        child = self.get(node, key)
+        if child is None or child.kind != "seq":
+            return []
+        return [item.value for item in child.value if item.kind == "scalar"]
+
+    def house_rule_ids(self) -> list[str]:
+        return [self.scalar(node, "id", "", str) for node in self.house_rule_nodes]
+
+    def build_rulings(self, colors: list[str]) -> dict[str, Ruling]:
+        node = self.get(self.root, "rulings")
+        out: dict[str, Ruling] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            value_node = self.get(spec, "value")
+            value = value_node.value if value_node is not None and value_node.kind == "scalar" else None
+            choices_node = self.get(spec, "choices")
+            choices = tuple(self.scalar_list(spec, "choices")) if choices_node is not None else None
+            if choices and value not in choices:
+                shown = ", ".join(json.dumps(c) for c in choices)
+                self.error(value_node or spec, "E315",
+                           f"ruling '{name}' has value {json.dumps(value)}, not one of its choices [{shown}]")
+            kind = self.scalar(spec, "type", None, str)
+            if kind == "color" and value not in colors:
+                self.error(value_node or spec, "E343", f"ruling '{name}' is a color, but {json.dumps(value)} is not "
+                           "one of the colors" + suggestion_suffix(str(value), colors))
+            out[name] = Ruling(name, value, self.scalar(spec, "section", None, str),
+                               self.scalar(spec, "summary", None, str), choices, spec, kind)
+        return out
+
+    def build_distributions(self, colors: list[str]) -> dict[str, Distribution]:
+        """The `distributions:` map; E350 for one without values, mixing numbers with names, or naming
+        something but a color (the schema holds the keys and weights to their form)."""
+        node = self.get(self.root, "distributions")
+        out: dict[str, Distribution] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            pairs = [(int(key) if re.fullmatch(r"-?[0-9]+", key) else key, weight.value)
+                     for key, weight in spec.value.items()
+                     if weight.kind == "scalar" and type(weight.value) is int and weight.value > 0]
+            numbers = sum(isinstance(value, int) for value, _ in pairs)
+            if not spec.value:
+                self.error(spec, "E350", f"distribution '{name}' has no values")
+            elif 0 < numbers < len(pairs):
+                self.error(spec, "E350", f"distribution '{name}' mixes numbers and names: give it only one kind")
+            elif not numbers and any(value not in colors and _SNAKE.fullmatch(value) for value, _ in pairs):
+                bad = next(value for value, _ in pairs if value not in colors and _SNAKE.fullmatch(value))
+                self.error(spec, "E350", f"distribution '{name}' names '{bad}', which is not a color"
+                           + suggestion_suffix(bad, colors))
+            elif pairs:
+                out[name] = Distribution(name, tuple(v for v, _ in pairs), tuple(w for _, w in pairs), spec)
+        return out
+
+    def build_procedures(self) -> dict[str, Procedure]:
+        """The `procedures:` map (the schema holds its form; effects.check checks the bodies and calls)."""
+        node = self.get(self.root, "procedures")
+        out: dict[str, Procedure] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            params = self.get(spec, "params")
+            typed = tuple((param, kind.value) for param, kind in (params.value.items() if params is not None
+                                                                   and params.kind == "map" else ())
+                          if kind.kind == "scalar" and kind.value in ("player", "number", "color"))
+            out[name] = Procedure(name, typed, self.text(spec, "body"), spec)
+        return out
+
+    def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:
+        out: dict[str, tuple[Conflict, ...]] = {}
+        for node in self.house_rule_nodes:
+            rule_id = self.scalar(node, "id", "", str)
+            items = self.get(node, "conflicts")
+            conflicts = []
+            for item in (items.value if items is not None and items.kind == "seq" else []):
+                conflicts.append(Conflict(self.scalar(item, "with", "", str), self.scalar(item, "ruling", "", str),
+                                          self.scalar(item, "why", None, str), item))
+            out[rule_id] = tuple(conflicts)
+        return out
+
+
+    def house_rule_links(self) -> dict[str, Node | None]:
+        out = {self.scalar(node, "id", "", str): self.links.get(node.path) for node in self.house_rule_nodes}
+        for section in ("stacking", "jump_in"):
+            node = self.get(self.root, section)
+            if node is not None:
+                out.setdefault(section, self.links.get(node.path))
+        return out
+
+    def check_exclusive(self) -> None:
+        """E331 for a house rule that shares its `exclusive` name with one merged before it."""
+        first: dict[str, str] = {}
+        for node in self.house_rule_nodes:
+            rule_id = self.scalar(node, "id", "", str)
+            group = self.scalar(node, "exclusive", None, str)
+            if group is None:
+                continue
+            earlier = first.setdefault(group, rule_id)
+            if earlier != rule_id:
+                # The entry that brought the second one in is what the user has to change.
+                self.error(self.links.get(node.path) or self.get(node, "exclusive"), "E331",
+                           f"house rules '{earlier}' and '{rule_id}' are both 'exclusive: {group}': "
+                           f"include only one of them")
+
+
+def build_variant(root: Node, path: str, house_rules: list[Node] = (),
+                  links: dict[str, Node | None] | None = None) -> tuple[Variant | None, list[Diagnostic]]:
+    """Build the typed variant from a merged, schema-checked tree.
+
+    `links` maps each file of the composition to the checked file's entry that brought it
+    in (see `compose.Composition.links`), so problems of the combination point there.
+    """
+    builder = _Builder(root, path, list(house_rules), dict(links or {}))
+    variant = builder.build()
+    return variant, builder.diags

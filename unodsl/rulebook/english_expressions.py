@@ -1,0 +1,372 @@
+"""The English of expressions and conditions: numbers, players, groups, colors and the clauses
+of conditions, each from its syntax tree with the constants folded.
+
+`ExpressionEnglish` is a mixin of `english.Translator`.
+"""
+
+from __future__ import annotations
+
+from ..effects import ast as A
+from ..effects.fold import fold
+from .phrases import _BINOP_WORDS, _CMP, _CMP_HAND, _CONDITIONS, _NOT_CONST, _P, _TOP, title
+
+
+class ExpressionEnglish:
+    """Phrases for expressions, and clauses for conditions."""
+
+    # --- numbers, players, groups, colors
+
+    def const(self, e):
+        """The value of a constant expression (rulings folded in), else _NOT_CONST."""
+        value = self.fold(e)
+        return _NOT_CONST if value is None else value
+
+    def fold(self, e):
+        """The value of `e` (a bool, int or str) when the variant decides it (effects.fold), else None."""
+        return fold(e, self.game.ruling_value, self.bound_expr)
+
+    def bound_expr(self, var: A.Var):
+        """The expression a `let` name stands for, or None (a player phrase, or not a `let` name)."""
+        bound = self.names.get(var.name)
+        return bound if isinstance(bound, A.Expr) else None
+
+    def cards(self, e) -> str:
+        n = self.const(e)
+        if isinstance(n, int) and not isinstance(n, bool):
+            return "1 card" if n == 1 else f"{n} cards"
+        if isinstance(e, A.RandomBetween):
+            return f"a random number of cards from {self.num(e.low)} to {self.num(e.high)}"
+        if isinstance(e, A.RandomFrom):
+            return "a number of cards " + self.chance(e).removeprefix("a number ")
+        return f"as many cards as {self.num(e)}"
+
+    def num(self, e) -> str:
+        value = self.fold(e)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        d = e.rule
+        if d == "player_count":
+            return "the number of players still in the round"
+        if d == "stack_size":
+            return "the size of the pending draw stack"
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+            attr, whose = e.name, self.card_of(e)
+            return {"number": f"the number on {whose}", "points": f"the points of {whose}",
+                    "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
+        if d == "hand_size":
+            who = self.player(e.who)
+            return f"the number of cards in {who.pos} hand"
+        if d == "hand_points":
+            who = self.player(e.who)
+            return f"the points in {who.pos} hand"
+        if d == "half":
+            return f"half of {self.num(e.value)} (rounded down)"
+        if d == "max_hand":
+            return f"the largest hand among {self.group(e.group)}"
+        if d == "min_hand":
+            return f"the smallest hand among {self.group(e.group)}"
+        if d == "group_count":
+            return f"the number of {self.group(e.group)}"
+        if d == "pile_count":
+            return f"the number of cards in {self.pile(e.pile)}"
+        if d == "binop":
+            word = _BINOP_WORDS[e.op]
+            left = self.operand(e.left, keep_chain=e.op in ("+", "-"))
+            right = self.operand(e.right)
+            return f"{left} {word} {right}" + (", rounded down" if e.op == "//" else "")
+        if d == "neg":
+            return f"minus {self.operand(e.operand)}"
+        if d == "rule_ref":
+            return f"the value of ruling `{e.name}`"
+        if isinstance(e, (A.RandomBetween, A.RandomFrom)):
+            return self.chance(e)
+        if d == "var":
+            bound = self.bound_expr(e)
+            if bound is not None:
+                return self.num(bound)
+            return self.variable(e) or e.name
+        if d == "direction":
+            return "the direction of play (1 as dealt, -1 reversed)"
+        return self.value(e)
+
+    def operand(self, e, keep_chain: bool = False) -> str:
+        """English for an operand of arithmetic: one group in parentheses when it is itself arithmetic,
+        so the sentence keeps the file's grouping (a left-hand sum before + or - reads left to right)."""
+        inner = self.bound(e)
+        if isinstance(inner, (A.BinOp, A.Neg)) and self.fold(inner) is None:
+            if keep_chain and isinstance(inner, A.BinOp) and inner.op in ("+", "-"):
+                return self.num(inner)
+            return f"({self.num(inner)})"
+        return self.num(e)
+
+    def bound(self, e):
+        """The expression a `let` name stands for (the expression itself when it is not a name)."""
+        while isinstance(e, A.Var) and self.bound_expr(e) is not None:
+            e = self.bound_expr(e)
+        return e
+
+    def player(self, e) -> _P:
+        d = e.rule
+        if d == "self_":
+            return self.me
+        if d == "next_":
+            if self.where in ("on_start", "setup"):
+                return _P("the player after the dealer")
+            return _P("the next player") if self.me.you else _P(f"the player after {self.me.text}")
+        if d == "previous":
+            return _P("the previous player") if self.me.you else _P(f"the player before {self.me.text}")
+        if d == "dealer":
+            return _P("the dealer")
+        if d == "partner_self":
+            return _P("your partner") if self.me.you else _P(f"{self.me.pos} partner")
+        if d == "partner_of":
+            return _P(f"{self.player(e.who).pos} partner")
+        if d == "next_of":
+            return _P(f"the player after {self.player(e.who).text}")
+        if d == "next_seat":                     # a seat, in the round or not: nobody is passed over
+            return _P("the player in the next seat") if self.me.you else _P(f"the player in the seat after "
+                                                                            f"{self.me.text}")
+        if d == "seat_after":
+            return _P(f"the player in the seat after {self.player(e.who).text}")
+        if d == "previous_of":
+            if isinstance(e.who, A.Self):
+                return self.player(A.Previous(span=e.span))
+            return _P(f"the player before {self.player(e.who).text}")
+        if d == "left_of":
+            return _P(f"the player in the seat to the left of {self.player(e.who).text}")
+        if d == "right_of":
+            return _P(f"the player in the seat to the right of {self.player(e.who).text}")
+        if d == "most_cards":
+            return _P("the player with the most cards")
+        if d == "fewest_cards":
+            return _P("the player with the fewest cards")
+        if d == "catcher":                       # uno.penalty only (E509 elsewhere)
+            return _P("the catcher")
+        if d == "var":
+            bound = self.names.get(e.name)
+            if isinstance(bound, _P):
+                return bound
+            if isinstance(bound, A.Expr):
+                return self.player(bound)
+            return _P(e.name)
+        return _P(self.value(e))
+
+    def group(self, e) -> str:
+        d = e.rule
+        me = "you" if self.me.you else self.me.text
+        if d == "all_players":
+            return f"all players ({me} included)"
+        if d == "others":
+            return "the other players" if self.me.you else f"the players other than {self.me.text}"
+        if d == "opponents":
+            return "your opponents" if self.me.you else f"{self.me.pos} opponents"
+        if d == "team_of":
+            return f"{self.player(e.who).pos} team"
+        if d == "all_from":
+            return f"all players, starting with {self.player(e.who).text} ({me} included)"
+        if d == "others_from":
+            return f"all players other than {me}, starting with {self.player(e.who).text}"
+        if d == "one_per_team":
+            return "one player of each team"
+        if d == "var":
+            bound = self.bound_expr(e)
+            if bound is not None:
+                return self.group(bound)
+        return self.value(e)
+
+    def each(self, e) -> str:
+        """A group as the range of a loop: "each player in turn order, starting with ..."."""
+        d = e.rule
+        me = "you" if self.me.you else self.me.text
+        if d == "all_players":
+            return f"each player in turn order, starting with {me}"
+        if d == "others":
+            return f"each player other than {me}, in turn order"
+        if d == "all_from":
+            return f"each player in turn order, starting with {self.player(e.who).text} ({me} included)"
+        if d == "others_from":
+            return f"each player other than {me}, in turn order starting with {self.player(e.who).text}"
+        if d == "opponents":
+            return "each of your opponents in turn order" if self.me.you else f"each of {self.me.pos} opponents"
+        if d == "team_of":
+            return f"each member of {self.player(e.who).pos} team"
+        if d == "one_per_team":
+            return "one player of each team"
+        return f"each of {self.group(e)}"
+
+    def color(self, e) -> str:
+        d = e.rule
+        if d == "current_color":
+            return "the current color"
+        if d == "var":
+            bound = self.bound_expr(e)
+            if bound is not None:
+                return self.color(bound)
+            if e.name in self.variant.colors:
+                return title(e.name)
+        if d == "random_from":
+            return self.chance(e)
+        if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
+            return title(self.fold(e))
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+            return f"the {e.name} of {self.card_of(e)}"
+        return self.value(e)
+
+    def chance(self, e) -> str:
+        """A draw at random: "a random number from 1 to 6", "a number drawn from launcher (0: 10 in 18, ...)"."""
+        if isinstance(e, A.RandomBetween):
+            return f"a random number from {self.num(e.low)} to {self.num(e.high)}"
+        spec = self.variant.distributions[e.name]
+        total = sum(spec.weights)
+        shares = ", ".join(f"{v if spec.numeric else title(v)}: {w} in {total}" for v, w in zip(spec.values, spec.weights))
+        return f"a {'number' if spec.numeric else 'color'} drawn from {e.name} ({shares})"
+
+    def value(self, e) -> str:
+        """Any expression as a noun phrase (fallback for mixed types)."""
+        folded = self.fold(e)
+        if isinstance(folded, bool):
+            return "true" if folded else "false"
+        if isinstance(folded, int):
+            return str(folded)
+        if isinstance(folded, str):
+            return f'"{folded}"'
+        d = e.rule
+        if d == "current_color":
+            return "the current color"
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+            if e.name in ("number", "points", "draw"):
+                return self.num(e)
+            return f"the {e.name} of {self.card_of(e)}"
+        if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
+                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction"):
+            return self.num(e)
+        if d == "var_of":
+            return self.variable(e)
+        if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
+                 "seat_after", "most_cards", "fewest_cards", "previous_of", "left_of", "right_of"):
+            return self.player(e).text
+        if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team"):
+            return self.group(e)
+        if d == "var":
+            bound = self.names.get(e.name)
+            if isinstance(bound, _P):
+                return bound.text
+            if isinstance(bound, A.Expr):
+                return self.value(bound)
+            if e.name in self.variant.colors:
+                return title(e.name)
+            return self.variable(e) or e.name
+        if d == "jumped":
+            return f"whether {self.card_phrase} was played by jumping in"
+        if isinstance(e, (A.RandomBetween, A.RandomFrom)):
+            return self.chance(e)
+        if d in _CONDITIONS:
+            return self.cond(e)
+        raise TypeError(f"the rulebook has no English for the expression '{d}'")
+
+    def card_of(self, e) -> str:
+        """The card an attribute or kind test reads: the effect's own card, the one just drawn, or the top card."""
+        if e.rule in ("top_attr", "top_is"):
+            return _TOP
+        if e.rule == "pile_top_attr":
+            return f"the top card of {self.pile(e.pile)}"
+        return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
+
+    # --- conditions
+
+    def cond(self, e, negate: bool = False) -> str:
+        folded = self.fold(e)
+        if isinstance(folded, bool):
+            return "always" if folded != negate else "never"
+        d = e.rule
+        if d == "not_":
+            return self.cond(e.operand, not negate)
+        if d in ("and_expr", "or_expr"):
+            parts = [c for c in e.parts if self.fold(c) is None]
+            is_and = (d == "and_expr") != negate
+            # A part joined the other way is put in brackets, so the sentence keeps the file's grouping.
+            words = [f"({self.cond(c, negate)})" if c.rule in ("and_expr", "or_expr") and c.rule != d
+                     else self.cond(c, negate) for c in parts]
+            if len(words) == 1:
+                return words[0]
+            joiner = " and " if is_and else " or "
+            return joiner.join(words[:-1]) + joiner + words[-1] if len(words) == 2 else \
+                ", ".join(words[:-1]) + "," + joiner + words[-1]
+        if d == "holds":
+            who = self.player(e.who)
+            thing = self.holding(e.what, who)
+            if negate:
+                return f"{who.text} {'do' if who.you else 'does'} not hold {thing}"
+            return f"{who.verb('hold')} {thing}"
+        if d == "is_out":
+            who = self.player(e.who)
+            return f"{who.be()} {'still in' if negate else 'out of'} the round"
+        if d == "is_partner":
+            a, b = self.player(e.who), self.player(e.other)
+            return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
+        if d in ("card_is", "drawn_is", "top_is"):
+            article = "an" if e.kind == "action" else "a"
+            return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):   # a true/false attribute (attrs:)
+            return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
+        if d == "jumped":
+            return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
+        if d == "side_is":
+            return f"the {title(e.side)} side is{' not' if negate else ''} up"
+        if d == "comparison":
+            return self.comparison(e, negate)
+        if d == "rule_ref":
+            return f"ruling `{e.name}` is {'off' if negate else 'on'}"
+        if d == "var":
+            bound = self.bound_expr(e)
+            if bound is not None:
+                return self.cond(bound, negate)
+            if self.variable(e) is not None:
+                return f"{self.variable(e)} is {'false' if negate else 'true'}"
+            prefix = "it is not the case that " if negate else ""
+            return prefix + self.value(e)
+        if d == "var_of":
+            return f"{self.variable(e)} is {'false' if negate else 'true'}"
+        raise TypeError(f"the rulebook has no English for the condition '{d}'")
+
+    def comparison(self, e, negate: bool) -> str:
+        left, op, right = e.left, e.op, e.right
+        if negate:
+            op = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
+        if isinstance(left, A.Int) and isinstance(right, (A.HandSize, A.PlayerCount)):
+            left, right = right, left
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+        if isinstance(left, A.HandSize) and self.fold(right) is not None:
+            who = self.player(left.who)
+            n = self.fold(right)
+            if n == 0 and op in (">", "!="):
+                return f"{who.verb('still hold')} cards"
+            if n == 0 and op in ("==", "<="):
+                return f"{who.verb('hold')} no cards"
+            return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
+        if isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr)) and left.name == "type" \
+                and self.fold(right) in self.variant.cards and op in ("==", "!="):
+            name = self.variant.cards[self.fold(right)].name
+            return f"{self.card_of(left)} is{' not' if op == '!=' else ''} a {name}"
+        if isinstance(left, A.PlayerCount) and isinstance(self.fold(right), int):
+            n = self.fold(right)
+            word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",
+                    ">=": "at least "}[op]
+            return f"{'there is' if n == 1 and op == '==' else 'there are'} {word}{n} player{'' if n == 1 else 's'} " \
+                   f"in the round"
+        return f"{self.value(left)} {_CMP[op]} {self.value(right)}"
+
+    def holding(self, what, who: _P) -> str:
+        if isinstance(what, A.HoldColor):
+            return f"a card of {self.color(what.color)}"
+        if isinstance(what, A.HoldType):
+            ct = self.variant.cards.get(what.name)
+            return f"a {ct.name if ct else what.name} card" if not (ct and ct.name.lower().endswith("card")) else \
+                f"a {ct.name}"
+        if isinstance(what, A.HoldWild):
+            return "a wild card"
+        if isinstance(what, A.HoldPlayable):
+            return f"a card {who.they} can play"
+        if isinstance(what, A.HoldNumber):
+            return f"a card numbered {self.num(what.number)}"
+        raise TypeError(f"the rulebook has no English for the holding '{what.rule}'")

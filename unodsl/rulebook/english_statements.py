@@ -1,0 +1,316 @@
+"""The English of each statement: one `s_RULE` per statement of the effect language.
+
+`StatementEnglish` is a mixin of `english.Translator`, whose phrases for numbers, players,
+groups and conditions (`english_expressions`) these sentences are made of.
+"""
+
+from __future__ import annotations
+
+from ..effects import ast as A
+from .phrases import ELIMINATED_CARDS, _P, _cap, _join_if, lower_first, title
+
+
+class StatementEnglish:
+    """Sentences for statements."""
+
+    # --- statements
+
+    def stmts(self, body) -> list[str]:
+        out: list[str] = []
+        for stmt in body:
+            method = getattr(self, "s_" + stmt.rule, None)
+            if method is None:
+                raise TypeError(f"the rulebook has no English for the statement '{stmt.rule}'")
+            sentence = method(stmt)
+            if isinstance(sentence, list):
+                out.extend(s for s in sentence if s)
+            elif sentence:
+                out.append(sentence)
+        return out
+
+    def s_nothing(self, s):
+        return "Nothing happens." if self.where != "on_start" else "Nothing happens; play starts normally."
+
+    def s_draw(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} {self.cards(s.count)}.")
+
+    def s_draw_until(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} cards one at a time until {who.they} draw a card {who.they} can play.")
+
+    def s_draw_until_cond(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} cards one at a time, keeping them all, until {self.cond(s.test)} "
+                    f"(or no card is left to draw).")
+
+    def s_draw_to(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} until {who.they} hold {self.cards(s.count)}.")
+
+    def s_penalty(self, s):
+        who = self.player(s.who)
+        text = f"{who.verb('draw')} {self.cards(s.count)} and {'lose' if who.you else 'loses'} {who.their} turn"
+        if self.variant.stacking != "none":
+            text += f" (unless {who.they} can stack, see Stacking)"
+        return _cap(text + ".")
+
+    def s_skip_one(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.be()} skipped: {who.they} lose {who.their} next turn.")
+
+    def s_skip_many(self, s):
+        n = self.const(s.count)
+        if n == 1:
+            return f"The next player after {self.me.text} is skipped." if not self.me.you else "The next player is skipped."
+        count = str(n) if isinstance(n, int) else self.num(s.count)
+        return f"The next {count} players are skipped (never {self.me.text}; with fewer players, each other player once)."
+
+    def s_reverse(self, s):
+        return "The direction of play reverses."
+
+    def s_choose_color_self(self, s):
+        if not self.variant.colors:
+            return None
+        return _cap(f"{self.me.verb('choose')} the color that continues play.")
+
+    def s_choose_color_by(self, s):
+        if not self.variant.colors:
+            return None
+        who = self.player(s.who)
+        return _cap(f"{who.verb('choose')} the color that continues play.")
+
+    def s_set_color(self, s):
+        return f"The color in play becomes {self.color(s.color)}."
+
+    def s_let(self, s):
+        if isinstance(s.value, A.ChoosePlayer):
+            group = self.group(s.value.group)
+            self.names[s.name] = _P("the chosen player")
+            return _cap(f"{self.me.verb('choose')} a player from {group}.")
+        if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
+            # Drawn once, here: later uses read the name, not another draw.
+            self.names.pop(s.name, None)
+            return _cap(f"{self.value(s.value)} is drawn; call it {s.name}.")
+        self.names[s.name] = s.value
+        return None
+
+    def s_swap_hands(self, s):
+        who = self.player(s.who)
+        return _cap(f"{self.me.verb('swap')} hands with {who.text}.")
+
+    def s_rotate_hands(self, s):
+        return "Every player passes their hand to the next player in the direction of play."
+
+    def s_give(self, s):
+        giver, taker = self.player(s.giver), self.player(s.taker)
+        return _cap(f"{giver.verb('give')} {self.cards(s.count)} of {giver.their} choice to {taker.text}.")
+
+    def s_exchange(self, s):
+        a, b = self.player(s.first), self.player(s.second)
+        return _cap(f"{a.text} and {b.text} each pick {self.cards(s.count)} from their own hand, face down; "
+                    f"then the picked cards change hands at the same time.")
+
+    def s_look(self, s):
+        who = self.player(s.who)
+        return _cap(f"{self.me.verb('look')} at {who.pos} hand.")
+
+    def s_trade(self, s):
+        who = self.player(s.who)
+        return _cap(f"{self.me.verb('may', 'may')} swap any number of {self.me.their} cards, one for one, with cards "
+                    f"of {who.pos} hand (seen face up), so both hands keep their size.")
+
+    def s_discard_color(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('discard')} every card of {self.color(s.color)} from {who.their} hand "
+                    f"(under the top card of the discard pile).")
+
+    # named piles
+
+    @staticmethod
+    def pile(name: str) -> str:
+        return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {name} pile")
+
+    def s_move(self, s):
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.source and s.source != "discard":
+            return _cap(f"every card of {self.pile(s.source)} moves to {self.pile(s.dest)}"
+                        + (" (under its top card)." if s.dest == "discard" else "."))
+        under = " (under its top card)" if s.dest == "discard" else ""
+        source = "from under the top card of the discard pile" if s.source == "discard" else \
+            f"from the top of {self.pile(s.source)}"
+        return _cap(f"{self.cards(s.count)} move {source} to {self.pile(s.dest)}{under}.")
+
+    def s_take(self, s):
+        who = self.player(s.who)
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and s.pile != "discard":
+            return _cap(f"{who.verb('take')} every card of {self.pile(s.pile)} into {who.their} hand.")
+        source = "from under the top card of the discard pile" if s.pile == "discard" else \
+            f"from the top of {self.pile(s.pile)}"
+        return _cap(f"{who.verb('take')} {self.cards(s.count)} {source} into {who.their} hand.")
+
+    def s_put(self, s):
+        who = self.player(s.who)
+        where = f"{self.pile(s.pile)}" + (" (under its top card)" if s.pile == "discard" else "")
+        return _cap(f"{who.verb('put')} {self.cards(s.count)} of {who.their} choice on {where}.")
+
+    def s_redeal(self, s):
+        start = "you" if self.me.you else self.me.text
+        return (f"All hands are gathered, shuffled and dealt out again one card at a time, starting with the "
+                f"player after {start}.")
+
+    def s_extra_turn(self, s):
+        if self.where == "on_start":
+            return _cap(f"{self.me.verb('take')} the first turn.")
+        return _cap(f"{self.me.verb('take')} another turn.")
+
+    def s_turn_to(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('take')} the next turn.")
+
+    def s_eliminate(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.be()} out of the round for good; {who.their} cards go "
+                    f"{ELIMINATED_CARDS[self.variant.eliminated_cards]}.")
+
+    def s_lock(self, s):
+        color, owner = self.color(s.color), self.player(s.owner)
+        wilds = "" if self.variant.lock_allows_wild else " (not even wild cards)"
+        until = "your next turn" if owner.you else f"{owner.pos} next turn"
+        return (f"Until {until}, the other players may only play cards of {color}{wilds}; "
+                f"a player without one draws.")
+
+    def s_must_play(self, s):
+        who, color = self.player(s.who), self.color(s.color)
+        return _cap(f"{who.verb('must', 'must')} play a card of {color} if {who.they} can; the turn then continues "
+                    f"from {who.text}.")
+
+    def s_must_play_block(self, s):
+        who, color = self.player(s.who), self.color(s.color)
+        otherwise = self.stmts(s.otherwise)
+        return [_cap(f"{who.verb('must', 'must')} play a card of {color}; the turn then continues from {who.text}."),
+                _join_if(f"If {who.they} cannot", otherwise)]
+
+    def s_flip_again(self, s):
+        return "Ignore it: leave it in the discard pile and turn up the next card of the draw pile instead."
+
+    def s_return_and_flip(self, s):
+        return "Put it back into the draw pile, shuffle, and turn up a new start card."
+
+    def s_score(self, s):
+        who = self.player(s.who)
+        n = self.const(s.count)
+        team = " (with their whole team)" if self.variant.score_by == "team" else ""
+        if isinstance(n, int) and not isinstance(n, bool):
+            verb = who.verb("score") if n >= 0 else who.verb("lose")
+            return _cap(f"{verb} {abs(n)} point{'' if abs(n) == 1 else 's'}{team}.")
+        return _cap(f"{who.verb('score')} as many points as {self.num(s.count)}{team}.")
+
+    def s_flip_all(self, s):
+        sides = f" ({title(self.variant.sides[0])} or {title(self.variant.sides[1])})" if self.variant.sides else ""
+        return (f"Turn every card over, each in its place: every hand, the draw pile and the discard pile. "
+                f"Play goes on with the other side up{sides}, in the color of the new top card; if it is a "
+                f"wild, {self.me.verb('name')} the color.")
+
+    def s_if_stmt(self, s):
+        out: list[str] = []
+        first = True
+        for clause in s.clauses:
+            value = self.fold(clause.test)
+            if value is False:
+                continue
+            if value is True:
+                body = self.stmts(clause.body)
+                if first:
+                    return body
+                out.append(_join_if("Otherwise", body))
+                return out
+            out.append(_join_if(("If " if first else "Otherwise, if ") + self.cond(clause.test),
+                                self.stmts(clause.body)))
+            first = False
+        if s.otherwise is not None:
+            body = self.stmts(s.otherwise)
+            out.extend(body if first else [_join_if("Otherwise", body)])
+        return out
+
+    def s_for_stmt(self, s):
+        self.names[s.name] = _P("that player")
+        return _join_if(f"For {self.each(s.group)}", self.stmts(s.body))
+
+    def s_repeat_stmt(self, s):
+        n = self.const(s.count)
+        times = "twice" if n == 2 else f"{n} times" if isinstance(n, int) else f"{self.num(s.count)} times"
+        body = self.stmts(s.body) or ["nothing."]
+        return f"Do the following {times}: " + " ".join([lower_first(body[0])] + body[1:])
+
+    def s_challenge(self, s):
+        who = self.player(s.who)
+        branches = {b.kind: self.stmts(b.body) for b in s.branches}
+        out = [_cap(f"{who.verb('may', 'may')} challenge {self.card_phrase}.")]
+        words = {"guilty": f"If {who.they} challenge and it was played illegally",
+                 "innocent": f"If {who.they} challenge and it was played legally",
+                 "accepted": f"If {who.they} do not challenge"}
+        for name in A.BRANCHES:
+            body = branches.get(name)
+            out.append(_join_if(words[name], body or ["nothing happens."]))
+        return out
+
+    def s_choice(self, s):
+        who = self.player(s.who)
+        parts = []
+        for option in s.options:
+            offered = True if option.test is None else self.fold(option.test)
+            if offered is False:
+                continue                        # a ruling leaves it out
+            body = " ".join(self.stmts(option.body)) or "Nothing happens."
+            when = "" if offered is True else f" (only if {self.cond(option.test)})"
+            parts.append(f"{option.name}{when}: {lower_first(body).removesuffix('.')}")
+        return _cap(f"{who.verb('choose')} one: " + "; ".join(parts) + ".")
+
+    def s_call(self, s):
+        # A procedure reads best said where it runs: its body, its parameters standing for the arguments.
+        proc = self.variant.procedures[s.name]
+        tree = self.variant.syntax.tree(proc.body)
+        bound = {name: self.player(arg) if typ == "player" else arg for (name, typ), arg in zip(proc.params, s.args)}
+        caller = self.names
+        self.names = {**caller, **bound}
+        try:
+            return self.stmts(tree.body) if tree is not None else []
+        finally:
+            self.names = caller
+
+    def s_set_var(self, s):
+        var = self.declared(s.name)
+        whose = f"{self.me.pos} " if var is not None and var.per_player else ""
+        return _cap(f"{whose}`{s.name}` becomes {self.new_value(s.value, var)}.")
+
+    def s_set_var_of(self, s):
+        var = self.variant.player_state.get(s.name)
+        return _cap(f"{self.player(s.who).pos} `{s.name}` becomes {self.new_value(s.value, var)}.")
+
+    def new_value(self, e, var) -> str:
+        """The value a `set` gives, as a noun phrase (a condition as true or false, a color by its name)."""
+        if var is not None and var.type == "bool" and self.fold(e) is None:
+            return f"true if {self.cond(e)}, else false"
+        if var is not None and var.type == "color":
+            return self.color(e)
+        return self.value(e)
+
+    def declared(self, name: str):
+        """The declared variable (state: or player_state:) of that name, unless a let name hides it."""
+        if name in self.names:
+            return None
+        return self.variant.state.get(name) or self.variant.player_state.get(name)
+
+    def variable(self, e) -> str | None:
+        """A declared variable read (`NAME`, `NAME of P`) as a noun phrase, or None for another name."""
+        if e.rule == "var_of":
+            return f"{self.player(e.who).pos} `{e.name}`"
+        var = self.declared(e.name)
+        if var is None:
+            return None
+        return f"{self.me.pos} `{e.name}`" if var.per_player else f"`{e.name}`"
+
+    def s_pass_stack(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('face')} the whole draw stack instead, on the next turn: "
+                    f"{who.they} may answer it or draw it.")
