@@ -783,3 +783,18 @@ def diagnostic_at(text: Text, line: int, column: int, code: str, message: str,
     except Exception:                           # a position we cannot map: point at the value
         fline, fcol = node.line, node.column
     return Diagnostic(node.path, fline, fcol, code, message, severity)
+
+
+# --- sets (turn.sets): several cards played in one turn
+
+@_rule("set_attr")
+class SetAttr(Expr):
+    """`set.size` / `set.sum`: how many cards the set being played holds, and the sum of their numbers."""
+    name: str
+
+
+@_rule("set_card_attr")
+class SetCardAttr(Expr):
+    """`set.first.NAME` / `set.base.NAME`: an attribute of the set's first card, or of the card it was played on."""
+    card: str
+    name: str

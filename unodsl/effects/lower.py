@@ -906,6 +906,17 @@ class _Unit:
         who = self.expr(e.who).fn
         return Value(lambda st, fr: st.right_of(who(st, fr)))
 
+    # --- sets (turn.sets): the set being played is `state.set_play`, [size, sum, first card, card under it]
+
+    def e_set_attr(self, e):
+        at = D.SET_FIELDS.index(e.name)
+        return Value(lambda st, fr: st.set_play[at])
+
+    def e_set_card_attr(self, e):
+        table, none = self._attribute(e.name)
+        at = D.SET_FIELDS.index(e.card)
+        return Value(lambda st, fr: table[st.set_play[at]] if st.set_play[at] >= 0 else none)
+
 
 # --- building blocks ----------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from .seats import finished_team, must_call, teams_in_play, with_cards
 AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
 # What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
 END_TURN, OFFER_DRAWN, WINDOWS = "end_turn", "offer_drawn", "windows"
+CONTINUE_SET = "continue_set"        # a set is being played (turn.sets): offer its next card (engine/sets.py)
 
 
 class Flow:

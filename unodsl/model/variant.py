@@ -266,6 +266,7 @@ class Variant:
     # colors; empty for a one-sided deck.
     sides: tuple[str, ...] = ()
     side_colors: tuple[tuple[str, ...], ...] = ()
+    sets: "SetRule | None" = None     # turn.sets: several cards played in one turn
 
     @property
     def deck_size(self) -> int:
@@ -522,6 +523,7 @@ class _Builder:
             root=root,
             sides=tuple(sides),
             side_colors=tuple(tuple(c) for c in sides.values()),
+            sets=self.build_sets(turn),
         )
 
     def scalar_list(self, node, key):
@@ -889,6 +891,15 @@ class _Builder:
                            f"include only one of them")
 
 
+    def build_sets(self, turn: Node | None) -> "SetRule | None":
+        """turn.sets: the conditions a set of cards played in one turn is built by, and its longest length."""
+        node = self.get(turn, "sets")
+        if node is None or node.kind != "map":
+            return None
+        return SetRule(self.scalar(node, "max", SET_MAX_DEFAULT, int), self.condition(node, "continue"),
+                       self.condition(node, "finish"), node)
+
+
 def _copies(ct: CardType) -> str:
     """A type's cards in short, for a diagnostic: '4 colors x 2 copies of 1-9' and the like."""
     colors = [c for c in ct.copies if c] or ["no color"]
@@ -909,3 +920,19 @@ def build_variant(root: Node, path: str, house_rules: list[Node] = (),
     builder = _Builder(root, path, list(house_rules), dict(links or {}))
     variant = builder.build()
     return variant, builder.diags
+
+
+# --- sets (turn.sets)
+
+SET_MAX_DEFAULT = 4         # the longest set when turn.sets gives no `max` (the schema allows 2 to 6)
+
+
+@dataclass(frozen=True)
+class SetRule:
+    """turn.sets: after a card played on their turn, a player may go on playing cards for which
+    `continue` holds, one at a time, up to `max` cards; a set of two or more ends only where `finish` holds."""
+
+    max: int
+    continue_: Text | None
+    finish: Text | None                 # None: any set may end after any card
+    node: Node | None = None
