@@ -57,12 +57,16 @@ _WHO = {
     "round_end": (_P("the winner"), "the card"),
     "condition": (_P("you", True), "the card"),
     "match": (_P("you", True), "the card"),
+    "set": (_P("you", True), "the next card"),
 }
 # round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
 ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
                     EliminatedCards.UNDER_DISCARD: "under the discard pile",
                     EliminatedCards.INTO_DRAW: "into the draw pile, which is shuffled"}
 _TOP = "the top card of the discard pile"
+# A set being played (turn.sets), as its conditions read it.
+_SET_FIELDS = {"size": "the number of cards in the set so far", "sum": "the sum of the numbers in the set so far"}
+_SET_CARDS = {"first": "the set's first card", "base": "the card the set was played on"}
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -428,7 +432,9 @@ class Translator:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+        if d == "set_attr":
+            return _SET_FIELDS[e.name]
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             attr, whose = e.name, self.card_of(e)
             return {"number": f"the number on {whose}", "points": f"the points of {whose}",
                     "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
@@ -587,7 +593,7 @@ class Translator:
             return self.chance(e)
         if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
             return title(self.fold(e))
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
 
@@ -612,12 +618,12 @@ class Translator:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             if e.name in ("number", "points", "draw"):
                 return self.num(e)
             return f"the {e.name} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
-                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction"):
+                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction", "set_attr"):
             return self.num(e)
         if d == "var_of":
             return self.variable(e)
@@ -649,6 +655,8 @@ class Translator:
             return _TOP
         if e.rule == "pile_top_attr":
             return f"the top card of {self.pile(e.pile)}"
+        if e.rule == "set_card_attr":
+            return _SET_CARDS[e.card]
         return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
@@ -686,7 +694,7 @@ class Translator:
         if d in ("card_is", "drawn_is", "top_is"):
             article = "an" if e.kind == "action" else "a"
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):   # a true/false attribute (attrs:)
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):   # a true/false attribute (attrs:)
             return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
