@@ -106,6 +106,7 @@ class Flow:
         self.after = AFTER_SETUP
         self.then = END_TURN
         self.steps = 0
+        self.set_play = []      # [size, sum, first card, card under it] while a set is played (engine/sets.py)
 
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""

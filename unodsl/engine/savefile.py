@@ -621,8 +621,7 @@ def load_state(game, text: str):
     state = game.state_class.__new__(game.state_class)
     state.g = game
     for name in (*FIELDS, *OPTIONAL):
-        if name in FIELDS or hasattr(game.state_class, name):     # set_play is a slot of SetState's only
-            setattr(state, name, ld.got[name])
+        setattr(state, name, ld.got[name])
     state.log = None
     state.events = None
     return state

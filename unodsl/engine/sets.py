@@ -55,16 +55,7 @@ class _Probe:
 class SetState(State):
     """State with sets: the `set` decision between the cards of one turn (see the module's docstring)."""
 
-    __slots__ = ("set_play",)
-
-    def reset_round_fields(self) -> None:
-        State.reset_round_fields(self)
-        self.set_play: list[int] = []      # [size, sum, first card, card under it] while a set is played
-
-    def clone(self) -> "SetState":
-        new = State.clone(self)
-        new.set_play = list(self.set_play)
-        return new
+    __slots__ = ()
 
     def apply_id(self, action: int) -> None:
         """As State's; a card played on one's turn begins a set."""
