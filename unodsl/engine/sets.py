@@ -157,6 +157,23 @@ class SetState(State):
         finally:
             held[k] += 1
 
+    def _why_illegal(self, action: int) -> str:
+        g = self.g
+        if self.pending[0] != D.SET:
+            return State._why_illegal(self, action)
+        p = self.pending[1]
+        if action == g.A_DONE:
+            return "this set may not end yet (turn.sets' finish does not hold)"
+        if action < 2 * g.num_kinds:
+            k = action % g.num_kinds
+            if k not in self.hands[p]:
+                return f"player {p} does not hold {g.card_names[k]}"
+            if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand:
+                left = g.variant.uno_at
+                return f"UNO is called with the play that leaves you {left} card{'s' if left != 1 else ''}"
+            return f"{g.card_names[k]} may not go on this set (turn.sets' continue), or the set could not finish"
+        return f"go on with the set (play a card) or end it (done), player {p}"
+
     def _legal_set(self) -> list[int]:
         """Go on with the set: every card that may (doubled with an UNO call where the play leaves uno.at
         cards); then `done`, where the set may end."""
