@@ -54,6 +54,7 @@ ACTION_SPACE = {
     "variants/classic.yaml": (119, 121, 3109),
     "variants/flip.yaml": (231, 233, 12023),
     "variants/frozen-2.yaml": (121, 123, 3221),
+    "variants/house-rules/doubles.yaml": (120, 122, 3109),            # + done, to end a set
     "variants/house-rules/draw-to-match.yaml": (119, 121, 3109),
     "variants/house-rules/force-play.yaml": (118, 120, 3109),
     "variants/house-rules/going-out-bonus.yaml": (119, 121, 3109),
@@ -68,6 +69,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-mattel.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-plus4-on-plus2.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
+    "variants/house-rules/sum-play.yaml": (120, 122, 3109),           # + done, to end a set
     "variants/house-rules/uno-at-two.yaml": (173, 175, 3109),       # the penalty's `gives`: a give per kind
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
     "variants/house-rules/wild-roulette.yaml": (121, 123, 3111),         # + option pass, option spin

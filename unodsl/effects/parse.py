@@ -444,6 +444,9 @@ def parse_variant(variant: Variant) -> Syntax:
         read(ct.match, "condition")
     for procedure in variant.procedures.values():
         read(procedure.body, "effect")
+    if variant.sets is not None:
+        read(variant.sets.continue_, "condition")
+        read(variant.sets.finish, "condition")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

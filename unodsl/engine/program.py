@@ -100,6 +100,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"))
     game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"))
     game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"))
+    game.sets = None            # turn.sets, compiled below (_compile_sets) once the tables it reads exist
     if game.on_round_end >= 0 and program.code(game.on_round_end).flags & {DRAWS, PAUSES, PUSHES}:
         # The checker refuses such statements where they are written (E514); this holds any it does not list.
         program.checker.diags.append(diagnostic_at(v.on_round_end, 1, 1, "E514", "the round is over: round.on_end "
@@ -145,7 +146,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
-    plain_ok = fast and not settles and game.uno_left <= 1
+    plain_ok = fast and not settles and game.uno_left <= 1 and v.sets is None   # a set's play goes on (sets.py)
     game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
@@ -156,6 +157,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     if v.stack_cards is not None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
     _compile_matching(game, program)
+    _compile_sets(game, program)
     game.diagnostics.extend(program.checker.diags)
     game.rulings_used = program.checker.rulings_used
 
@@ -177,3 +179,20 @@ def _compile_matching(game, program: Program) -> None:
         tests.append(chosen.fn if chosen is not None else None)
     if any(test is not None for test in tests):
         game.playable_after = match_table(game, tests)
+
+
+def _compile_sets(game, program: Program) -> None:
+    """turn.sets: its conditions lowered (Game.sets, engine/sets.py); a variant with sets plays SetStates.
+
+    A `continue` that does not compile (the file is refused) lets no card go on a set.
+    """
+    rule = game.variant.sets
+    if rule is None:
+        return
+    from .sets import SetRules, SetState
+    tree = game.variant.syntax.tree
+    go_on = program.compile_condition(tree(rule.continue_), Context("set"))
+    finish = program.compile_condition(tree(rule.finish), Context("set")) if rule.finish is not None else None
+    game.sets = SetRules(rule.max, go_on.fn if go_on is not None else _never,
+                         finish.fn if finish is not None else None)
+    game.state_class = SetState

@@ -37,6 +37,7 @@ class Capabilities:
     give: bool          # pick a card to give (`gives`, `exchanges`)
     trade: bool         # trade pairs and `done` (`trade with`)
     put: bool = False   # pick a card to put on a named pile (`puts N on PILE`)
+    sets: bool = False  # go on with a set of cards played in one turn, or stop: `done` (turn.sets)
 
 
 def _effect_texts(variant):
@@ -79,6 +80,7 @@ def capabilities(game) -> Capabilities:
         give=bool(rules & _GIVE),
         trade=_TRADE in rules,
         put=_PUT in rules,
+        sets=v.sets is not None,
     )
 
 
@@ -111,7 +113,7 @@ class ActionTable:
                 rows.append((f"play {names[i]} uno", k + i, None, 0))
         fixed("draw")
         for flag, text in ((caps.keep, "keep"), (caps.pass_, "pass"), (caps.challenge, "challenge"),
-                           (caps.challenge, "accept"), (caps.uno, "uno"), (caps.trade, "done")):
+                           (caps.challenge, "accept"), (caps.uno, "uno"), (caps.trade or caps.sets, "done")):
             if flag:
                 fixed(text)
         if caps.colors:

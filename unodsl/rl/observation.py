@@ -41,6 +41,7 @@ class ObservationEncoder:
         # named piles only where it declares piles: every other variant's layout is as it was.
         kinds = D.KINDS if game.option_names else tuple(kind for kind in D.KINDS if kind != D.OPTION)
         self.kinds = kinds = kinds + (D.PILE_KINDS if game.pile_names else ())
+        self.kinds = kinds = kinds + (D.SET_KINDS if game.sets is not None else ())     # turn.sets' decision
         self.decision_index = {kind: i for i, kind in enumerate(kinds)}
         deck = len(game.deck)
         per_kind = max(game.deck.count(i) for i in range(k)) if k else 0
