@@ -96,8 +96,8 @@ class UnoEnv(AECEnv):
         cur = st.current_player
         if cur >= 0:
             self.agent_selection = self._deciding = agent = self.possible_agents[cur]
-            infos[agent] = {"legal_actions": list(map(self._action_strings.__getitem__, self._legal(st))),
-                            "decision": st.decision}
+            strings = self._action_strings
+            infos[agent] = {"legal_actions": [strings[e] for e in self._legal(st)], "decision": st.decision}
         else:
             self._deciding = None
             if self.agents:

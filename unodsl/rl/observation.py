@@ -126,8 +126,7 @@ class ObservationEncoder:
         self._top_at.append(spare)                          # [-1]: an empty discard pile
         if game.k_back is not None:
             self._draw_back_at.append(spare)                # [-1]: an empty draw pile
-        ones = 6 if self._backs_at is None else 8        # the one-hot fields encode() lists
-        self._views = [_SeatView(self.size, spare, ones, n) for _ in range(n)]
+        self._views = [_SeatView(self.size, spare, n) for _ in range(n)]
 
     def encode(self, state, seat: int) -> np.ndarray:
         """Return the vector of what `seat` may know of `state` (a new array)."""
@@ -140,36 +139,70 @@ class ObservationEncoder:
             _recount(mv, self._hand_at, view.hand, hand)
             view.hand = hand[:]
         if discard != view.discard:
-            _recount(mv, self._discard_at, view.discard, discard)
+            seen = view.discard
+            m = len(seen)
+            if len(discard) > m and discard[:m] == seen:    # cards discarded: _recount's first case, inline
+                at = self._discard_at
+                for c in discard[m:]:
+                    mv[at[c]] += 1
+            else:
+                _recount(mv, self._discard_at, seen, discard)
             view.discard = discard[:]
-        # The one-hot fields, each as the position of its 1 (the spare entry: none).
+        # The one-hot fields, each as the position of its 1 (the spare entry: none); moving a 1 is two
+        # writes. Written out field by field: a loop over them cost more than the fields.
+        now = self._top_at[discard[-1] if discard else -1]
+        if now != view.top:
+            mv[view.top] = 0.0
+            mv[now] = 1.0
+            view.top = now
+        now = self._color_at[state.color] if state.color >= 0 else self._color_none
+        if now != view.color:
+            mv[view.color] = 0.0
+            mv[now] = 1.0
+            view.color = now
+        now = self._lock_at[state.lock_color] if state.lock_owner >= 0 else self._lock_none
+        if now != view.lock:
+            mv[view.lock] = 0.0
+            mv[now] = 1.0
+            view.lock = now
         if state.over:
             acting = decision = self._spare
         else:
             acting = self._acting_at[(pending[1] - seat) % self.n]
             decision = self._decision_at.get(pending[0], self._spare)
-        ones = (self._top_at[discard[-1] if discard else -1],
-                self._color_at[state.color] if state.color >= 0 else self._color_none,
-                self._lock_at[state.lock_color] if state.lock_owner >= 0 else self._lock_none,
-                acting, decision,
-                self._drawn_at[pending[2]] if pending and pending[0] == D.DRAWN and pending[1] == seat else self._spare)
+        if acting != view.acting:
+            mv[view.acting] = 0.0
+            mv[acting] = 1.0
+            view.acting = acting
+        if decision != view.decision:
+            mv[view.decision] = 0.0
+            mv[decision] = 1.0
+            view.decision = decision
+        now = self._drawn_at[pending[2]] if pending and pending[0] == _DRAWN and pending[1] == seat else self._spare
+        if now != view.drawn:
+            mv[view.drawn] = 0.0
+            mv[now] = 1.0
+            view.drawn = now
         if self._backs_at is not None:
+            now = self._side_at if self._sides[state.side] == self._second_side else self._spare
+            if now != view.side:
+                mv[view.side] = 0.0
+                mv[now] = 1.0
+                view.side = now
             draw_pile = state.draw_pile
-            ones += (self._side_at if self._sides[state.side] == self._second_side else self._spare,
-                     self._draw_back_at[draw_pile[-1] if draw_pile else -1])
-        if ones != view.ones:
-            for was, now in zip(view.ones, ones):
-                if was != now:
-                    mv[was] = 0.0
-                    mv[now] = 1.0
-            view.ones = ones
+            now = self._draw_back_at[draw_pile[-1] if draw_pile else -1]
+            if now != view.draw_back:
+                mv[view.draw_back] = 0.0
+                mv[now] = 1.0
+                view.draw_back = now
         # The scalar fields, and the per-seat ones rotated so that the observer is offset 0.
         stack_at, direction_at, draw_pile_at, discard_pile_at, turn_at = self._plain_at
         mv[stack_at] = state.stack
         mv[direction_at] = state.direction
         mv[draw_pile_at] = len(state.draw_pile)
         mv[discard_pile_at] = len(discard)
-        mv[turn_at] = min(state.turns, self._turn_cap)
+        turn = state.turns
+        mv[turn_at] = turn if turn < self._turn_cap else self._turn_cap
         for at, q in self._sizes_at[seat]:
             mv[at] = len(hands[q])
         called, out = state.uno_called, state.eliminated
@@ -216,21 +249,25 @@ class ObservationEncoder:
                 for f in self.fields if f.size]
 
 _NOTHING: dict = {}                     # State.revealed of a seat that was shown nothing
+_DRAWN = D.DRAWN
 
 
 class _SeatView:
     """What encode() last made for one observer: its vector, and copies of the values it was made from."""
 
-    __slots__ = ("v", "mv", "hand", "discard", "ones", "called", "out", "shown", "shown_cards", "backs", "hidden")
+    __slots__ = ("v", "mv", "hand", "discard", "top", "color", "lock", "acting", "decision", "drawn", "side",
+                 "draw_back", "called", "out", "shown", "shown_cards", "backs", "hidden")
 
-    def __init__(self, size: int, spare: int, ones: int, n: int):
+    def __init__(self, size: int, spare: int, n: int):
         whole = np.zeros(size + 1, np.float32)     # the vector and the spare entry of empty one-hots
         self.v = whole[:size]
         self.mv = memoryview(whole)         # a float written through a memoryview costs less than through numpy
         # The values of an all-zero vector: each field is written where its values first differ.
         self.hand: list[int] = []
         self.discard: list[int] = []
-        self.ones = (spare,) * ones         # no one-hot set
+        # The one-hot fields by the position of their 1: none set.
+        self.top = self.color = self.lock = self.acting = self.decision = self.drawn = spare
+        self.side = self.draw_back = spare
         self.called = [False] * n
         self.out = [False] * n
         self.shown: dict = {}               # State.revealed[seat] as last counted, copied
@@ -246,14 +283,15 @@ def _recount(mv, at: list, old: list, new: list) -> None:
         for c in new[m:]:
             mv[at[c]] += 1
         return
-    if len(new) == m - 1:                       # one card taken (as list.remove takes it: a play)
-        c = sum(old) - sum(new)
-        if 0 <= c < len(at) and c in old:
-            rest = old[:]
-            rest.remove(c)
-            if rest == new:
-                mv[at[c]] -= 1
-                return
+    if len(new) == m - 1:                       # one card taken, the others in order (list.remove: a play)
+        i = 0
+        for c in new:
+            if c != old[i]:
+                break
+            i += 1
+        if old[i + 1:] == new[i:]:
+            mv[at[old[i]]] -= 1
+            return
     delta: dict[int, int] = {}
     for c in old:
         delta[c] = delta.get(c, 0) - 1
