@@ -96,8 +96,11 @@ class UnoEnv(AECEnv):
         cur = st.current_player
         if cur >= 0:
             self.agent_selection = self._deciding = agent = self.possible_agents[cur]
+            # A new position: the engine is asked once, and observe() and step() read the answer.
+            legal = self._legal
+            legal.state, legal.moves, legal.ids = st, len(st.history), st.legal_action_ids()
             strings = self._action_strings
-            infos[agent] = {"legal_actions": [strings[e] for e in self._legal(st)], "decision": st.decision}
+            infos[agent] = {"legal_actions": [strings[e] for e in legal.ids], "decision": st.decision}
         else:
             self._deciding = None
             if self.agents:
@@ -124,15 +127,15 @@ class UnoEnv(AECEnv):
         return self.actions.mask(seat, self._legal(self.state))
 
     def observe(self, agent):
-        # action_mask(agent) inline: an observation a step.
+        # action_mask(agent) and ActionTable.mask inline: an observation a step.
         seat = self.seat_of[agent]
         st = self.state
+        mask = np.zeros(self.actions.size, np.int8)
         if st.current_player == seat and agent in self.agents:
             legal = self._legal
-            mask = self.actions.mask(seat, legal.ids if legal.state is st and len(st.history) == legal.moves
-                                     else legal(st))
-        else:
-            mask = np.zeros(self.actions.size, np.int8)
+            rl_of = self.actions.rl_of[seat]
+            for e in legal.ids if legal.state is st and len(st.history) == legal.moves else legal(st):
+                mask[rl_of[e]] = 1
         return {"observation": self.encoder.encode(st, seat), "action_mask": mask}
 
     def step(self, action):
