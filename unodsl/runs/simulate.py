@@ -10,15 +10,10 @@ import gc
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..agents.bots import make_bot
 from ..engine import Game
 from .intervals import percentiles, wilson
 from .metrics import Report, play_measured
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` in a run seeded with `seed`."""
-    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9) % (2**63)
+from .seeds import game_seed, seat_bots
 
 
 @dataclass
@@ -94,14 +89,13 @@ class Stats:
 
 
 def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool = False):
-    """Play one game with bots and return the finished state."""
+    """Play one game with bots and return the finished state (the bots' generators: seeds.seat_bots)."""
     state = game.new_game(players, seed=seed, match=match)
-    rng = state.rng         # one generator per game, seeded once: the deal, then the bots' choices and reshuffles
     if all(b == "random" for b in bots):
-        # The hot path: one RNG, integer actions, no per-decision dispatch.
-        state.play_out(rng.random)
+        # The hot path: the engine's own generator, integer actions, no per-decision dispatch.
+        state.play_out(state.rng.random)
         return state
-    agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
+    agents = seat_bots(state, bots)
     while not state.over:
         state.apply_id(agents[state.current_player].act(state))
     return state
@@ -125,7 +119,7 @@ def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: 
     afterwards, if it was on.
 
     With `measure`, every game is played decision by decision and its figures go to
-    `stats.report` (the same games: the bots draw from the same generator). `into`: the
+    `stats.report` (the same games: the bots draw from the same generators). `into`: the
     Stats to add to (each game is in it before `on_game` is called).
     """
     stats = into if into is not None else Stats(players)
