@@ -9,7 +9,7 @@ import pytest
 
 from unodsl.check import load
 from unodsl.effects import layout as D
-from unodsl.runs.compare import compare_games
+from unodsl.runs.compare import compare, compare_games
 from unodsl.runs.metrics import PER_GAME, GameMetrics, play_measured
 from unodsl.runs.simulate import run_range, simulate
 
@@ -141,6 +141,16 @@ def test_a_house_rule_shows_in_the_comparison_with_a_narrower_paired_interval(tm
     for name in ("turns", "cards_drawn", "first_player_won"):
         paired, unpaired = rows[name]["ci95"], rows[name]["unpaired_ci95"]
         assert paired[1] - paired[0] < unpaired[1] - unpaired[0], name
+
+
+def test_a_comparison_is_the_same_for_any_number_of_workers(tmp_path):
+    (tmp_path / "stack.yaml").write_text("unodsl: 1\nname: Stacking\nextends: classic\ninclude: [stacking-mattel]\n")
+    sides = ((str(tmp_path / "stack.yaml"), "/", None, None), (CLASSIC, None, None, None))
+    one = compare(sides, 120, 4, 5, ["heuristic", "random"], workers=1)
+    two = compare(sides, 120, 4, 5, ["heuristic", "random"], workers=2)
+    assert one.games == two.games == 120
+    assert json.dumps(one.summary(), sort_keys=True) == json.dumps(two.summary(), sort_keys=True)
+    assert any(row["difference"] for row in one.summary())
 
 
 @pytest.mark.parametrize("variant", ["variants/teams.yaml", "variants/all-wild-grogu.yaml"])

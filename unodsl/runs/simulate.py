@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ..engine import Game
 from .intervals import percentiles, wilson
 from .metrics import Report, play_measured
+from .pool import chunks, ignore_sigint, run_pool
 from .seeds import game_seed, seat_bots
 
 
@@ -153,12 +154,11 @@ _worker_game: Game | None = None
 
 
 def _init_worker(path: str, root: str | None, rulings: dict | None, texts: dict | None = None) -> None:
-    """Worker start: leave Ctrl-C to the parent (which stops the pool) and load the variant once.
+    """Worker start: leave Ctrl-C to the parent and load the variant once.
 
     A forked worker inherits the parent's compiled game and loads nothing.
     """
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
     global _worker_game
     if _worker_game is None:
         from ..check import load
@@ -213,54 +213,18 @@ def _serial(game, games, players, seed, bots, match, progress, stop: list, measu
     return total
 
 
-def _chunks(games: int, workers: int, largest: int = 100):
-    """Game ranges for the pool: up to `largest` games, shrinking towards the end.
-
-    Chunks big enough that passing results back costs little next to playing them,
-    small enough that a Ctrl-C or the progress bar is never long in coming; the last
-    ones small, so that the workers run out of games at about the same time.
-    """
-    start = 0
-    while start < games:
-        size = max(1, min(largest, (games - start) // (workers * 4)))
-        yield start, min(games, start + size)
-        start += size
-
-
 def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
               game: Game | None = None, measure: bool = False, texts: dict | None = None) -> Stats:
-    """Small chunks over a process pool; once stopped, the workers end at once."""
+    """Small chunks over a process pool (pool.py); once stopped, the workers end at once."""
     import multiprocessing
     global _worker_game
     total = Stats(players)
-    ranges = list(_chunks(games, workers))
-    jobs = ((players, seed, first, last, bots, match, measure) for first, last in ranges)
-    remaining = len(ranges)
-    pool = None
+    jobs = [(players, seed, first, last, bots, match, measure) for first, last in chunks(games, workers)]
     try:
-        if stop:
-            return total
         # Forked workers start with the parent's memory: hand them the game compiled already.
         _worker_game = game if multiprocessing.get_start_method() == "fork" else None
-        pool = multiprocessing.Pool(workers, initializer=_init_worker, initargs=(path, root, rulings, texts))
-        results = pool.imap_unordered(_work, jobs)
-        while remaining and not stop:
-            try:
-                part = results.next(timeout=0.1)
-            except multiprocessing.TimeoutError:
-                continue
-            total.merge(part)       # sums and histograms: the order chunks finish in does not matter
-            remaining -= 1
-            if progress:
-                progress(total.games)
-    except KeyboardInterrupt:
-        stop.append("interrupted")
+        run_pool(_work, jobs, workers, _init_worker, (path, root, rulings, texts), total.merge,
+                 (lambda: progress(total.games)) if progress else None, stop)
     finally:
-        if pool is not None:
-            if stop:
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
         _worker_game = None
     return total
