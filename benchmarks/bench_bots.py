@@ -8,8 +8,9 @@
 # so neither bot gets the better deals or the first move more often. A's win rate is over
 # all G games, with a 95% Wilson interval (simulate.wilson); games without a winner count as
 # lost by both. Each bot has its own generator, seeded from (seed, game, seat) (seeds.seat_rng, as
-# in simulate), never the engine's. The speed lines count, over every search decision of the pair's runs: ISMCTS
-# decisions/s (iterations each) and PIMC rollouts/s (worlds x legal actions per decision);
+# in simulate), never the engine's. The speed lines count, over every search decision of the pair's
+# runs: ISMCTS decisions/s (iterations each), PIMC rollouts/s (worlds x legal actions per decision)
+# and the expert's decisions/s;
 # decisions with one legal action are not searched and not counted.
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def play_pair(game, players: int, first: str, second: str, games: int, seed: int
         if kind == "ismcts" and seconds:
             result["ismcts_decisions_per_s"] = decisions / seconds
             result["ismcts_iterations_per_s"] = sum(b.bot.rollouts for b in bots) / seconds
+        if kind == "expert" and seconds:
+            result["expert_decisions_per_s"] = decisions / seconds
         if kind == "pimc" and seconds:
             result["pimc_rollouts_per_s"] = sum(b.bot.rollouts for b in bots) / seconds
             result["pimc_decisions_per_s"] = decisions / seconds
@@ -89,7 +92,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per pair (even: each deal twice)")
     parser.add_argument("--pimc", type=int, default=30, help="PIMC worlds per decision")
     parser.add_argument("--ismcts", type=int, default=150, help="ISMCTS iterations per decision")
-    parser.add_argument("--pairs", default="heuristic/random,pimc/heuristic,ismcts/heuristic,ismcts/pimc")
+    parser.add_argument("--pairs", default="heuristic/random,expert/heuristic,pimc/heuristic,ismcts/heuristic,ismcts/pimc")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -106,7 +109,8 @@ def main(argv=None) -> int:
         results.append(result)
         if not args.json:
             speeds = "".join(f"  {key} {result[key]:,.0f}" for key in
-                             ("ismcts_decisions_per_s", "ismcts_iterations_per_s", "pimc_rollouts_per_s")
+                             ("ismcts_decisions_per_s", "ismcts_iterations_per_s", "pimc_rollouts_per_s",
+                              "expert_decisions_per_s")
                              if key in result)
             print(f"{result['pair']:<28} {result['wins']:>4}/{result['games']:<4} {result['rate']:6.1%} "
                   f"[{result['low']:.1%}, {result['high']:.1%}]  {result['turns_per_game']:.0f} turns/game  "

@@ -29,7 +29,7 @@ TABLES = [("variants/classic.yaml", 2), ("variants/all-wild-grogu.yaml", 3), ("v
           ("variants/house-rules/seven-o.yaml", 3), ("variants/no-mercy.yaml", 4),
           ("variants/flip.yaml", 3)]
 # Search bots at sizes a test can afford; without the guard (guard=0) every choice is the search's own.
-SMALL = ["random", "heuristic", "pimc:2:guard=0", "ismcts:8:guard=0", "ismcts:8:rollout=greedy:guard=0", "ismcts:8"]
+SMALL = ["random", "heuristic", "expert", "pimc:2:guard=0", "ismcts:8:guard=0", "ismcts:8:rollout=greedy:guard=0", "ismcts:8"]
 
 
 class PeekingBot(HeuristicBot):
@@ -189,7 +189,7 @@ def test_a_challenged_wild_draw_four_is_judged_on_the_worlds_hand():
 
 @pytest.mark.parametrize("path, players", [("variants/classic.yaml", 2), ("variants/all-wild.yaml", 3),
                                            ("variants/teams.yaml", 4)])
-@pytest.mark.parametrize("name", ["random", "heuristic", "pimc:2", "ismcts:6", "cheat:2"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "expert", "pimc:2", "ismcts:6", "cheat:2"])
 def test_each_bot_plays_whole_games_legally_and_reproducibly(path, players, name):
     game = _game(path)
     histories = []
@@ -216,6 +216,48 @@ def test_a_search_bot_beats_random_in_a_few_games():
     assert wins >= 8
 
 
+def test_the_colours_a_seat_is_believed_to_lack_are_lacked():
+    """Against the heuristic bot, which draws only when it cannot play, every colour the expert believes
+    the other seat lacks is one it holds no card of."""
+    game = _game("variants/classic.yaml")
+    believed = 0
+    for seed in range(40):
+        state = game.new_game(2, seed=seed)
+        bots = [make_bot("expert", random.Random(seed)), make_bot("heuristic", random.Random(seed))]
+        while not state.is_over:
+            action = bots[state.current_player].act(state)
+            if state.current_player == 0:
+                for q, colors in bots[0].lacks[0].lacks.items():
+                    held = {game.k_color[k] for k in state.hands[q]}
+                    assert not colors & held, (seed, state.total_turns)
+                    believed += len(colors)
+            state.apply_id(action)
+    assert believed >= 100
+
+
+def test_a_colour_believed_lacked_is_forgotten_when_the_seat_may_hold_it():
+    """Set by a draw of one with nothing played; dropped by a play of that colour or any other growth."""
+    from types import SimpleNamespace
+
+    from unodsl.agents.inference import Lacks
+    game = _game("variants/classic.yaml")
+    red, red_5, blue_5 = 0, game.card_index["red_5"], game.card_index["blue_5"]
+    lacks = Lacks()
+
+    def turn(discard, sizes, color=red, play=True):
+        view = SimpleNamespace(game=game, seat=0, round=0, discard=discard, hand_sizes=sizes, color=color,
+                               decision=D.TURN)
+        lacks.update(view)
+        lacks.acted(view, red_5 if play else game.A_DRAW)
+        return dict(lacks.lacks)
+
+    assert turn([blue_5], [7, 7]) == {}
+    assert turn([blue_5, red_5], [6, 8]) == {1: {red}}                  # it drew one on red and played nothing
+    assert turn([blue_5, red_5, red_5, red_5], [5, 7]) == {}             # it played a red: it held one
+    assert turn([blue_5, red_5, red_5, red_5, red_5], [4, 8]) == {1: {red}}
+    assert turn([blue_5, red_5, red_5, red_5, red_5, red_5], [3, 10]) == {}   # it drew two: they may be red
+
+
 def test_make_bot_reads_options():
     rng = random.Random(0)
     assert make_bot("ismcts:50", rng).iterations == 50
@@ -223,12 +265,13 @@ def test_make_bot_reads_options():
     assert (bot.iterations, bot.c, bot.rollout) == (30, 1.5, "random")
     bot = make_bot("pimc:7:rollout=heuristic:guard=0", rng)
     assert (bot.worlds, bot.rollout, bot.guard) == (7, "heuristic", 0.0)
-    assert set(BOTS) == {"random", "heuristic", "pimc", "ismcts", "cheat"}
+    assert set(BOTS) == {"random", "heuristic", "expert", "pimc", "ismcts", "cheat"}
 
 
 @pytest.mark.parametrize("name, message", [
-    ("minimax", "unknown bot 'minimax' (choose from random, heuristic, pimc, ismcts, cheat)"),
+    ("minimax", "unknown bot 'minimax' (choose from random, heuristic, expert, pimc, ismcts, cheat)"),
     ("heuristic:3", "bot 'heuristic' takes no options"),
+    ("expert:3", "bot 'expert' takes no options"),
     ("ismcts:0", "bot 'ismcts' option iterations='0': must be at least 1"),
     ("ismcts:depth=3", "bot 'ismcts' has no option 'depth' (options: iterations, c, rollout, guard)"),
     ("pimc:rollout=smart", "bot 'pimc' option rollout='smart': choose from greedy, random, heuristic"),
@@ -276,7 +319,7 @@ def _other_shields(state, seat: int, rng) -> State:
     return State.from_json(state.g, json.dumps(data))
 
 
-@pytest.mark.parametrize("name", ["heuristic", "pimc:2:guard=0", "ismcts:8:guard=0"])
+@pytest.mark.parametrize("name", ["heuristic", "expert", "pimc:2:guard=0", "ismcts:8:guard=0"])
 def test_a_bot_chooses_the_same_whatever_the_other_seats_private_values(name):
     rng = random.Random(4)
     checked = 0

@@ -9,12 +9,13 @@ from __future__ import annotations
 import random
 
 from .cheat import CheatBot
+from .expert import ExpertBot
 from .ismcts import IsmctsBot
 from .pimc import PimcBot
 from .simple import HeuristicBot, RandomBot
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "pimc": PimcBot, "ismcts": IsmctsBot, "cheat": CheatBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot, "cheat": CheatBot}
 
 
 def make_bot(name: str, rng: random.Random):

@@ -90,6 +90,31 @@ class SeatView:
         return self._sizes
 
     @property
+    def color(self) -> int:
+        """The colour in play, as an index into the variant's colours (-1 while none is named)."""
+        return self._state.color
+
+    @property
+    def next_seat(self) -> int:
+        """The seat that plays after this one in the direction of play (-1: none)."""
+        return self._state.next_of(self.seat)
+
+    @property
+    def side(self) -> int:
+        """The side of a two-sided deck that faces up (0 for any other deck)."""
+        return self._state.side if self.game.k_back is not None else 0
+
+    @property
+    def discard(self) -> list[int]:
+        """The discard pile, bottom first, as kinds (face up: public; read it, do not change it)."""
+        return self._state.discard
+
+    @property
+    def round(self) -> int:
+        """The round being played (0 for the first)."""
+        return self._state.round
+
+    @property
     def teammates(self) -> list[int]:
         """The seats on this seat's team, itself included."""
         if self._teammates is None:
