@@ -58,15 +58,18 @@ def compare_command(file_a, file_b, games, players, bots, seed, match, workers, 
     names, results = [], []
     baseline_name, baseline, baseline_game = sides[0] if file_b is None and rulings else sides[-1]
     started = time.perf_counter()
+    stop: list = []            # set when Ctrl-C stopped a pool or Ray run: its games are not all played
     for name, spec, game in (sides[1:] if file_b is None and rulings else sides[:1]):
         if backend == "ray":
             from ..runs.ray_backend import compare_on_ray
             comparison = compare_on_ray((spec, baseline), games, players, seed, bots.split(","), workers, match,
-                                        fast=game.fast)
+                                        stop=stop, fast=game.fast)
         else:
             from ..runs.compare import compare
             comparison = compare((spec, baseline), games, players, seed, bots.split(","), workers, match,
-                                 loaded=(game, baseline_game))
+                                 stop=stop, loaded=(game, baseline_game))
+        if stop:
+            raise click.Abort()           # as a Ctrl-C in one process: no figures of a part of the games
         names.append(name)
         results.append(comparison.summary())
     elapsed = time.perf_counter() - started
@@ -97,7 +100,8 @@ def _sides(file_a, file_b, rulings, includes, root) -> list[tuple[str, tuple, ob
     path = variant_file(file_a)
     if includes:
         virtual, texts = with_includes(file_a, includes)
-        return [(f"{file_a} + {', '.join(includes)}", (virtual, root, None, texts), load_game(virtual, root, None, texts)),
+        return [(f"{file_a} + {', '.join(includes)}", (virtual, root, None, texts),
+                 load_game(virtual, root, None, texts)),
                 (file_a, (path, root, None, None), load_game(path, root))]
     grid = parse_rulings(rulings, grid=True)
     if len(grid) != 1 or len(next(iter(grid.values()))) < 2:
