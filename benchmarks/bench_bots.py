@@ -7,10 +7,10 @@
 # then the same deals (the same engine seed) with A and B swapped (at 2 players: A in seat 1),
 # so neither bot gets the better deals or the first move more often. A's win rate is over
 # all G games, with a 95% Wilson interval (simulate.wilson); games without a winner count as
-# lost by both. Each bot has its own generator, seeded from (seed, game, seat), never the
-# engine's. The speed lines count, over every search decision of the pair's runs: ISMCTS
-# decisions/s (iterations each), PIMC rollouts/s (worlds x legal actions per decision) and the
-# expert's decisions/s;
+# lost by both. Each bot has its own generator, seeded from (seed, game, seat) (seeds.seat_rng, as
+# in simulate), never the engine's. The speed lines count, over every search decision of the pair's
+# runs: ISMCTS decisions/s (iterations each), PIMC rollouts/s (worlds x legal actions per decision)
+# and the expert's decisions/s;
 # decisions with one legal action are not searched and not counted.
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchlib import VARIANTS, describe_machine, machine  # noqa: E402
 
-import random  # noqa: E402
-
 import unodsl  # noqa: E402
 from unodsl.agents.bots import make_bot  # noqa: E402
+from unodsl.runs.seeds import seat_rng  # noqa: E402
 from unodsl.runs.simulate import game_seed, wilson  # noqa: E402
 
 
@@ -62,7 +61,7 @@ def play_pair(game, players: int, first: str, second: str, games: int, seed: int
         seats = []
         for seat in range(players):
             name = first if seat == hero else second
-            bot = Timed(make_bot(name, random.Random(game_seed(engine_seed, seat))))
+            bot = Timed(make_bot(name, seat_rng(engine_seed, seat)))
             timers.setdefault(name.split(":")[0], []).append(bot)
             seats.append(bot)
         while not state.is_over:

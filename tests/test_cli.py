@@ -369,8 +369,8 @@ def test_simulate_workers_give_identical_numbers():
 
 @pytest.mark.parametrize("games,workers", [(1, 2), (7, 3), (4000, 2), (12345, 2)])
 def test_chunks_cover_every_game_once_and_shrink_at_the_end(games, workers):
-    from unodsl.runs.simulate import _chunks
-    ranges = list(_chunks(games, workers))
+    from unodsl.runs.pool import chunks
+    ranges = list(chunks(games, workers))
     assert ranges[0][0] == 0 and ranges[-1][1] == games
     assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(ranges, ranges[1:] + [(games, games + 1)]))
     sizes = [b - a for a, b in ranges]

@@ -79,6 +79,9 @@ def test_compare_a_house_rule_with_its_variant_and_a_ruling_grid():
     rows = {r["figure"]: r for r in out["figures"]}
     assert out["a"] == "classic + stacking-mattel" and out["b"] == "classic"
     assert rows["longest_stack"]["significant"] and rows["longest_stack"]["difference"] > 0
+    on_two = json.loads(unodsl("compare", "classic", "--include", "stacking-mattel", "-n", "100", "--workers", "2",
+                               "--format", "json").stdout)
+    assert on_two == out                                  # the same games, split over two processes
     grid = json.loads(unodsl("compare", "classic", "--ruling", "draw_two_start_skips=true,false", "-n", "30",
                              "--format", "json").stdout)
     assert grid["a"] == "classic with draw_two_start_skips=false" and grid["b"].endswith("=true")

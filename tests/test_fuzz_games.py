@@ -368,6 +368,11 @@ ON_PLAY = [
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",
          "card.type == top.type or card.color == current or top is number", "true", "false",
          "card.number >= top.number or card.draw > top.draw"]
+# turn.sets: (continue, finish or None); the finishing ones make the engine search ahead through the hand.
+SETS = [("card.type == top.type and card.number == top.number", None), ("true", None), ("true", "false"),
+        ("card is number", "set.sum == set.base.number"), ("card.color == set.first.color", "set.size == 3"),
+        ("card.number > top.number or card is wild", "set.sum % 2 == 0"), ("card.color != current", "set.size > 5"),
+        ('set.first.kind == "number" and set.sum + card.number <= set.base.number', "set.sum == set.base.number")]
 # Declared in every template variant: the ON_PLAY entries above use them.
 VARIABLES = {"state": {"heat": "{type: int, min: -9, max: 9}", "mode": "{type: enum, values: [a, b], reset: match}"},
              "player_state": {"mark": "{type: bool, visibility: private}", "hue": "{type: color}"}}
@@ -488,7 +493,12 @@ def template_variant(rng: random.Random) -> tuple[str, str]:
     top["piles"] = "{bank: {face: down}, pot: {face: up}}"
     if rng.random() < 0.2:
         top["match"] = rng.choice(MATCH)
-    return base, variant_text(base, cards, top, zero_points=rng.random() < 0.2)
+    zero_points = rng.random() < 0.2
+    if rng.random() < 0.25:
+        go_on, finish = rng.choice(SETS)
+        top.setdefault("turn", {})["sets"] = (f"{{max: {rng.randint(2, 6)}, continue: '{go_on}'"
+                                              + (f", finish: '{finish}'}}" if finish else "}"))
+    return base, variant_text(base, cards, top, zero_points=zero_points)
 
 
 def _play_generated(name: str, text: str, base: str, seed: int, games: int) -> bool:

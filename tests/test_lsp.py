@@ -272,7 +272,7 @@ def test_completion_offers_keys_names_and_effect_words(client, tmp_path):
     lines = text.split("\n")
     assert "classic" in client.completion(uri, 2, len("extends: "))
     included = client.completion(uri, 3, len("include: [stacking-mattel, "))
-    assert included[0] in {"draw-to-match", "force-play"} and "seven-o" in included
+    assert included[0] in {"doubles", "draw-to-match", "force-play"} and "seven-o" in included
     assert included.index("seven-o") < included.index("classic")     # house rules first in include
     keys = client.completion(uri, 10, 4)
     assert {"on_start", "restriction", "points"} <= set(keys)

@@ -54,6 +54,7 @@ ACTION_SPACE = {
     "variants/classic.yaml": (119, 121, 3109),
     "variants/flip.yaml": (231, 233, 12023),
     "variants/frozen-2.yaml": (121, 123, 3221),
+    "variants/house-rules/doubles.yaml": (120, 122, 3109),            # + done, to end a set
     "variants/house-rules/draw-to-match.yaml": (119, 121, 3109),
     "variants/house-rules/force-play.yaml": (118, 120, 3109),
     "variants/house-rules/going-out-bonus.yaml": (119, 121, 3109),
@@ -68,6 +69,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-mattel.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-plus4-on-plus2.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
+    "variants/house-rules/sum-play.yaml": (120, 122, 3109),           # + done, to end a set
     "variants/house-rules/uno-at-two.yaml": (173, 175, 3109),       # the penalty's `gives`: a give per kind
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
     "variants/house-rules/wild-roulette.yaml": (121, 123, 3111),         # + option pass, option spin
@@ -291,83 +293,7 @@ def test_the_invariance_test_catches_a_leak():
     assert changed > 5
 
 
-# --- the encoder's fast path
-
-
-def reference_encode(encoder, state, seat):
-    """The observation vector built field by field from `state.observation(seat)`, plainly."""
-    obs = state.observation(seat)
-    n, k = encoder.n, encoder.game.num_kinds
-    o = encoder.offset
-    ci, ki = encoder.color_index, encoder.card_index
-    v = np.zeros(encoder.size, np.float32)
-    for name in obs["hand"]:
-        v[o["hand"] + ki[name]] += 1
-    if obs["top"]:
-        v[o["top"] + ki[obs["top"]]] = 1
-    v[o["color"] + ci.get(obs["color"], len(ci))] = 1
-    v[o["lock"] + ci.get(obs["lock"], len(ci))] = 1
-    v[o["stack"]] = obs["stack"]
-    v[o["direction"]] = obs["direction"]
-    sizes, called, out = obs["hand_sizes"], obs["uno_called"], obs["eliminated"]
-    for i in range(n):
-        q = (seat + i) % n
-        if i:
-            v[o["hand_sizes"] + i - 1] = sizes[q]
-        v[o["uno_called"] + i] = called[q]
-        v[o["eliminated"] + i] = out[q]
-    cur = obs["current_player"]
-    if cur >= 0:
-        v[o["acting"] + (cur - seat) % n] = 1
-    if obs["decision"] in encoder.decision_index:
-        v[o["decision"] + encoder.decision_index[obs["decision"]]] = 1
-    v[o["draw_pile"]] = obs["draw_pile"]
-    v[o["discard_pile"]] = obs["discard_pile"]
-    for name in obs["discard"]:
-        v[o["discard"] + ki[name]] += 1
-    if "drawn" in obs:
-        v[o["drawn"] + ki[obs["drawn"]]] = 1
-    for q, cards in obs["revealed"].items():
-        rel = (int(q) - seat) % n
-        if rel == 0:                # one's own hand is in `hand` already
-            continue
-        base = o["revealed"] + (rel - 1) * k
-        for name in cards:
-            v[base + ki[name]] += 1
-    if "side" in obs:                   # a two-sided deck
-        v[o["side"]] = obs["side"] == encoder.game.variant.sides[1]
-        for q, cards in obs["backs"].items():
-            base = o["backs"] + ((int(q) - seat) % n - 1) * k
-            for name in cards:
-                v[base + ki[name]] += 1
-        if obs["draw_pile_back"]:
-            v[o["draw_pile_back"] + ki[obs["draw_pile_back"]]] = 1
-    v[o["turn"]] = min(obs["turn"], encoder.high[o["turn"]])
-    if encoder.full_state:
-        for i in range(1, n):
-            base = o["hidden_hands"] + (i - 1) * k
-            for name in state.hand((seat + i) % n):
-                v[base + ki[name]] += 1
-    return v
-
-
-@pytest.mark.parametrize("path, n", tables())
-def test_the_encoder_equals_the_plain_field_by_field_encoding(path, n):
-    """ObservationEncoder.encode is a fast path: along random episodes it must equal the plain reading."""
-    g = game(path)
-    rng = random.Random(3)
-    for full_state in (False, True):
-        encoder = rl.ObservationEncoder(g, n, full_state=full_state)
-        for seed in range(3):
-            state = g.new_game(players=n, seed=seed)
-            for _ in range(400):
-                for seat in range(n):
-                    fast = encoder.encode(state, seat)
-                    assert fast.dtype == np.float32 and fast.shape == (encoder.size,)
-                    assert np.array_equal(fast, reference_encode(encoder, state, seat)), (seed, seat)
-                if state.is_over:
-                    break
-                state.apply_id(rng.choice(state.legal_action_ids()))
+# The encoder against the plain reading of State.observation: tests/test_rl_encoder.py.
 
 
 # --- Gymnasium

@@ -36,7 +36,8 @@ class HeuristicBot(Bot):
     holds most of; aims at the opponent with the fewest cards; challenges a hand of five or
     more (more likely to hold the colour); gives away its highest card; trades for the biggest
     gain in points; catches when it can; of a choice's options, takes the first one offered in
-    the order the effect lists them.
+    the order the effect lists them; goes on with a set (turn.sets) while a card may go on it,
+    choosing the card as it would for a play.
     """
 
     name = "heuristic"
@@ -52,7 +53,7 @@ class HeuristicBot(Bot):
             return legal[0]
         g = view.game
         kind = view.decision
-        if kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP):
+        if kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP, D.SET):
             plays = [a for a in legal if a < 2 * g.num_kinds]
             if not plays:
                 return legal[0] if kind == D.STACK or g.A_DRAW not in legal else g.A_DRAW

@@ -22,6 +22,10 @@ from .shared import (BOT_CHOICE, check_players, include_option, load_game, parse
               help="Bot for every seat, or a comma list seated in turn.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the run.")
 @click.option("--match", is_flag=True, help="Each game is a match to the target score.")
+@click.option("--workers", "-w", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes to spread games over; results are identical for a seed.")
+@click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True,
+              help="process: a pool of --workers processes; ray: Ray tasks (the ray extra, docs/scale.md).")
 @rulings_option
 @include_option
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
@@ -30,8 +34,8 @@ from .shared import (BOT_CHOICE, check_players, include_option, load_game, parse
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a table; json: every figure for tools.")
 @root_option
-def compare_command(file_a, file_b, games, players, bots, seed, match, rulings, includes, report_path, force, fmt,
-                    root) -> None:
+def compare_command(file_a, file_b, games, players, bots, seed, match, workers, backend, rulings, includes,
+                    report_path, force, fmt, root) -> None:
     """Play A and B on the same seeds and print each figure's difference A - B with a paired 95% interval.
 
     \b
@@ -49,14 +53,23 @@ def compare_command(file_a, file_b, games, players, bots, seed, match, rulings, 
     if report_path is not None:
         report = report_target(report_path, force)
     sides = _sides(file_a, file_b, rulings, includes, root)
-    for _, game in sides:
+    for _, _, game in sides:
         check_players(game, players)
-    from ..runs.compare import compare_games
     names, results = [], []
-    baseline_name, baseline = sides[0] if file_b is None and rulings else sides[-1]
+    baseline_name, baseline, baseline_game = sides[0] if file_b is None and rulings else sides[-1]
     started = time.perf_counter()
-    for name, game in (sides[1:] if file_b is None and rulings else sides[:1]):
-        comparison = compare_games(game, baseline, games, players, seed, bots.split(","), match)
+    stop: list = []            # set when Ctrl-C stopped a pool or Ray run: its games are not all played
+    for name, spec, game in (sides[1:] if file_b is None and rulings else sides[:1]):
+        if backend == "ray":
+            from ..runs.ray_backend import compare_on_ray
+            comparison = compare_on_ray((spec, baseline), games, players, seed, bots.split(","), workers, match,
+                                        stop=stop, fast=game.fast)
+        else:
+            from ..runs.compare import compare
+            comparison = compare((spec, baseline), games, players, seed, bots.split(","), workers, match,
+                                 stop=stop, loaded=(game, baseline_game))
+        if stop:
+            raise click.Abort()           # as a Ctrl-C in one process: no figures of a part of the games
         names.append(name)
         results.append(comparison.summary())
     elapsed = time.perf_counter() - started
@@ -79,15 +92,17 @@ def compare_command(file_a, file_b, games, players, bots, seed, match, rulings, 
     click.echo(f"time: {elapsed:.2f} s")
 
 
-def _sides(file_a, file_b, rulings, includes, root) -> list[tuple[str, object]]:
-    """(name, Game) of each side: A and B; A with the house rules and A; or A at each ruling value."""
+def _sides(file_a, file_b, rulings, includes, root) -> list[tuple[str, tuple, object]]:
+    """(name, (path, root, rulings, texts), Game) of each side: A and B; A with the house rules and A; or A at each
+    ruling value. The tuple is what a worker process loads the side from."""
     if file_b is not None:
-        return [(file_a, load_game(file_a, root)), (file_b, load_game(file_b, root))]
+        return [(name, (variant_file(name), root, None, None), load_game(name, root)) for name in (file_a, file_b)]
     path = variant_file(file_a)
     if includes:
         virtual, texts = with_includes(file_a, includes)
-        return [(f"{file_a} + {', '.join(includes)}", load_game(virtual, root, None, texts)),
-                (file_a, load_game(path, root))]
+        return [(f"{file_a} + {', '.join(includes)}", (virtual, root, None, texts),
+                 load_game(virtual, root, None, texts)),
+                (file_a, (path, root, None, None), load_game(path, root))]
     grid = parse_rulings(rulings, grid=True)
     if len(grid) != 1 or len(next(iter(grid.values()))) < 2:
         raise click.UsageError("--ruling takes one NAME=V1,V2,... with two values or more: each is compared with "
@@ -99,7 +114,8 @@ def _sides(file_a, file_b, rulings, includes, root) -> list[tuple[str, object]]:
         problem = ruling_problem(game.variant, name, value)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="'--ruling'")
-    return [(f"{file_a} with {name}={json.dumps(v)}", load_game(path, root, {name: v})) for v in values]
+    return [(f"{file_a} with {name}={json.dumps(v)}", (path, root, {name: v}, None), load_game(path, root, {name: v}))
+            for v in values]
 
 
 def _format(block: dict) -> str:

@@ -216,6 +216,10 @@ def _format_figures(r: dict) -> list[str]:
     lines.append(f"cards drawn per player {r['draws']['per_player']:.1f}, forced draws per game "
                  f"{r['draws']['forced_per_game']:.1f}, largest hand {r['draws']['largest_hand']['mean']:.1f}, "
                  f"longest stack {r['stacks']['mean']:.2f}")
+    chains = r["stack_chains"]
+    lines.append(f"stack chains per game {chains['per_game']:.2f}, length mean {chains['mean']:.2f}, p95 "
+                 f"{chains['p95']}, max {chains['max']}: " + ", ".join(
+                     f"{row['length']}: {row['chains']:,}" for row in chains["histogram"]))
     lines.append(f"lead changes per game {r['lead_changes']['mean']:.2f}, drama {r['drama']['mean']:.2f}")
     shown = ", ".join(f"{c['card']} {c['plays_per_game']:.1f} ({c['win_rate']:.0%} won)" for c in r["cards"][:6])
     lines.append(f"plays per game: {shown}")

@@ -39,3 +39,10 @@ PAUSES = "pauses"            # may stop for a player's decision
 PUSHES = "pushes"            # may run another effect (a new frame)
 RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled
 DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one
+
+SET = "set"              # go on with the set being played (`play X`), or end it (`done`): turn.sets
+# Decision kinds only a variant with sets (turn.sets) has.
+SET_KINDS = (SET,)
+# What `state.set_play` holds while a set is being played, by index (empty otherwise): its size, the sum
+# of its numbers, its first card and the card it was played on (card kinds).
+SET_FIELDS = ("size", "sum", "first", "base")

@@ -13,7 +13,7 @@ from ..model.cards import attr_kind
 from ..model.variables import Variable
 from .code import _NEXT, _SELF, Value, _compare_with, _const, _logic, _slot
 from .fold import COMPARE, clamp, fold
-from .layout import F_CARD, F_JUMPED, F_SELF
+from .layout import F_CARD, F_JUMPED, F_SELF, SET_FIELDS
 from .types import COLOR
 
 
@@ -400,3 +400,14 @@ class ExpressionLowering:
     def e_right_of(self, e):
         who = self.expr(e.who).fn
         return Value(lambda st, fr: st.right_of(who(st, fr)))
+
+    # --- sets (turn.sets): the set being played is `state.set_play`, [size, sum, first card, card under it]
+
+    def e_set_attr(self, e):
+        at = SET_FIELDS.index(e.name)
+        return Value(lambda st, fr: st.set_play[at])
+
+    def e_set_card_attr(self, e):
+        table, none = self._attribute(e.name)
+        at = SET_FIELDS.index(e.card)
+        return Value(lambda st, fr: table[st.set_play[at]] if st.set_play[at] >= 0 else none)

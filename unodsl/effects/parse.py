@@ -444,6 +444,9 @@ def parse_variant(variant: Variant) -> Syntax:
         read(ct.match, "condition")
     for procedure in variant.procedures.values():
         read(procedure.body, "effect")
+    if variant.sets is not None:
+        read(variant.sets.continue_, "condition")
+        read(variant.sets.finish, "condition")
     for ct in variant.cards.values():             # after the rest, so E405 stays where it was
         read(ct.on_stack, "effect")
         read(ct.on_stack_if, "condition")

@@ -56,11 +56,12 @@ TOOK = "took"                  # player took count cards from pile `source` (car
 PUT = "put"                    # player put count cards on pile `pile` (cards: seen by the putter only)
 SET = "set"                    # variable name became value (player: whose value it is, -1 for a global)
 SET_PRIVATELY = "set privately"    # as SET, for a private variable (seen by player only) or a hidden one (by no one)
+SET_ENDED = "set ended"        # player ended a set of count cards played in one turn (turn.sets)
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT, SET, SET_PRIVATELY, STACK_PASSED)
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
@@ -124,7 +125,7 @@ def decided(st, action: int) -> None:
     kind, p = st.pending[0], st.pending[1]
     events, names = st.events, g.card_names
     k = g.num_kinds
-    if action < 2 * k and kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP):
+    if action < 2 * k and kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP, D.SET):
         events.append(Event(JUMPED if kind == D.JUMP else PLAYED, p, cards=(names[action % k],)))
         if action >= k:
             events.append(Event(CALLED_UNO, p))

@@ -20,6 +20,7 @@ from .seats import finished_team, must_call, teams_in_play, with_cards
 AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
 # What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
 END_TURN, OFFER_DRAWN, WINDOWS = "end_turn", "offer_drawn", "windows"
+CONTINUE_SET = "continue_set"        # a set is being played (turn.sets): offer its next card (engine/sets.py)
 
 
 class Flow:
@@ -105,6 +106,7 @@ class Flow:
         self.after = AFTER_SETUP
         self.then = END_TURN
         self.steps = 0
+        self.set_play = []      # [size, sum, first card, card under it] while a set is played (engine/sets.py)
 
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""

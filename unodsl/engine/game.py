@@ -50,7 +50,7 @@ class Game(Tables, Positions):
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up",
-                 "state_vars", "player_vars", "var_initial", "pvar_initial",
+                 "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
                  "on_stack", "on_stack_if", "deflectors")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
@@ -107,9 +107,17 @@ class Game(Tables, Positions):
         self.check_players(players)
         if seed is None:
             seed = random.randrange(2**63)
-        state = (State if record else self.state_class)(self, players, seed, match, record)
+        state = self.state_class_for(record)(self, players, seed, match, record)
         state._new_round(first=True)
         return state
+
+
+    def state_class_for(self, record: bool) -> type:
+        """The class of a new state: a recorded game is played by State (FastState never records), one
+        with sets by SetState in both modes."""
+        if self.sets is not None:
+            return self.state_class
+        return State if record else self.state_class
 
 
 def _describe_players(v: Variant) -> str:

@@ -55,7 +55,7 @@ class Positions:
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
         if direction not in (1, -1):
             raise ValueError("direction must be 1 or -1")
-        state = (State if record else self.state_class)(self, n, seed, match, record)   # as new_game
+        state = self.state_class_for(record)(self, n, seed, match, record)   # as new_game
         if rng is not None:
             state.rng = rng
         state.round = 1

@@ -101,6 +101,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"))
     game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"))
     game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"))
+    game.sets = None            # turn.sets, compiled below (_compile_sets) once the tables it reads exist
     if game.on_round_end >= 0 and program.code(game.on_round_end).flags & {DRAWS, PAUSES, PUSHES}:
         # The checker refuses such statements where they are written (E514); this holds any it does not list.
         program.checker.diags.append(diagnostic_at(v.on_round_end, 1, 1, "E514", "the round is over: round.on_end "
@@ -146,7 +147,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
-    plain_ok = fast and not settles and game.uno_left <= 1
+    plain_ok = fast and not settles and game.uno_left <= 1 and v.sets is None   # a set's play goes on (sets.py)
     game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
@@ -158,6 +159,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     if v.stack_cards is not None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
     _compile_matching(game, program)
+    _compile_sets(game, program)
     game.diagnostics.extend(program.checker.diags)
     game.rulings_used = program.checker.rulings_used
 
@@ -181,12 +183,29 @@ def _compile_matching(game, program: Program) -> None:
         game.playable_after = match_table(game, tests)
 
 
+def _compile_sets(game, program: Program) -> None:
+    """turn.sets: its conditions lowered (Game.sets, engine/sets.py); a variant with sets plays SetStates.
+
+    A `continue` that does not compile (the file is refused) lets no card go on a set.
+    """
+    rule = game.variant.sets
+    if rule is None:
+        return
+    from .sets import SetRules, SetState
+    tree = game.variant.syntax.tree
+    go_on = program.compile_condition(tree(rule.continue_), Context("set"))
+    finish = program.compile_condition(tree(rule.finish), Context("set")) if rule.finish is not None else None
+    game.sets = SetRules(rule.max, go_on.fn if go_on is not None else _never,
+                         finish.fn if finish is not None else None)
+    game.state_class = SetState
+
+
 def _compile_on_stack(game, program: Program) -> None:
     """Each card type's `on_stack` effect and `on_stack_if` condition (-1 and None without them, -1 too where
     the condition is constantly false, None where it is constantly true), and Game.deflectors: the kinds
     that have an effect, which answer a pending stack when they match (Moves._legal_stack).
 
-    An on_stack effect must pass the stack on somewhere (E540): else nobody would face it.
+    An on_stack effect must pass the stack on somewhere (E542): else nobody would face it.
     """
     v = game.variant
     tree = v.syntax.tree
@@ -195,7 +214,7 @@ def _compile_on_stack(game, program: Program) -> None:
         program.checker.current_card = ct
         effect = tree(ct.on_stack)
         if effect is not None and not any(isinstance(node, A.PassStack) for node in A.walk(effect)):
-            program.checker.diags.append(diagnostic_at(ct.on_stack, 1, 1, "E540", f"'{ct.id}' has an on_stack "
+            program.checker.diags.append(diagnostic_at(ct.on_stack, 1, 1, "E542", f"'{ct.id}' has an on_stack "
                                                        "effect that never passes the stack on: add "
                                                        "'turn the stack away to P'"))
             effect = None

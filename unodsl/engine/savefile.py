@@ -23,7 +23,7 @@ from collections import Counter
 from ..effects import layout as D
 from ..effects import types as E
 from .errors import InvalidState
-from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, END_TURN, OFFER_DRAWN, WINDOWS
+from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, CONTINUE_SET, END_TURN, OFFER_DRAWN, WINDOWS
 from .variables import checked_value, shown_value
 
 FORMAT = "unodsl-state/1"
@@ -372,6 +372,7 @@ PENDING = {
     D.UNO: ((), False),
     D.PUT: ((integer(1), _pile), True),
     D.OPTION: ((_offered,), True),
+    D.SET: ((), False),
 }
 
 
@@ -418,6 +419,8 @@ def _agrees(kind: str, p: int, ld) -> None:
         raise _Bad(f"asks player {p} to call UNO, but they are not first in field 'uno_askers'")
     if kind in (D.GIVE, D.TRADE, D.PUT) and not got["hands"][p]:
         raise _Bad(f"asks player {p} to pick from their entry in 'hands', which is empty")
+    if kind == D.SET and ld.game.sets is None:
+        raise _Bad("asks to go on with a set, but this variant has no sets (turn.sets)")
 
 
 def _next_player(value, ld):
@@ -501,7 +504,7 @@ FIELDS = {
     "turn_from": seat_or_none,
     "turns": integer(0),
     "after": one_of(AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW),
-    "then": one_of(END_TURN, OFFER_DRAWN, WINDOWS),
+    "then": one_of(END_TURN, OFFER_DRAWN, WINDOWS, CONTINUE_SET),
     "steps": integer(0),
     "next_player": _next_player,
     "played_by": seat_or_none,
@@ -521,6 +524,19 @@ FIELDS = {
 }
 
 
+def set_play(value, ld):
+    """The set being played (turn.sets): [] or [size, sum of its numbers, its first card, the card under it]."""
+    if value == []:
+        if ld.got["pending"] is not None and ld.got["pending"][0] == D.SET:
+            raise _Bad("is empty, but field 'pending' asks to go on with a set")
+        return []
+    if not isinstance(value, list) or len(value) != 4:
+        raise _Bad(f"must be [] or [size, sum, first card, card under it], not {_show(value)}")
+    longest = ld.game.sets.max
+    return [_at(0, integer(1, lambda ld: longest), value[0], ld), _at(1, integer(0), value[1], ld),
+            _at(2, card_kind_or_none, value[2], ld), _at(3, card_kind_or_none, value[3], ld)]
+
+
 # The fields only some variants' states save and load, checked after FIELDS: name -> (its checker,
 # whether a game's states save it, the value it holds in the states of the others at a table of n).
 # So the saves of a variant without two-sided cards, named piles or declared variables are what
@@ -531,6 +547,7 @@ OPTIONAL = {
               lambda game, n: []),
     "vars": (variables, lambda game: bool(game.state_vars), lambda game, n: []),
     "pvars": (player_variables, lambda game: bool(game.player_vars), lambda game, n: [[] for _ in range(n)]),
+    "set_play": (set_play, lambda game: game.sets is not None, lambda game, n: []),
 }
 
 

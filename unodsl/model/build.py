@@ -15,7 +15,8 @@ from ..source.yaml_tree import Node
 from .cards import CardSections
 from .variables import build_variables
 from .variant import (MAX_CARDS, Conflict, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
-                      Procedure, RoundEnds, Ruling, ScoreBy, Scoring, Stacking, Stall, Text, Variant)
+                      Procedure, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
+                      Variant)
 
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
 
@@ -245,6 +246,7 @@ class _Builder(CardSections):
             root=root,
             sides=tuple(sides),
             side_colors=tuple(tuple(c) for c in sides.values()),
+            sets=self.build_sets(turn),
         )
 
     def scalar_list(self, node, key):
@@ -357,6 +359,14 @@ class _Builder(CardSections):
                 self.error(self.links.get(node.path) or self.get(node, "exclusive"), "E331",
                            f"house rules '{earlier}' and '{rule_id}' are both 'exclusive: {group}': "
                            f"include only one of them")
+
+    def build_sets(self, turn: Node | None) -> "SetRule | None":
+        """turn.sets: the conditions a set of cards played in one turn is built by, and its longest length."""
+        node = self.get(turn, "sets")
+        if node is None or node.kind != "map":
+            return None
+        return SetRule(self.scalar(node, "max", SET_MAX_DEFAULT, int), self.condition(node, "continue"),
+                       self.condition(node, "finish"), node)
 
 
 def build_variant(root: Node, path: str, house_rules: list[Node] = (),

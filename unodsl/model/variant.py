@@ -263,6 +263,7 @@ class Variant:
     # colors; empty for a one-sided deck.
     sides: tuple[str, ...] = ()
     side_colors: tuple[tuple[str, ...], ...] = ()
+    sets: "SetRule | None" = None     # turn.sets: several cards played in one turn
 
     @property
     def deck_size(self) -> int:
@@ -274,3 +275,19 @@ class Variant:
         """Whether cards of type `ct` are dealt as they are: every type of a one-sided deck, the first side's
         of a two-sided one (the others are their backs)."""
         return not self.sides or ct.side == self.sides[0]
+
+
+# --- sets (turn.sets)
+
+SET_MAX_DEFAULT = 4         # the longest set when turn.sets gives no `max` (the schema allows 2 to 6)
+
+
+@dataclass(frozen=True)
+class SetRule:
+    """turn.sets: after a card played on their turn, a player may go on playing cards for which
+    `continue` holds, one at a time, up to `max` cards; a set of two or more ends only where `finish` holds."""
+
+    max: int
+    continue_: Text | None
+    finish: Text | None                 # None: any set may end after any card
+    node: Node | None = None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..effects.ast import walk
 
 # Statements of the effect language that open a decision, by the grammar's rule name.
@@ -37,6 +39,7 @@ class Capabilities:
     give: bool          # pick a card to give (`gives`, `exchanges`)
     trade: bool         # trade pairs and `done` (`trade with`)
     put: bool = False   # pick a card to put on a named pile (`puts N on PILE`)
+    sets: bool = False  # go on with a set of cards played in one turn, or stop: `done` (turn.sets)
 
 
 def _effect_texts(variant):
@@ -79,6 +82,7 @@ def capabilities(game) -> Capabilities:
         give=bool(rules & _GIVE),
         trade=_TRADE in rules,
         put=_PUT in rules,
+        sets=v.sets is not None,
     )
 
 
@@ -111,7 +115,7 @@ class ActionTable:
                 rows.append((f"play {names[i]} uno", k + i, None, 0))
         fixed("draw")
         for flag, text in ((caps.keep, "keep"), (caps.pass_, "pass"), (caps.challenge, "challenge"),
-                           (caps.challenge, "accept"), (caps.uno, "uno"), (caps.trade, "done")):
+                           (caps.challenge, "accept"), (caps.uno, "uno"), (caps.trade or caps.sets, "done")):
             if flag:
                 fixed(text)
         if caps.colors:
@@ -164,3 +168,33 @@ class ActionTable:
     def label(self, action: int) -> str:
         """Return the seat-relative label of an RL action (`play red_7`, `target +1`)."""
         return self.labels[action]
+
+    def mask(self, seat: int, engine_ids: list[int], dtype=np.int8) -> np.ndarray:
+        """Return an array of `dtype`, 1 at the RL id of each of `engine_ids` taken by `seat` and 0 elsewhere
+        (KeyError for an engine action without one)."""
+        mask = np.zeros(self.size, dtype)
+        rl_of = self.rl_of[seat]
+        for e in engine_ids:
+            mask[rl_of[e]] = 1
+        return mask
+
+
+class LegalIds:
+    """A state's legal engine action ids, asked of the engine once per position.
+
+    An environment needs them up to three times a step (the infos, the mask, the legality
+    check). A position is the state object and the length of its history: every move, through
+    `apply_id`, `apply` or `play_out`, adds to the history, and a state put in place of another
+    (a resampled one, a loaded one) is another object.
+    """
+
+    __slots__ = ("state", "moves", "ids")
+
+    def __init__(self):
+        self.state, self.moves, self.ids = None, -1, []
+
+    def __call__(self, state) -> list[int]:
+        """The legal ids of `state` now (a hot caller may test `state` and `moves` inline and read `ids`)."""
+        if state is not self.state or len(state.history) != self.moves:
+            self.state, self.moves, self.ids = state, len(state.history), state.legal_action_ids()
+        return self.ids

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .actions import ActionTable
+from .actions import ActionTable, LegalIds
 from .observation import ObservationEncoder
 
 REWARDS = ("win", "points")
@@ -57,6 +57,8 @@ class UnoEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.actions.size) for a in self.possible_agents}
         self.state = None
         self._seeds = random.Random()
+        self._legal = LegalIds()
+        self._deciding = None           # the agent whose infos name its decision, if any
         # The engine's action strings by id, once: infos list them at every step.
         self._action_strings = [game.action_to_string(e) for e in range(game.num_actions)]
 
@@ -78,39 +80,63 @@ class UnoEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {"legal_actions": [], "decision": None} for a in self.agents}
+        self._deciding = None
         self._select()
 
     def _select(self) -> None:
-        """Point agent_selection at the seat that decides, and say what it decides in the infos."""
+        """Point agent_selection at the seat that decides, and say what it decides in the infos.
+
+        Only two agents' infos change in a step: the one that decided before and the one that decides now.
+        """
         st = self.state
-        self.infos = {a: {"legal_actions": [], "decision": None} for a in self.agents}
+        infos = self.infos
+        if self._deciding in infos:
+            infos[self._deciding] = {"legal_actions": [], "decision": None}
         cur = st.current_player
         if cur >= 0:
-            self.agent_selection = self.possible_agents[cur]
+            self.agent_selection = self._deciding = agent = self.possible_agents[cur]
+            # A new position: the engine is asked once, and observe() and step() read the answer.
+            legal = self._legal
+            legal.state, legal.moves, legal.ids = st, len(st.history), st.legal_action_ids()
             strings = self._action_strings
-            self.infos[self.agent_selection] = {"legal_actions": [strings[e] for e in st.legal_action_ids()],
-                                                "decision": st.decision}
-        elif self.agents:
-            self.agent_selection = self.agents[0]
+            infos[agent] = {"legal_actions": [strings[e] for e in legal.ids], "decision": st.decision}
+        else:
+            self._deciding = None
+            if self.agents:
+                self.agent_selection = self.agents[0]
+
+    def _to_act(self, agent) -> int:
+        """The seat of `agent` if it is to act now, else -1."""
+        seat = self.seat_of[agent]
+        return seat if self.state.current_player == seat and agent in self.agents else -1
 
     def legal_actions(self, agent) -> list[int]:
         """The RL ids legal for `agent` now (empty when it is not to act)."""
-        seat = self.seat_of[agent]
-        if self.state.current_player != seat or agent not in self.agents:
+        seat = self._to_act(agent)
+        if seat < 0:
             return []
         rl_of = self.actions.rl_of[seat]
-        return [rl_of[e] for e in self.state.legal_action_ids()]
+        return [rl_of[e] for e in self._legal(self.state)]
 
     def action_mask(self, agent) -> np.ndarray:
         """1 at each legal RL id of `agent`, all zeros when it is not to act."""
-        mask = np.zeros(self.actions.size, np.int8)
-        mask[self.legal_actions(agent)] = 1
-        return mask
+        seat = self._to_act(agent)
+        if seat < 0:
+            return np.zeros(self.actions.size, np.int8)
+        return self.actions.mask(seat, self._legal(self.state))
 
     def observe(self, agent):
+        # action_mask(agent) and ActionTable.mask inline: an observation a step.
         seat = self.seat_of[agent]
-        return {"observation": self.encoder.encode(self.state, seat),
-                "action_mask": self.action_mask(agent)}
+        st = self.state
+        mask = np.zeros(self.actions.size, np.int8)
+        if st.current_player == seat and agent in self.agents:
+            legal = self._legal
+            rl_of = self.actions.rl_of[seat]
+            for e in legal.ids if legal.state is st and len(st.history) == legal.moves else legal(st):
+                mask[rl_of[e]] = 1
+        return {"observation": self.encoder.encode(st, seat), "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
@@ -119,24 +145,26 @@ class UnoEnv(AECEnv):
             return
         seat = self.seat_of[agent]
         st = self.state
-        if action is None or not 0 <= int(action) < self.actions.size:
+        a = -1 if action is None else int(action)
+        if not 0 <= a < self.actions.size:
             raise IllegalActionError(f"{agent}: action {action!r} is not in Discrete({self.actions.size})")
-        engine_id = self.actions.to_engine(int(action), seat)
-        legal = st.legal_action_ids()
-        if engine_id not in legal:
-            raise IllegalActionError(f"{agent}: '{self.actions.label(int(action))}' is not legal now "
+        engine_id = self.actions.engine_of[seat][a]
+        legal = self._legal
+        if engine_id not in (legal.ids if legal.state is st and len(st.history) == legal.moves else legal(st)):
+            raise IllegalActionError(f"{agent}: '{self.actions.label(a)}' is not legal now "
                                      f"(legal: {', '.join(st.legal_actions())})")
         self._cumulative_rewards[agent] = 0.0
         st.apply_id(engine_id)
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        # Rewards are all zero from reset to the round's end (only _finish sets them, and the steps
+        # of the finished agents clear them): a step that does not end the round has none to add.
         if st.is_over:
             self._finish()
-        elif self.max_turns is not None and st.observation(seat)["turn"] > self.max_turns:
+        elif self.max_turns is not None and st.turns > self.max_turns:
             for a in self.agents:
                 self.truncations[a] = True
         self._select()
-        self._accumulate_rewards()
+        if st.is_over:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..agents.bots import make_bot
-from .actions import ActionTable
+from .actions import ActionTable, LegalIds
 from .aec import REWARDS, IllegalActionError, load_game, win_rewards
 from .observation import ObservationEncoder
 
@@ -50,6 +50,8 @@ class GymSeat(gym.Env):
         self.action_space = spaces.Discrete(self.actions.size)
         self.state = None
         self.bots: dict[int, object] = {}
+        self._legal = LegalIds()
+        self._action_strings = [game.action_to_string(e) for e in range(game.num_actions)]
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -68,24 +70,25 @@ class GymSeat(gym.Env):
             st.apply_id(self.bots[st.current_player].act(st))
 
     def _truncated(self) -> bool:
-        return self.max_turns is not None and self.state.observation(self.seat)["turn"] > self.max_turns
+        return self.max_turns is not None and self.state.turns > self.max_turns
 
     def _obs(self) -> np.ndarray:
         return self.encoder.encode(self.state, self.seat)
 
     def _info(self) -> dict:
         st = self.state
-        mine = st.current_player == self.seat
-        return {"legal_actions": st.legal_actions() if mine else [], "decision": st.decision if mine else None,
-                "action_mask": self.action_masks()}
+        if st.current_player != self.seat:
+            return {"legal_actions": [], "decision": None, "action_mask": np.zeros(self.actions.size, bool)}
+        ids = self._legal(st)
+        return {"legal_actions": [self._action_strings[e] for e in ids], "decision": st.decision,
+                "action_mask": self.actions.mask(self.seat, ids, bool)}
 
     def action_masks(self) -> np.ndarray:
         """True at each legal action id of this seat (all False when it is not to act)."""
-        mask = np.zeros(self.actions.size, bool)
-        if self.state is not None and self.state.current_player == self.seat:
-            rl_of = self.actions.rl_of[self.seat]
-            mask[[rl_of[e] for e in self.state.legal_action_ids()]] = True
-        return mask
+        st = self.state
+        if st is None or st.current_player != self.seat:
+            return np.zeros(self.actions.size, bool)
+        return self.actions.mask(self.seat, self._legal(st), bool)
 
     def step(self, action):
         st = self.state
@@ -95,7 +98,7 @@ class GymSeat(gym.Env):
         if not 0 <= a < self.actions.size:
             raise IllegalActionError(f"action {action!r} is not in Discrete({self.actions.size})")
         engine_id = self.actions.to_engine(a, self.seat)
-        if engine_id not in st.legal_action_ids():
+        if engine_id not in self._legal(st):
             if self.illegal == "lose":
                 self.state = None           # the episode is over: step() again raises until reset()
                 info = {"legal_actions": [], "decision": None, "illegal_action": self.actions.label(a),

@@ -358,6 +358,8 @@ class _Rulebook:
                            "ends.",
                  "forbidden": "You keep the card you drew, even if it could be played; your turn ends."}
         items.append(drawn.get(v.drawn_card, ""))
+        if v.sets is not None:
+            items.append(self._sets())
         if self._uses(A.Lock):
             items.append("While a color lock is in force, wild cards "
                          + ("count as cards of the locked color." if v.lock_allows_wild else "may not be played."))
@@ -366,6 +368,18 @@ class _Rulebook:
                          + lower_first(describe_effect(g, v.after_draw, "after_draw")))
         items.append("Skipped players lose their turn; players who are out of the round are passed over.")
         self.ul(items)
+
+    def _sets(self) -> str:
+        """turn.sets in words: which cards may go on a set, and when a set may end."""
+        rule, g = self.v.sets, self.g
+        go_on = describe_condition(g, rule.continue_, "set")
+        text = (f"After a card played on your turn (not a drawn card), you may go on playing cards one at a "
+                f"time, up to {rule.max} in all, each one only when {go_on}; then stop. Each card's effect "
+                f"happens as it is played, and the last card sets the color.")
+        if rule.finish is not None:
+            text += (f" A set of two or more cards may end only when {describe_condition(g, rule.finish, 'set')}; "
+                     f"a card is offered only if the set can still end that way.")
+        return text
 
     def _uses(self, statement: type) -> bool:
         """Whether any effect of the variant has a `statement` (an effects.ast class)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..effects import ast as A
 from ..effects.fold import fold
-from .phrases import _BINOP_WORDS, _CMP, _CMP_HAND, _CONDITIONS, _NOT_CONST, _P, _TOP, title
+from .phrases import _BINOP_WORDS, _CMP, _CMP_HAND, _CONDITIONS, _NOT_CONST, _P, _SET_CARDS, _SET_FIELDS, _TOP, title
 
 
 class ExpressionEnglish:
@@ -49,7 +49,9 @@ class ExpressionEnglish:
             return "the number of players still in the round"
         if d == "stack_size":
             return "the size of the pending draw stack"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+        if d == "set_attr":
+            return _SET_FIELDS[e.name]
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             attr, whose = e.name, self.card_of(e)
             return {"number": f"the number on {whose}", "points": f"the points of {whose}",
                     "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
@@ -208,7 +210,7 @@ class ExpressionEnglish:
             return self.chance(e)
         if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
             return title(self.fold(e))
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             return f"the {e.name} of {self.card_of(e)}"
         return self.value(e)
 
@@ -233,12 +235,12 @@ class ExpressionEnglish:
         d = e.rule
         if d == "current_color":
             return "the current color"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             if e.name in ("number", "points", "draw"):
                 return self.num(e)
             return f"the {e.name} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
-                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction"):
+                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction", "set_attr"):
             return self.num(e)
         if d == "var_of":
             return self.variable(e)
@@ -270,6 +272,8 @@ class ExpressionEnglish:
             return _TOP
         if e.rule == "pile_top_attr":
             return f"the top card of {self.pile(e.pile)}"
+        if e.rule == "set_card_attr":
+            return _SET_CARDS[e.card]
         return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
@@ -307,7 +311,7 @@ class ExpressionEnglish:
         if d in ("card_is", "drawn_is", "top_is"):
             article = "an" if e.kind == "action" else "a"
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr"):   # a true/false attribute (attrs:)
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):   # a true/false attribute (attrs:)
             return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"

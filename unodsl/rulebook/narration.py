@@ -27,6 +27,7 @@ DECISION_HELP = {
     D.UNO: "you are down to one card: call UNO, or pass",
     D.PUT: "choose a card to put on the pile",
     D.OPTION: "choose one of the options",
+    D.SET: "go on with your set: play another card, or stop (done)",
 }
 
 
@@ -160,6 +161,8 @@ def _sentence(e, seat: int, who: str) -> str | None:
     if kind in (E.SET, E.SET_PRIVATELY):
         whose = f"{_whose(q, seat)} " if q >= 0 else ""
         return f"{whose}{e.name} is now {variable_value(e.value)}"
+    if kind == E.SET_ENDED:
+        return f"{_whose(q, seat)} set of {e.count} cards is done"
     if kind == E.ROUND_DEALT and e.count > 1:
         return f"--- round {e.count} is dealt by {who}; the start card is {e.cards[0]} ---"
     return None          # a turn begins, the first deal, the game's end: the screen says them

@@ -50,6 +50,7 @@ _WHO = {
     "round_end": (_P("the winner"), "the card"),
     "condition": (_P("you", True), "the card"),
     "match": (_P("you", True), "the card"),
+    "set": (_P("you", True), "the next card"),
     "on_stack": (_P("you", True), "this card"),
 }
 # round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
@@ -57,6 +58,9 @@ ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",
                     EliminatedCards.UNDER_DISCARD: "under the discard pile",
                     EliminatedCards.INTO_DRAW: "into the draw pile, which is shuffled"}
 _TOP = "the top card of the discard pile"
+# A set being played (turn.sets), as its conditions read it.
+_SET_FIELDS = {"size": "the number of cards in the set so far", "sum": "the sum of the numbers in the set so far"}
+_SET_CARDS = {"first": "the set's first card", "base": "the card the set was played on"}
 _CMP_HAND = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than",
              ">=": "at least"}
 _CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",

@@ -5,7 +5,8 @@ shuffle and deal and the bots draw from generators in the same state. Where the 
 agree the games agree, so their difference has far less variance than that of two
 independent runs: the paired interval of a difference is narrower, and the
 number of games a difference needs to be known shrinks by the square of the
-ratio of the widths (reported as `games_saved`).
+ratio of the widths (reported as `games_saved`). The sums are exact, so a run split over
+processes (`workers`) or Ray tasks (ray_backend.compare_on_ray) gives the same comparison.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import math
 from dataclasses import dataclass, field
 
 from .metrics import PER_GAME, SCALE, Moments, play_measured
-from .simulate import game_seed
+from .pool import chunks, ignore_sigint, run_pool
+from .seeds import game_seed
 
 Z95 = 1.959963984540054
 
@@ -82,3 +84,50 @@ def compare_games(game_a, game_b, games: int, players: int, seed: int, bots: lis
         if progress:
             progress(result.games)
     return result
+
+
+# --- processes ----------------------------------------------------------------
+
+# What a worker loads a side from: (path, root, rulings, texts), as check.load takes them.
+_worker_games: tuple | None = None
+
+
+def _init_worker(sides: tuple) -> None:
+    """Worker start: leave Ctrl-C to the parent and load both sides once (a forked worker has them)."""
+    ignore_sigint()
+    global _worker_games
+    if _worker_games is None:
+        from ..check import load
+        _worker_games = tuple(load(path, root, rulings, texts=texts) for path, root, rulings, texts in sides)
+
+
+def _work(job) -> Comparison:
+    players, seed, start, stop, bots, match = job
+    game_a, game_b = _worker_games
+    return compare_games(game_a, game_b, stop - start, players, seed, bots, match, start)
+
+
+def compare(sides: tuple, games: int, players: int, seed: int, bots: list[str], workers: int = 1,
+            match: bool = False, progress=None, stop: list | None = None, loaded: tuple | None = None) -> Comparison:
+    """Compare the two `sides` ((path, root, rulings, texts) each) on `games` shared seeds, on `workers` processes.
+
+    `loaded`: both Games compiled already (one process uses them; forked workers inherit them).
+    Any worker count gives the same comparison.
+    """
+    import multiprocessing
+    global _worker_games
+    if loaded is None:
+        from ..check import load
+        loaded = tuple(load(path, root, rulings, texts=texts) for path, root, rulings, texts in sides)
+    if workers <= 1 or games == 1:
+        return compare_games(*loaded, games, players, seed, bots, match,
+                             progress=progress, stop=stop)
+    total = Comparison()
+    jobs = [(players, seed, first, last, bots, match) for first, last in chunks(games, workers)]
+    try:
+        _worker_games = loaded if multiprocessing.get_start_method() == "fork" else None
+        run_pool(_work, jobs, workers, _init_worker, (sides,), total.merge,
+                 (lambda: progress(total.games)) if progress else None, stop)
+    finally:
+        _worker_games = None
+    return total

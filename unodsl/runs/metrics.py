@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ..effects import layout as D
 from .intervals import percentiles, wilson
+from .seeds import seat_bots
 
 # The figures of one game that `unodsl compare` differences game by game (name, words).
 PER_GAME = (
@@ -32,27 +33,41 @@ PER_GAME = (
     ("lead_changes", "lead changes per game"),
     ("drama", "drama (share of the winner's decisions spent behind)"),
 )
+_TURN = D.TURN
 # Figures kept as integers in units smaller than one: drama, a share, in billionths.
 SCALE = {"drama": 10**9}
 
 
 class GameMetrics:
-    """One game's figures, gathered between `before` and `after` of every decision.
+    """One game's figures, gathered by `step` at every decision and totalled by `finish`.
+
+    `step` is called before each action is applied: it first counts what the previous
+    action did (hand sizes, piles and stack then and now), then notes this one; `finish`
+    counts the last. One call a decision, and no list allocated per decision but the
+    hand sizes: cards played are counted in a table (seat, card type) made once per game,
+    and the per-card figures are totalled from it when the game ends.
 
     The leader is the one seat holding the fewest cards, if one does (Ludii's
     "expected winner", with hand size as the evaluation). A lead change is a step at
     which a seat other than the last one to lead alone comes to lead alone (a tie in
     between does not reset it); drama is the share of the eventual winner's own
-    decisions made while another seat led alone.
+    decisions made while another seat led alone. A stack chain is a run of draw cards
+    (cards with a `draw:` value), each played while the one before it is still to be
+    drawn, that ends when someone draws: its length is the number of those cards (1
+    for a draw card the next player simply draws for).
     """
 
-    __slots__ = ("g", "plays_below", "n", "first", "direction", "drawn", "forced", "largest", "stack",
-                 "longest_stack", "leader", "last_leader", "lead_changes", "behind", "decided", "plays", "watch", "hits",
-                 "_sizes", "_pile", "_shuffles", "_actor", "_action", "_decision")
+    __slots__ = ("g", "kinds", "plays_below", "k_type", "k_draw", "types", "n", "first", "direction", "drawn",
+                 "forced", "largest", "stack", "longest_stack", "chain", "chains", "leader", "last_leader",
+                 "lead_changes", "behind", "decided", "played", "watch", "hit_n", "hit_sum", "hit_squares",
+                 "draw_id", "_sizes", "_pile", "_shuffles", "_voluntary")
 
     def __init__(self, state):
-        self.g = state.g
-        self.plays_below = 2 * state.g.num_kinds        # action ids below this play a card
+        g = self.g = state.g
+        self.kinds = g.num_kinds
+        self.plays_below = 2 * g.num_kinds        # action ids below this play a card
+        self.k_type, self.k_draw = g.k_type, g.k_draw
+        self.types = len(g.type_ids)
         self.n = state.n
         self.first = -1                       # the seat of the game's first turn, and the direction then
         self.direction = 1
@@ -62,91 +77,121 @@ class GameMetrics:
         self.largest = max(self._sizes)
         self.stack = 0
         self.longest_stack = 0
+        self.chain = 0                        # draw cards in the open stack chain (0: none open)
+        self.chains: list[int] = []           # the length of every closed stack chain
         self.leader = self._leader_of(self._sizes)      # -1 while two or more seats share the fewest cards
         self.last_leader = self.leader         # the last seat that led alone: a change is counted against it
         self.lead_changes = 0
         self.behind = [0] * self.n            # decisions each seat made while another seat led
         self.decided = [0] * self.n
-        self.plays: list[tuple[int, int]] = []        # (card type, seat) of every card played
+        self.played = [0] * (self.n * self.types)      # seat * types + card type -> cards played
         self.watch: list[tuple[int, int, int]] = []   # (type, seat hit next, its hand size then) until a turn
-        self.hits: list[tuple[int, int]] = []          # (type, hand change of the seat it hit next)
+        self.hit_n = [0] * self.types                 # by card type: the next seat's hand change, summed
+        self.hit_sum = [0] * self.types
+        self.hit_squares = [0] * self.types
+        self.draw_id = g.A_DRAW
+        self._pile, self._shuffles = len(state.draw_pile), state.reshuffles
+        self._voluntary = -1                  # the seat whose own turn draw the last action was, or -1
 
     @staticmethod
     def _leader_of(sizes: list[int]) -> int:
         least = min(sizes)
         return sizes.index(least) if sizes.count(least) == 1 else -1
 
-    def before(self, state, p: int, decision: str, action: int) -> None:
-        """Note the position before seat `p`'s `action` (at a `decision` of that kind) is applied."""
-        if decision == D.TURN:
+    def step(self, state, p: int, decision: str, action: int) -> None:
+        """Count what the last action did, then note seat `p`'s `action` (at a `decision` of that kind).
+
+        `p` = -1 only counts the last action (`finish`). One method, inline: it runs at every decision.
+        """
+        # What the last action did: the stack, cards drawn, the largest hand, the lead.
+        stack = state.stack
+        if stack != self.stack:
+            self.stack = stack
+            if stack > self.longest_stack:
+                self.longest_stack = stack
+        sizes = [*map(len, state.hands)]
+        before = self._sizes
+        if sizes != before:                                # a hand changed
+            if state.reshuffles == self._shuffles:
+                from_pile = self._pile - len(state.draw_pile)
+            else:                                          # the discard went back under: count hand growth
+                from_pile = sum(b - a for a, b in zip(before, sizes) if b > a)
+            if from_pile > 0:
+                if self.chain and not stack:               # someone drew: the stack chain is over
+                    self.chains.append(self.chain)
+                    self.chain = 0
+                for q in range(self.n):
+                    took = sizes[q] - before[q]
+                    if took > 0:
+                        took = min(took, from_pile)
+                        from_pile -= took
+                        self.drawn[q] += took
+                        if q != self._voluntary:
+                            self.forced[q] += took
+                        if from_pile <= 0:
+                            break
+            ordered = sorted(sizes)                        # the largest hand and the sole leader in one call
+            if ordered[-1] > self.largest:
+                self.largest = ordered[-1]
+            if ordered[0] != ordered[1]:
+                leader = sizes.index(ordered[0])
+                if self.last_leader >= 0 and leader != self.last_leader:
+                    self.lead_changes += 1
+                self.last_leader = self.leader = leader
+            else:
+                self.leader = -1
+            self._sizes = sizes
+        if p < 0:
+            return
+        # This action.
+        if decision == _TURN:
             if self.first < 0:
                 self.first, self.direction = p, state.direction
             if self.watch:
-                self._close_watches(state)
-        sizes = self._sizes                # hand sizes as the last step left them (nothing moves in between)
+                self._close_watches()
         self._pile, self._shuffles = len(state.draw_pile), state.reshuffles
-        self._actor, self._action, self._decision = p, action, decision
+        self._voluntary = p if action == self.draw_id and decision == _TURN else -1
         self.decided[p] += 1
         if self.leader >= 0 and self.leader != p:
             self.behind[p] += 1
         if action < self.plays_below:                      # a card played (with or without UNO)
-            g = self.g
-            t = g.k_type[action % g.num_kinds]
-            self.plays.append((t, p))
-            hit = state.next_of(p)
+            kind = action % self.kinds
+            t = self.k_type[kind]
+            self.played[p * self.types + t] += 1
+            if self.k_draw[kind] > 0:
+                if self.chain and not stack:               # the open chain was never drawn: a new one begins
+                    self.chains.append(self.chain)
+                    self.chain = 0
+                self.chain += 1
+            hit = (p + state.direction) % self.n           # next_of(p), its common case inline
+            if not state.hands[hit] or state.eliminated[hit]:
+                hit = state.next_of(p)
             if hit >= 0:
                 self.watch.append((t, hit, sizes[hit]))
 
-    def after(self, state) -> None:
-        """Count what the action did."""
-        if state.stack != self.stack:
-            self.stack = state.stack
-            if self.stack > self.longest_stack:
-                self.longest_stack = self.stack
-        sizes = [*map(len, state.hands)]
-        before = self._sizes
-        if sizes == before:
-            return                                         # no hand changed: nothing drawn, the lead stays
-        if state.reshuffles == self._shuffles:
-            from_pile = self._pile - len(state.draw_pile)
-        else:                                              # the discard went back under: count hand growth
-            from_pile = sum(b - a for a, b in zip(before, sizes) if b > a)
-        if from_pile > 0:
-            voluntary = self._action == self.g.A_DRAW and self._decision == D.TURN
-            for q in range(self.n):
-                took = sizes[q] - before[q]
-                if took > 0:
-                    took = min(took, from_pile)
-                    from_pile -= took
-                    self.drawn[q] += took
-                    if not (voluntary and q == self._actor):
-                        self.forced[q] += took
-                    if from_pile <= 0:
-                        break
-        largest = max(sizes)
-        if largest > self.largest:
-            self.largest = largest
-        least = min(sizes)                          # the sole leader, inline: this runs at almost every step
-        leader = sizes.index(least) if sizes.count(least) == 1 else -1
-        if leader >= 0:
-            if self.last_leader >= 0 and leader != self.last_leader:
-                self.lead_changes += 1
-            self.last_leader = leader
-        self.leader = leader
-        self._sizes = sizes
-
-    def _close_watches(self, state) -> None:
-        """A turn begins: each card played since hit its next seat by this much."""
+    def _close_watches(self) -> None:
+        """A turn begins: each card played since hit its next seat by this much (the sizes are current)."""
+        sizes = self._sizes
         for t, hit, size in self.watch:
-            self.hits.append((t, state.hand_size(hit) - size))
-        self.watch = []
+            change = sizes[hit] - size
+            self.hit_n[t] += 1
+            self.hit_sum[t] += change
+            self.hit_squares[t] += change * change
+        self.watch.clear()
 
     def finish(self, state) -> dict:
         """This game's figures (the game is over)."""
-        self._close_watches(state)
+        self.step(state, -1, "", -1)
+        self._close_watches()
+        if self.chain:
+            self.chains.append(self.chain)
+            self.chain = 0
         winner = state.winner
         won = None if winner is None or self.first < 0 else int(winner == self.first or (
             self.g.variant.team_size > 1 and state.same_team(winner, self.first)))
+        types, played = self.types, self.played
+        side = [] if winner is None else [seat for seat in range(self.n) if seat == winner or (
+            self.g.variant.team_size > 1 and state.same_team(seat, winner))]
         return {
             "turns": state.total_turns, "decisions": len(state.history), "truncated": int(bool(state.stalled)),
             "first_player_won": won, "cards_drawn": sum(self.drawn), "forced_draws": sum(self.forced),
@@ -158,8 +203,12 @@ class GameMetrics:
             if winner is not None and self.decided[winner] else None,
             "winner_position": None if winner is None or self.first < 0
             else ((winner - self.first) * self.direction) % self.n,
-            "drawn": list(self.drawn), "plays": self.plays, "hits": self.hits, "winner": winner,
-            "scores": list(state.scores),
+            "drawn": list(self.drawn), "winner": winner, "scores": list(state.scores),
+            "stack_chains": self.chains,
+            # By card type: cards played, those played by the winning side, the next seat's hand change.
+            "card_plays": [sum(played[t::types]) for t in range(types)],
+            "card_wins": [sum(played[seat * types + t] for seat in side) for t in range(types)],
+            "card_hits": (self.hit_n, self.hit_sum, self.hit_squares),
         }
 
 
@@ -181,10 +230,14 @@ class Moments:
         self.total += x
         self.squares += x * x
 
+    def add_sums(self, n: int, total: int, squares: int) -> None:
+        """Add `n` values at once, given their sum and sum of squares."""
+        self.n += n
+        self.total += total
+        self.squares += squares
+
     def merge(self, other: "Moments") -> None:
-        self.n += other.n
-        self.total += other.total
-        self.squares += other.squares
+        self.add_sums(other.n, other.total, other.squares)
 
     @property
     def mean(self) -> float:
@@ -224,6 +277,7 @@ class Report:
     card_wins: Counter = field(default_factory=Counter)        # card type -> plays by the game's winning side
     card_hit: dict = field(default_factory=dict)               # card type -> Moments of the next seat's hand change
     points: Counter = field(default_factory=Counter)           # the winner's points, by tens -> games
+    stack_chains: Counter = field(default_factory=Counter)     # stack chain length -> chains
 
     def __post_init__(self):
         for name, _ in PER_GAME:
@@ -247,13 +301,19 @@ class Report:
             if self.teams > 1:
                 self.team_wins[state.team_index(winner)] += 1
             self.points[figures["scores"][winner] // 10 * 10] += 1
+        for length in figures["stack_chains"]:
+            self.stack_chains[length] += 1
         names = state.g.type_ids
-        for t, seat in figures["plays"]:
-            self.card_plays[names[t]] += 1
-            if winner is not None and (seat == winner or (self.teams > 1 and state.same_team(seat, winner))):
-                self.card_wins[names[t]] += 1
-        for t, change in figures["hits"]:
-            self.card_hit.setdefault(names[t], Moments()).add(change)
+        wins = figures["card_wins"]
+        hit_n, hit_sum, hit_squares = figures["card_hits"]
+        for t, plays in enumerate(figures["card_plays"]):
+            if plays:
+                name = names[t]
+                self.card_plays[name] += plays
+                if wins[t]:
+                    self.card_wins[name] += wins[t]
+                if hit_n[t]:
+                    self.card_hit.setdefault(name, Moments()).add_sums(hit_n[t], hit_sum[t], hit_squares[t])
 
     def merge(self, other: "Report") -> None:
         self.games += other.games
@@ -263,7 +323,7 @@ class Report:
         for mine, theirs in ((self.turns, other.turns), (self.position_wins, other.position_wins),
                              (self.team_wins, other.team_wins), (self.drawn_per_seat, other.drawn_per_seat),
                              (self.card_plays, other.card_plays), (self.card_wins, other.card_wins),
-                             (self.points, other.points)):
+                             (self.points, other.points), (self.stack_chains, other.stack_chains)):
             mine.update(theirs)
         for name, moments in other.card_hit.items():
             self.card_hit.setdefault(name, Moments()).merge(moments)
@@ -310,12 +370,20 @@ class Report:
                       "forced_per_game": self.per_game["forced_draws"].mean,
                       "largest_hand": percentiles(Counter(), 0) if not n else self.per_game["largest_hand"].summary()},
             "stacks": self.per_game["longest_stack"].summary(),
+            "stack_chains": _chains(self.stack_chains, n),
             "reshuffles": self.per_game["reshuffles"].summary(),
             "lead_changes": self.per_game["lead_changes"].summary(),
             "drama": self.per_game["drama"].summary(),
             "cards": cards,
             "winner_points": dict(sorted(self.points.items())),
         }
+
+
+def _chains(lengths: Counter, games: int) -> dict:
+    """The stack chains of the run: how many, their length's distribution and every length's count."""
+    chains = sum(lengths.values())
+    return {"chains": chains, "per_game": chains / games if games else 0.0, **percentiles(lengths, chains),
+            "histogram": [{"length": length, "chains": lengths[length]} for length in sorted(lengths)]}
 
 
 def _histogram(counts: Counter, bins: int = 20) -> list[dict]:
@@ -332,16 +400,17 @@ def _histogram(counts: Counter, bins: int = 20) -> list[dict]:
 
 
 def play_measured(game, players: int, seed: int, bots: list[str], match: bool = False):
-    """Play one game with bots, decision by decision, and return (state, its figures)."""
-    from ..agents.bots import make_bot
+    """Play one game with bots, decision by decision, and return (state, its figures).
+
+    The bots are those `simulate.play_one` seats (seeds.seat_bots): the same game is played.
+    """
     state = game.new_game(players, seed=seed, match=match)
-    rng = state.rng
-    agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
+    agents = seat_bots(state, bots)
     metrics = GameMetrics(state)
+    step = metrics.step
     while not state.over:
-        p = state.current_player
+        decision, p = state.pending[0], state.pending[1]
         action = agents[p].act(state)
-        metrics.before(state, p, state.decision, action)
+        step(state, p, decision, action)
         state.apply_id(action)
-        metrics.after(state)
     return state, metrics.finish(state)

@@ -1,4 +1,4 @@
-"""`simulate --backend ray`: the same chunks of games as the process pool, as Ray tasks.
+"""`simulate --backend ray` and `compare --backend ray`: the same chunks of games as the process pool, as Ray tasks.
 
 Ray schedules the tasks on a local Ray it starts for the run (`--workers` CPUs), or on the
 cluster that `RAY_ADDRESS` (or `address`) names. Game i is seeded from (seed, i) alone and
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 
-from .simulate import Stats, _chunks, run_range
+from .pool import chunks
+from .simulate import Stats, run_range
 
 _games: dict = {}               # per worker process: (path, root, rulings, fast) -> the compiled Game
 
@@ -28,10 +29,45 @@ def _chunk(path: str, root: str | None, rulings: dict | None, fast: bool | None,
     return run_range(game, players, seed, start, stop, bots, match, measure=measure)
 
 
+def _compare_chunk(sides: tuple, fast: bool | None, job: tuple):
+    """One chunk of paired games, in a Ray worker: both sides are loaded once per worker process."""
+    from .compare import compare_games
+    games = []
+    for path, root, rulings, texts in sides:
+        key = (path, root, tuple(sorted((rulings or {}).items())), fast, tuple(sorted((texts or {}).items())))
+        if key not in _games:
+            from ..check import load
+            _games[key] = load(path, root, rulings, fast=fast, texts=texts)
+        games.append(_games[key])
+    players, seed, start, stop, bots, match = job
+    return compare_games(*games, stop - start, players, seed, bots, match, start)
+
+
 def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, players: int, seed: int,
                bots: list[str], workers: int, match: bool, progress, stop: list, measure: bool,
                fast: bool | None = None, address: str | None = None, texts: dict | None = None) -> Stats:
     """Play `games` games as Ray tasks and return their statistics (the arguments as simulate.simulate's)."""
+    total = Stats(players)
+    _run(_chunk, lambda first, last: (path, root, rulings, fast, texts,
+                                      (players, seed, first, last, bots, match, measure)),
+         games, workers, total.merge, (lambda: progress(total.games)) if progress else None, stop, address)
+    return total
+
+
+def compare_on_ray(sides: tuple, games: int, players: int, seed: int, bots: list[str], workers: int,
+                   match: bool = False, progress=None, stop: list | None = None, fast: bool | None = None,
+                   address: str | None = None):
+    """Compare two sides as Ray tasks (the arguments as compare.compare's) and return the Comparison."""
+    from .compare import Comparison
+    total = Comparison()
+    _run(_compare_chunk, lambda first, last: (sides, fast, (players, seed, first, last, bots, match)),
+         games, workers, total.merge, (lambda: progress(total.games)) if progress else None,
+         stop if stop is not None else [], address)
+    return total
+
+
+def _run(function, arguments, games: int, workers: int, fold, progress, stop: list, address: str | None) -> None:
+    """Run `function(*arguments(first, last))` for every chunk of games as Ray tasks; `fold` each result."""
     import ray
     started = False
     if not ray.is_initialized():
@@ -42,9 +78,8 @@ def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, pl
             ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False,
                      configure_logging=False)
             started = True
-    task = ray.remote(_chunk)
-    total = Stats(players)
-    ranges = iter(_chunks(games, max(1, workers)))
+    task = ray.remote(function)
+    ranges = iter(chunks(games, max(1, workers)))
     in_flight: list = []
     try:
         while True:
@@ -52,15 +87,14 @@ def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, pl
                 first_last = next(ranges, None)
                 if first_last is None:
                     break
-                job = (players, seed, *first_last, bots, match, measure)
-                in_flight.append(task.remote(path, root, rulings, fast, texts, job))
+                in_flight.append(task.remote(*arguments(*first_last)))
             if not in_flight or stop:
                 break
             done, in_flight = ray.wait(in_flight, num_returns=1, timeout=0.1)
             for ref in done:
-                total.merge(ray.get(ref))          # exact sums: the order chunks finish in does not matter
+                fold(ray.get(ref))              # exact sums: the order chunks finish in does not matter
                 if progress:
-                    progress(total.games)
+                    progress()
     except KeyboardInterrupt:
         stop.append("interrupted")
     finally:
@@ -68,4 +102,3 @@ def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, pl
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
-    return total

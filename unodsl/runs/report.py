@@ -193,6 +193,11 @@ def render_simulation(summary: dict, fmt: str, stem: str) -> dict[str, bytes]:
         ] + [["largest hand", f"{r['draws']['largest_hand']['mean']:.2f}", ""],
              ["cards drawn per player", f"{r['draws']['per_player']:.2f}", ""],
              ["forced draws", f"{r['draws']['forced_per_game']:.2f}", ""]])),
+        ("h2", "Stack chains"),
+        ("p", _chains_note(r["stack_chains"])),
+        ("table", (["length (draw cards)", "chains", "share"],
+                   [[row["length"], f"{row['chains']:,}", _pct(row["chains"] / r["stack_chains"]["chains"])]
+                    for row in r["stack_chains"]["histogram"]])),
         ("h2", "Cards"),
         ("plot", ("cards", _cards_plot(r["cards"]))),
         ("table", (["card", "plays per game", "won by its player", "next player's hand"],
@@ -201,6 +206,14 @@ def render_simulation(summary: dict, fmt: str, stem: str) -> dict[str, bytes]:
         ("p", "Every figure is defined in docs/analytics.md."),
     ]
     return _page(f"{summary['variant']}: simulation report", parts, fmt, stem)
+
+
+def _chains_note(chains: dict) -> str:
+    if not chains["chains"]:
+        return "No draw card was played."
+    return (f"{chains['chains']:,} chains ({chains['per_game']:.2f} per game): mean length {chains['mean']:.2f}, "
+            f"median {chains['median']}, p95 {chains['p95']}, longest {chains['max']}. A chain is a run of draw "
+            f"cards, each played on the one before it, that ends when someone draws.")
 
 
 def render_comparison(header: dict, rows: list[dict], fmt: str, stem: str) -> dict[str, bytes]:

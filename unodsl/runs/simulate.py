@@ -10,15 +10,11 @@ import gc
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..agents.bots import make_bot
 from ..engine import Game
 from .intervals import percentiles, wilson
 from .metrics import Report, play_measured
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` in a run seeded with `seed`."""
-    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9) % (2**63)
+from .pool import chunks, ignore_sigint, run_pool
+from .seeds import game_seed, seat_bots
 
 
 @dataclass
@@ -94,14 +90,13 @@ class Stats:
 
 
 def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool = False):
-    """Play one game with bots and return the finished state."""
+    """Play one game with bots and return the finished state (the bots' generators: seeds.seat_bots)."""
     state = game.new_game(players, seed=seed, match=match)
-    rng = state.rng         # one generator per game, seeded once: the deal, then the bots' choices and reshuffles
     if all(b == "random" for b in bots):
-        # The hot path: one RNG, integer actions, no per-decision dispatch.
-        state.play_out(rng.random)
+        # The hot path: the engine's own generator, integer actions, no per-decision dispatch.
+        state.play_out(state.rng.random)
         return state
-    agents = [make_bot(bots[i % len(bots)], rng) for i in range(players)]
+    agents = seat_bots(state, bots)
     while not state.over:
         state.apply_id(agents[state.current_player].act(state))
     return state
@@ -125,7 +120,7 @@ def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: 
     afterwards, if it was on.
 
     With `measure`, every game is played decision by decision and its figures go to
-    `stats.report` (the same games: the bots draw from the same generator). `into`: the
+    `stats.report` (the same games: the bots draw from the same generators). `into`: the
     Stats to add to (each game is in it before `on_game` is called).
     """
     stats = into if into is not None else Stats(players)
@@ -159,12 +154,11 @@ _worker_game: Game | None = None
 
 
 def _init_worker(path: str, root: str | None, rulings: dict | None, texts: dict | None = None) -> None:
-    """Worker start: leave Ctrl-C to the parent (which stops the pool) and load the variant once.
+    """Worker start: leave Ctrl-C to the parent and load the variant once.
 
     A forked worker inherits the parent's compiled game and loads nothing.
     """
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
     global _worker_game
     if _worker_game is None:
         from ..check import load
@@ -219,54 +213,18 @@ def _serial(game, games, players, seed, bots, match, progress, stop: list, measu
     return total
 
 
-def _chunks(games: int, workers: int, largest: int = 100):
-    """Game ranges for the pool: up to `largest` games, shrinking towards the end.
-
-    Chunks big enough that passing results back costs little next to playing them,
-    small enough that a Ctrl-C or the progress bar is never long in coming; the last
-    ones small, so that the workers run out of games at about the same time.
-    """
-    start = 0
-    while start < games:
-        size = max(1, min(largest, (games - start) // (workers * 4)))
-        yield start, min(games, start + size)
-        start += size
-
-
 def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
               game: Game | None = None, measure: bool = False, texts: dict | None = None) -> Stats:
-    """Small chunks over a process pool; once stopped, the workers end at once."""
+    """Small chunks over a process pool (pool.py); once stopped, the workers end at once."""
     import multiprocessing
     global _worker_game
     total = Stats(players)
-    ranges = list(_chunks(games, workers))
-    jobs = ((players, seed, first, last, bots, match, measure) for first, last in ranges)
-    remaining = len(ranges)
-    pool = None
+    jobs = [(players, seed, first, last, bots, match, measure) for first, last in chunks(games, workers)]
     try:
-        if stop:
-            return total
         # Forked workers start with the parent's memory: hand them the game compiled already.
         _worker_game = game if multiprocessing.get_start_method() == "fork" else None
-        pool = multiprocessing.Pool(workers, initializer=_init_worker, initargs=(path, root, rulings, texts))
-        results = pool.imap_unordered(_work, jobs)
-        while remaining and not stop:
-            try:
-                part = results.next(timeout=0.1)
-            except multiprocessing.TimeoutError:
-                continue
-            total.merge(part)       # sums and histograms: the order chunks finish in does not matter
-            remaining -= 1
-            if progress:
-                progress(total.games)
-    except KeyboardInterrupt:
-        stop.append("interrupted")
+        run_pool(_work, jobs, workers, _init_worker, (path, root, rulings, texts), total.merge,
+                 (lambda: progress(total.games)) if progress else None, stop)
     finally:
-        if pool is not None:
-            if stop:
-                pool.terminate()
-            else:
-                pool.close()
-            pool.join()
         _worker_game = None
     return total

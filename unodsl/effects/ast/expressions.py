@@ -383,3 +383,18 @@ class LeftOf(Expr):
 @_rule("right_of")
 class RightOf(Expr):
     who: Expr
+
+
+# --- sets (turn.sets): several cards played in one turn
+
+@_rule("set_attr")
+class SetAttr(Expr):
+    """`set.size` / `set.sum`: how many cards the set being played holds, and the sum of their numbers."""
+    name: str
+
+
+@_rule("set_card_attr")
+class SetCardAttr(Expr):
+    """`set.first.NAME` / `set.base.NAME`: an attribute of the set's first card, or of the card it was played on."""
+    card: str
+    name: str
