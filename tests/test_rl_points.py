@@ -168,3 +168,19 @@ def test_gym_seat_pays_its_seats_points():
             assert reward == 0.0
             lost += 1
     assert won and lost
+
+
+def doc_examples():
+    """The `py` blocks of docs/rl.md (tests/test_rl.py runs its `python` blocks)."""
+    text = (REPO / "docs" / "rl.md").read_text(encoding="utf-8")
+    return [block.split("```", 1)[0] for block in text.split("```py\n")[1:]]
+
+
+@pytest.mark.parametrize("index", range(2))
+def test_docs_rl_py_examples_run(index, monkeypatch, capsys):
+    blocks = doc_examples()
+    assert len(blocks) == 2
+    if "sb3_contrib" in blocks[index]:
+        pytest.importorskip("sb3_contrib")      # not installed by CI: docs/rl.md says so
+    monkeypatch.chdir(REPO)
+    exec(compile(blocks[index], f"docs/rl.md py example {index + 1}", "exec"), {})
