@@ -190,3 +190,20 @@ def test_an_ismcts_bot_keyed_by_information_state_plays_a_game():
             action = rng.choice(state.legal_actions())
         state.apply_action(action)
     assert moves > 5
+
+
+def test_the_observer_follows_the_observation_type():
+    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, short_name="python_unodsl_observers")
+    game = pyspiel.load_game(name)
+    info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    seen = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
+    assert info.tensor.size == game.information_state_tensor_size() > seen.tensor.size == game.observation_tensor_size()
+    state = game.new_initial_state()
+    for action in (0, 0, 0):
+        state.apply_action(state.legal_actions()[action])
+    info.set_from(state, 1)
+    seen.set_from(state, 1)
+    assert info.tensor.tolist() == state.information_state_tensor(1)
+    assert seen.tensor.tolist() == state.observation_tensor(1)
+    assert info.string_from(state, 1) == state.information_state_string(1)
+    assert info.string_from(state, 1).startswith(seen.string_from(state, 1) + " | history p")

@@ -208,7 +208,9 @@ class InfoStateObserver:
     """Information-state tensor and string of one seat: its observation, then the history it knows.
 
     The tensor is the observation vector followed by `HistoryCode.length` slots of two numbers
-    (`dict["history"]` views them as rows), so it is perfect recall within the game's length bound.
+    (`dict["history"]` views them as rows): it recalls every action the player may know of, the game's
+    length bound being a bound of the history. It does not recall which draw brought which card (the
+    engine draws inside a step): of its own draws the player has its hand now.
     """
 
     def __init__(self, encoder, history):
