@@ -190,6 +190,28 @@ def _read_until(master: int, marker: bytes) -> bytes:
     return screen
 
 
+# The calls a child blocks in while it waits for a line: read, poll, select, pselect6, ppoll (x86-64, arm64).
+_WAITING_FOR_INPUT = {"x86_64": {0, 7, 23, 270, 271}, "aarch64": {63, 72, 73}}
+
+
+def _wait_until_reading(pid: int) -> None:
+    """Wait until the child is blocked waiting for a key (its system call, from /proc), so that a
+    signal is not sent in the moment between the prompt being written and the wait beginning: readline
+    checks for signals only when its wait is interrupted, so one sent earlier waits for a key. The 120 s
+    is a hang guard. Without /proc (or on another machine) this returns at once."""
+    calls = _WAITING_FOR_INPUT.get(os.uname().machine)
+    deadline = time.monotonic() + 120
+    while calls and time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/syscall") as f:
+                number = f.read().split()[0]
+        except (OSError, IndexError):
+            return
+        if number.isdigit() and int(number) in calls:
+            return
+        time.sleep(0.01)
+
+
 def _drain_until_exit(proc, master: int) -> None:
     """Keep reading the child's terminal until it exits, so that nothing it still writes there can
     block it on a full terminal buffer (the 120 s: a hang guard, not a wait)."""
@@ -212,6 +234,7 @@ def test_ctrl_c_during_play_exits_130():
     os.close(slave)
     try:
         _read_until(master, b"type an action: ")     # the game waits for the player
+        _wait_until_reading(proc.pid)
         proc.send_signal(signal.SIGINT)
         _drain_until_exit(proc, master)
         _, err = proc.communicate(timeout=10)

@@ -236,3 +236,17 @@ def test_a_position_that_is_not_exactly_the_deck_is_refused():
     rest = sorted((Counter(game.deck) - Counter(game.card_index[c] for c in ("red_1", "red_2", "red_5"))).elements())
     with pytest.raises(ValueError, match="card red_1 is placed more often than the deck holds"):
         game.position([["red_1"], ["red_2"]], rest + [game.card_index["red_1"]] * 2, ["red_5"], dealer=0)
+
+
+def test_a_position_whose_round_is_already_decided_is_refused():
+    classic = unodsl.load("variants/classic.yaml")
+    rest = sorted((Counter(classic.deck) - Counter(classic.card_index[c] for c in ("red_1", "red_5"))).elements())
+    with pytest.raises(ValueError, match="already decided: seat 0 has no cards"):
+        classic.position([[], ["red_1"]], rest, ["red_5"], dealer=1)
+    teams = unodsl.load("variants/teams.yaml")
+    hands = [["red_1"], [], ["red_2"], []]          # seats 1 and 3 are one team, both out of cards
+    rest = sorted((Counter(teams.deck) - Counter(teams.card_index[c] for c in ("red_1", "red_2", "red_5"))).elements())
+    with pytest.raises(ValueError, match="already decided: a whole team has no cards"):
+        teams.position(hands, rest, ["red_5"], dealer=0)
+    hands[1] = [teams.card_names[rest.pop()]]       # one partner out is a round that goes on
+    assert not teams.position(hands, rest, ["red_5"], dealer=0).over

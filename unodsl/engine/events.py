@@ -43,7 +43,7 @@ CAUGHT = "caught"              # player forgot to call UNO and was caught by oth
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 FLIPPED = "flipped"            # another start card, cards[0], was turned up
-TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: count is the side now up (0 the first), cards[0] the top
+TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: count is the side now up (0 the first), name its name, cards[0] the top
 WENT_OUT = "went out"          # player has no cards left
 TURN = "turn"                  # player's turn begins
 ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
@@ -81,7 +81,7 @@ class Event:
     scores: tuple[int, ...] = ()
     source: str = ""               # a pile's name (`draw`, `discard` or a declared pile): cards left it
     pile: str = ""                 # ... and the pile cards went to
-    name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from, SET's variable
+    name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from, SET's variable, the side up
     value: object = None           # SET: the variable's new value, as players see it (a color by its word)
 
     def seen_by(self, seat: int) -> "Event | None":

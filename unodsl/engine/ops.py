@@ -471,7 +471,7 @@ def flip_all(st, p: int) -> int:
     top = st.discard[-1]
     st.color = -1 if g.k_wild[top] else g.k_color[top]
     if st.events is not None:
-        st.events.append(E.Event(E.TURNED_OVER, p, count=st.side, cards=(g.card_names[top],)))
+        st.events.append(E.Event(E.TURNED_OVER, p, count=st.side, cards=(g.card_names[top],), name=g.variant.sides[st.side]))
     if st.color < 0 and g.variant.colors:
         return choose_color(st, p)
     return 0

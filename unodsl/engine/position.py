@@ -7,6 +7,7 @@ from collections import Counter
 
 from ..effects import layout as D
 from .flow import AFTER_PLAY
+from .seats import finished_team
 from .state import State
 from .variables import set_up_variables
 
@@ -33,7 +34,8 @@ class Positions:
         generator seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side
         up: every card is given by its face on that side. `variables` gives declared variables
         other values than their initial ones: {global name: value, per-player name: [value per
-        seat]}, colors and card types by their words. Raises ValueError saying what is wrong.
+        seat]}, colors and card types by their words. Raises ValueError saying what is wrong, a
+        round that is already decided included.
         """
         n = len(hands)
         self.check_players(n)
@@ -45,6 +47,9 @@ class Positions:
                                                              if self.pile_names else " (the variant has none)"))
         stacks = [self._kinds(named.get(name, []), f"the {name} pile") for name in self.pile_names]
         hand_kinds, pile, below = self._placed(hands, draw_pile, discard, side, stacks)
+        decided = self._decided(hand_kinds)
+        if decided:
+            raise ValueError(f"the round is already decided: {decided}")
         for name, seat in (("dealer", dealer), ("turn", turn)):
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
@@ -87,6 +92,21 @@ class Positions:
             state.after = AFTER_PLAY
             state.pending = (D.TURN, first)
         return state
+
+    def _decided(self, hands: list) -> str | None:
+        """Why a round with these hands would already be over (as the engine's settling would find it), or None."""
+        n = len(hands)
+        empty = [q for q in range(n) if not hands[q]]
+        if empty and self.first_out_ends:
+            return f"seat {empty[0]} has no cards, and the first player out of cards wins the round"
+        if self.team_out_ends:
+            self.tables_for(n)
+            size = self.variant.team_size
+            if finished_team(self.team_tables[n][0], hands, [False] * n, n // size if size > 1 else n) >= 0:
+                return "a whole team has no cards"
+        if n - len(empty) <= 1:
+            return "at most one player has cards"
+        return None
 
     def side_index(self, side: str | int) -> int:
         """A side given by name or index, as its index; raises ValueError for a side the deck does not have."""

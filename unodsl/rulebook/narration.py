@@ -146,8 +146,7 @@ def _sentence(e, seat: int, who: str) -> str | None:
     if kind == E.FLIPPED:
         return f"another start card is turned up: {e.cards[0]}"
     if kind == E.TURNED_OVER:
-        side = "first" if e.count == 0 else "second"
-        return f"every card is turned over: the {side} side is up, and the top card is now {e.cards[0]}"
+        return f"every card is turned over: the {e.name} side is up, and the top card is now {e.cards[0]}"
     if kind == E.WENT_OUT:
         return f"{who} {'have' if q == seat else 'has'} no cards left"
     if kind == E.SCORED:

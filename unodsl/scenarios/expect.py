@@ -112,18 +112,14 @@ def check_expect(state: State, expect: dict, legal_before: list | None = None) -
         got = [g.card_names[k] for k in state.piles[g.pile_names.index(name)]]
         if list(cards) != got:
             mismatch(f"piles.{name}", cards, got, ("expect", "piles", name))
-    if "uno_called" in expect:
-        for i, seat in enumerate(expect["uno_called"]):
-            seat_index(n, seat, ("expect", "uno_called", i))
-        got = [p for p in range(n) if state.uno_called[p]]
-        if sorted(expect["uno_called"]) != got:
-            mismatch("uno_called", _seats(expect["uno_called"]), _seats(got))
-    if "eliminated" in expect:
-        for i, seat in enumerate(expect["eliminated"]):
-            seat_index(n, seat, ("expect", "eliminated", i))
-        got = [p for p in range(n) if state.eliminated[p]]
-        if sorted(expect["eliminated"]) != got:
-            mismatch("eliminated", _seats(expect["eliminated"]), _seats(got))
+    for field in ("uno_called", "eliminated"):     # seat lists: the seats whose flag is set
+        if field in expect:
+            for i, seat in enumerate(expect[field]):
+                seat_index(n, seat, ("expect", field, i))
+            flags = getattr(state, field)
+            got = [p for p in range(n) if flags[p]]
+            if sorted(expect[field]) != got:
+                mismatch(field, _seats(expect[field]), _seats(got))
     if "stack" in expect and expect["stack"] != state.stack:
         mismatch("stack", expect["stack"], state.stack)
     if "lock" in expect:
