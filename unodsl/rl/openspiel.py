@@ -2,8 +2,10 @@
 
 Sequential, imperfect information, zero-sum wins. Chance is SAMPLED_STOCHASTIC: the engine's
 own seeded generator shuffles and draws inside `apply_action`, so there are no chance nodes.
-The observation tensor is the RL environment's vector (`ObservationEncoder`); `resampler` deals
-the unseen cards again for `ISMCTSBot.set_resampler`.
+The observation tensor is the RL environment's vector (`ObservationEncoder`); the information
+state is that vector followed by the round's action history as the player may know it
+(`InfoStateObserver`, layout in docs/rl.md); `resampler` deals the unseen cards again for
+`ISMCTSBot.set_resampler`.
 """
 
 from __future__ import annotations
@@ -35,12 +37,14 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=num_players, min_num_players=num_players,
-        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"seed": 0})
+    max_length = max_turns * 8          # steps: a state is terminal (truncated) at this length too
     info = pyspiel.GameInfo(num_distinct_actions=table.size, max_chance_outcomes=0, num_players=num_players,
                             min_utility=-float(num_players - 1), max_utility=float(num_players - 1),
-                            utility_sum=0.0, max_game_length=max_turns * 8)
+                            utility_sum=0.0, max_game_length=max_length)
+    history = HistoryCode(table, num_players, max_length)
 
     class UnoGame(pyspiel.Game):
         """The variant at a fixed table size."""
@@ -48,6 +52,7 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
         def __init__(self, params=None):
             super().__init__(game_type, info, params or {})
             self.engine_game, self.table, self.encoder, self.max_turns = game, table, encoder, max_turns
+            self.history = history
             self.seed = int((params or {}).get("seed", 0))
             self.deals = 0
 
@@ -57,7 +62,9 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
             return UnoState(self, game.new_game(players=num_players, seed=self.seed * 1_000_003 + self.deals))
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            """Return the observer of the env's observation vector."""
+            """Return the information-state observer for a perfect-recall type, else the observation's."""
+            if iig_obs_type is not None and iig_obs_type.perfect_recall:
+                return InfoStateObserver(encoder, history)
             return UnoObserver(encoder)
 
     pyspiel.register_game(game_type, UnoGame)
@@ -67,8 +74,9 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
 class _Rules:
     """What every state of one registered game shares; states share it when OpenSpiel copies them."""
 
-    def __init__(self, game, table, encoder, max_turns):
+    def __init__(self, game, table, encoder, max_turns, max_length):
         self.game, self.table, self.encoder, self.max_turns = game, table, encoder, max_turns
+        self.max_length = max_length
 
     def __deepcopy__(self, memo):
         return self
@@ -84,13 +92,22 @@ class _Engine:
         return _Engine(self.state.clone())
 
 
+class _Steps(list):
+    """The (seat, RL id) of every action applied; a copy is shallow (its tuples never change), since
+    OpenSpiel copies a state at every step and a deep copy of a long history would cost more than the game."""
+
+    def __deepcopy__(self, memo):
+        return _Steps(self)
+
+
 class UnoState(pyspiel.State):
     """An OpenSpiel state wrapping an engine State."""
 
     def __init__(self, game, state):
         super().__init__(game)
-        self._g = _Rules(game.engine_game, game.table, game.encoder, game.max_turns)
+        self._g = _Rules(game.engine_game, game.table, game.encoder, game.max_turns, game.history.length)
         self._engine = _Engine(state)
+        self.steps = _Steps()
 
     @property
     def state(self):
@@ -108,14 +125,16 @@ class UnoState(pyspiel.State):
 
     def _apply_action(self, action):
         """Apply an RL id of the seat to act (the engine draws with its own generator)."""
-        self.state.apply_id(self._g.table.to_engine(action, self.state.current_player))
+        seat = self.state.current_player
+        self.state.apply_id(self._g.table.to_engine(action, seat))
+        self.steps.append((seat, action))
 
     def _action_to_string(self, player, action):
         """Return the seat-relative label of an RL id."""
         return self._g.table.label(action)
 
     def _truncated(self) -> bool:
-        return self.state.observation(0)["turn"] > self._g.max_turns
+        return self.state.observation(0)["turn"] > self._g.max_turns or len(self.steps) >= self._g.max_length
 
     def is_terminal(self):
         """Return True when the round is over or past the turn cap."""
@@ -146,9 +165,71 @@ class UnoObserver:
 
     def string_from(self, state, player):
         """Return `player`'s observation as text (its hand and the public position)."""
-        obs = state.state.observation(player)
-        return (f"p{player} hand {' '.join(obs['hand'])} | top {obs['top']} color {obs['color']} "
-                f"sizes {obs['hand_sizes']} draw {obs['draw_pile']} turn {obs['turn']}")
+        return observation_words(state, player)
+
+
+def observation_words(state, player) -> str:
+    """`player`'s view of `state` in words: its hand and the public position."""
+    obs = state.state.observation(player)
+    return (f"p{player} hand {' '.join(obs['hand'])} | top {obs['top']} color {obs['color']} "
+            f"sizes {obs['hand_sizes']} draw {obs['draw_pile']} turn {obs['turn']}")
+
+
+class HistoryCode:
+    """The action history of a round as one player may know it: `length` slots of (seat, action) codes.
+
+    Slot i holds step i: the acting seat's offset from the player plus 1, and the RL id plus 1 of
+    what it did, or `size + 1` for an action the player may not see (another seat's `keep`, `give K`,
+    `trade A B`: the engine's events show those cards to the seats involved only); 0 in both for a
+    step not yet taken. The player's own actions are always in full.
+    """
+
+    def __init__(self, table, num_players: int, length: int):
+        self.n, self.length, self.hidden = num_players, length, table.size + 1
+        self.labels = table.labels
+        self.unseen = [label == "keep" or label.startswith(("give ", "trade ")) for label in table.labels]
+        self.private = np.array(self.unseen)
+
+    def codes(self, steps, player: int) -> np.ndarray:
+        """Return the (len(steps), 2) codes of `steps` as `player` knows them."""
+        if not steps:
+            return np.zeros((0, 2), np.float32)
+        seats, actions = np.array(steps, np.int64).T
+        seen = np.where(self.private[actions] & (seats != player), self.hidden, actions + 1)
+        return np.stack([(seats - player) % self.n + 1, seen], axis=1).astype(np.float32)
+
+    def words(self, steps, player: int) -> str:
+        """Return `steps` as `player` knows them, one `pS:label` a step (`pS:?` for an unseen action)."""
+        labels, unseen = self.labels, self.unseen
+        return " ".join([f"p{seat}:{'?' if unseen[a] and seat != player else labels[a]}" for seat, a in steps])
+
+
+class InfoStateObserver:
+    """Information-state tensor and string of one seat: its observation, then the history it knows.
+
+    The tensor is the observation vector followed by `HistoryCode.length` slots of two numbers
+    (`dict["history"]` views them as rows): it recalls every action the player may know of, the game's
+    length bound being a bound of the history. It does not recall which draw brought which card (the
+    engine draws inside a step): of its own draws the player has its hand now.
+    """
+
+    def __init__(self, encoder, history):
+        self.encoder, self.history = encoder, history
+        size = encoder.size
+        self.tensor = np.zeros(size + 2 * history.length, np.float32)
+        self.dict = {"observation": self.tensor[:size], "history": self.tensor[size:].reshape(history.length, 2)}
+
+    def set_from(self, state, player):
+        """Write `player`'s information state of `state` into the tensor."""
+        self.dict["observation"][:] = self.encoder.encode(state.state, player)
+        codes = self.history.codes(state.steps, player)
+        rows = self.dict["history"]
+        rows[:len(codes)] = codes
+        rows[len(codes):] = 0
+
+    def string_from(self, state, player):
+        """Return `player`'s observation string and the history it knows, in words."""
+        return f"{observation_words(state, player)} | history {self.history.words(state.steps, player)}"
 
 
 def resampler(seed: int = 0):
