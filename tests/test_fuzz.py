@@ -313,7 +313,8 @@ def games():
     return [check_file(str(REPO / "variants" / "classic.yaml")).game, _game(_TEAMS)]
 
 
-_CONTEXTS = [Context("on_play"), Context("on_start"), Context("event"), Context("setup"), Context("condition")]
+_CONTEXTS = [Context("on_play"), Context("on_start"), Context("event"), Context("setup"), Context("condition"),
+             Context("on_stack")]
 _FRAGMENTS = sorted(GRAMMAR.keywords) + [
     "(", ")", ":", ";", ".", "=", "==", "<", ">=", "+", "-", "*", "//", "#", '"', '"x"', "0", "7", "1001",
     "\n", "\n    ", "\n  ", "\n\t", "\t", " ", "rule.", "card.", "red", "blue", "flag", "mode", "level",
@@ -394,6 +395,7 @@ _VALUES = ["[]", "{}", "0", "-1", "99999999999999999999", "1.5", "true", "no", "
 _WORDS = sorted(GRAMMAR.keywords) + [
     "unodsl", "name", "cards", "colors", "players", "min", "max", "allowed", "teams", "size", "deck", "total",
     "numbers", "per_color", "count", "points", "wild", "draw", "on_play", "on_start", "restriction", "rulings",
+    "on_stack", "on_stack_if",
     "value", "choices", "stacking", "answer", "scoring", "mode", "by", "team", "extends", "include",
     "house_rule", "id", "conflicts", "red", "blue", "green", "yellow", "pink", "0", "1", "2", "10000", "-5",
     "x", "zz_top", "True", "é", "",
@@ -507,7 +509,7 @@ def check_mutant(text: str, label: str) -> list:
 
 
 _EFFECT_KEYS = {"on_play", "on_start", "restriction", "may_draw_if", "eliminate_when", "on_deal", "default", "player_out",
-                "after_draw", "penalty", "draw", "on_end"}      # uno.penalty, turn.draw and round.on_end may be effects
+                "after_draw", "penalty", "draw", "on_end", "on_stack", "on_stack_if"}      # uno.penalty, turn.draw and round.on_end may be effects
 
 
 def _effect_spans(text: str, path: str) -> list:

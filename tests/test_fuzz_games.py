@@ -290,7 +290,7 @@ def variant_text(base: str, cards: dict, top: dict | None = None, zero_points: b
     for name, keys in cards.items():
         out.append(f"  {name}:")
         for key, value in keys.items():
-            if key in ("on_play", "restriction", "on_start"):
+            if key in ("on_play", "restriction", "on_start", "on_stack"):
                 value = _block(value, 6)
             out.append(f"    {key}: {value}")
     return "\n".join(out) + "\n"
@@ -413,6 +413,21 @@ PLAYER_OUT = [
 # round.eliminate_when: tested for every player as each resolution settles.
 ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60", "hand(self) > hand(next)",
                   "players > 2 and hand(self) < 2", "true"]
+# A card played on a pending draw stack (on_stack): where the stack goes, with what comes around it.
+ON_STACK = [
+    "turn the stack away to {P}",
+    "reverse\nturn the stack away to next",
+    "if hand(self) > {N}:\n    turn the stack away to {P}\nelse:\n    turn the stack away to self",
+    "{P} draws {N}\nturn the stack away to {Q}",
+    "choose color\nturn the stack away to {P}",
+    "let t = choose player others\nturn the stack away to t",
+    "turn the stack away to next\nturn the stack away to {P}",
+    "eliminate {P}\nturn the stack away to {P}",
+    "skip next\nturn the stack away to next of next",
+    "extra turn\nturn the stack away to {P}",
+    "rotate hands\nturn the stack away to {P}\nnext draws {N} and loses turn",
+]
+ON_STACK_IF = ["true", "false", "hand(self) > {N}", "players > 2", "stack > {N}"]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",
           'card.kind == "wild" or hand(self) > 1', "false", "next holds playable", "not mark", "heat < 5"]
 
@@ -470,6 +485,11 @@ def template_variant(rng: random.Random) -> tuple[str, str]:
                        "drawn_card": rng.choice(["optional", "forced", "forbidden"])}
     if rng.random() < 0.15:
         top["stacking"] = {"answer": rng.choice(["same_type", "same_or_higher", "plus4_on_plus2", "any_draw"])}
+        for card in cards.values():                   # cards that turn the stack away, on half of them
+            if rng.random() < 0.5:
+                card["on_stack"] = _fill(rng.choice(ON_STACK), rng)
+                if rng.random() < 0.4:
+                    card["on_stack_if"] = f"\"{_fill(rng.choice(ON_STACK_IF), rng)}\""
     top["piles"] = "{bank: {face: down}, pot: {face: up}}"
     if rng.random() < 0.2:
         top["match"] = rng.choice(MATCH)

@@ -24,13 +24,16 @@ from unodsl.agents.simple import HeuristicBot
 from unodsl.engine import Game, State, savefile
 from unodsl.runs.simulate import game_seed
 
-CASES = sorted(glob.glob("variants/*.yaml")) + sorted(glob.glob("variants/house-rules/*.yaml"))
+# Rulings that switch on code no default runs, played both ways too: "path?ruling" (the ruling true).
+RULED = ["variants/no-mercy.yaml?stack_deflect"]
+CASES = sorted(glob.glob("variants/*.yaml")) + sorted(glob.glob("variants/house-rules/*.yaml")) + RULED
 GAMES = int(os.environ.get("UNODSL_MODE_GAMES", "4"))
 
 
 def _modes(path):
-    fast = unodsl.load(path)
-    return fast, Game(fast.variant, fast=False)
+    path, _, ruling = path.partition("?")
+    fast = unodsl.load(path, rulings={ruling: True} if ruling else None)
+    return fast, Game(fast.variant, fast.ruling_overrides, fast=False)
 
 
 def _counts(game):

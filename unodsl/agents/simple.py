@@ -31,11 +31,13 @@ class HeuristicBot(Bot):
 
     Plays: an UNO call first, then a non-wild (a wild once two cards or fewer are left), then
     the biggest draw penalty, then the most points. Draws only with nothing to play (a stack
-    is answered when it can be). Names the colour it holds most of; aims at the opponent with
-    the fewest cards; challenges a hand of five or more (more likely to hold the colour);
-    gives away its highest card; trades for the biggest gain in points; catches when it can;
-    of a choice's options, takes the first one offered in the order the effect lists them; goes on
-    with a set (turn.sets) while a card may go on it, choosing the card as it would for a play.
+    is answered when it can be: by a draw card, the same order ranking one above a card that
+    turns the stack away, on_stack, unless it is a wild kept for need). Names the colour it
+    holds most of; aims at the opponent with the fewest cards; challenges a hand of five or
+    more (more likely to hold the colour); gives away its highest card; trades for the biggest
+    gain in points; catches when it can; of a choice's options, takes the first one offered in
+    the order the effect lists them; goes on with a set (turn.sets) while a card may go on it,
+    choosing the card as it would for a play.
     """
 
     name = "heuristic"

@@ -232,6 +232,14 @@ class _Unit(StatementChecks, ExpressionChecks):
                            "colors, rulings and constants")
                 return
 
+    # --- a draw stack turned away (a card's on_stack effect)
+
+    def s_pass_stack(self, s):
+        if self.ctx.where != "on_stack":
+            self.fail(s.span, "E541", "'turn the stack away to' only means something in a card's on_stack effect "
+                      "(the card is played on a pending draw stack)")
+        self.expect(s.who, PLAYER)
+
 
 # What a set condition (turn.sets) may be made of: a match condition's reads and the set's own, so its
 # answer depends only on the cards, the color and the set; the engine can then search ahead for a

@@ -340,3 +340,6 @@ class StatementLowering:
         for key in args:
             del self.args[key]
         self.checked = caller
+
+    def s_pass_stack(self, s, ops):
+        ops.append(self.call("pass_stack", _SELF, self.expr(s.who)))

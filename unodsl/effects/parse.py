@@ -447,6 +447,9 @@ def parse_variant(variant: Variant) -> Syntax:
     if variant.sets is not None:
         read(variant.sets.continue_, "condition")
         read(variant.sets.finish, "condition")
+    for ct in variant.cards.values():             # after the rest, so E405 stays where it was
+        read(ct.on_stack, "effect")
+        read(ct.on_stack_if, "condition")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

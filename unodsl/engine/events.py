@@ -42,6 +42,7 @@ ACCEPTED = "accepted"          # player accepted other's card without a challeng
 CAUGHT = "caught"              # player forgot to call UNO and was caught by other: count cards of penalty
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
+STACK_PASSED = "stack passed"  # player turned the draw stack of count cards away to other (an on_stack effect)
 FLIPPED = "flipped"            # another start card, cards[0], was turned up
 TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: count is the side now up (0 the first), name its name, cards[0] the top
 WENT_OUT = "went out"          # player has no cards left
@@ -60,7 +61,7 @@ SET_ENDED = "set ended"        # player ended a set of count cards played in one
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED)
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.

@@ -258,7 +258,7 @@ class Flow:
             return
         self._after_play()
 
-    def _discard_played(self, p: int, k: int, uno: bool, jumped: bool) -> bool:
+    def _discard_played(self, p: int, k: int, uno: bool, jumped: bool, code: int | None = None) -> bool:
         """Put k (already out of p's hand) on the pile: honesty, color, UNO; then start its effect, if any.
 
         True says an effect was pushed (the caller runs it).
@@ -279,7 +279,8 @@ class Flow:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
-        code = g.on_play[t]
+        if code is None:                            # a card played on a stack runs its on_stack (Moves)
+            code = g.on_play[t]
         if code >= 0 and (hand or g.resolve_last[t]):
             if g.straight[code] and not self.frames:
                 # Fast path (Game.straight, all false in the reference mode): nothing in the effect can

@@ -50,7 +50,8 @@ class Game(Tables, Positions):
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up",
-                 "state_vars", "player_vars", "var_initial", "pvar_initial", "sets")
+                 "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
+                 "on_stack", "on_stack_if", "deflectors")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant

@@ -92,7 +92,10 @@ class Moves:
 
     def _legal_stack(self) -> list[int]:
         p = self.pending[1]
-        return self._uno_variants(p, self._stack_answers(p)) + [self.g.A_DRAW]
+        answers = self._stack_answers(p)
+        if self.g.deflectors:
+            answers = self._with_deflectors(p, answers)
+        return self._uno_variants(p, answers) + [self.g.A_DRAW]
 
     def _legal_forced(self) -> list[int]:
         _, p, c = self.pending
@@ -263,8 +266,11 @@ class Moves:
                 return
             self._after_play()
             return
-        self.stack_victim = -1
         k = self.g.num_kinds
+        if self.g.deflectors and self._deflects(p, a % k):
+            self._play_on_stack(p, a % k, a >= k)
+            return
+        self.stack_victim = -1
         self._play(p, a % k, a >= k)
 
     def _apply_forced(self, a: int) -> None:
@@ -336,6 +342,31 @@ class Moves:
         elif p not in self.vulnerable and len(self.hands[p]) == self.g.uno_left:
             self.vulnerable.append(p)
         self._windows()
+
+    # --- a draw stack turned away: cards with an on_stack effect (Game.deflectors)
+
+    def _deflects(self, p: int, k: int) -> bool:
+        """Whether p's card k answers the pending stack by its on_stack effect: its on_stack_if holds and it
+        matches as it would on a turn (the variant's own matching, the top card and the current color)."""
+        g = self.g
+        test = g.on_stack_if[g.k_type[k]]
+        return (k in g.deflectors and (test is None or bool(test(self, [-1, 0, p, k, True, False])))
+                and self._is_playable(p, k))
+
+    def _with_deflectors(self, p: int, answers: list[int]) -> list[int]:
+        """The sorted stack answers of p with the cards that may turn the stack away added."""
+        extra = [k for k in self.g.deflectors.intersection(self.hands[p]) if k not in answers and self._deflects(p, k)]
+        return sorted(answers + extra) if extra else answers
+
+    def _play_on_stack(self, p: int, k: int, uno: bool) -> None:
+        """p plays k on the pending stack: its on_stack effect runs in place of on_play. The stack stays
+        p's (stack_victim) until the effect passes it on (ops.pass_stack)."""
+        self.hands[p].remove(k)
+        self.after = AFTER_PLAY
+        code = self.g.on_stack[self.g.k_type[k]]
+        if self._discard_played(p, k, uno, False, code) and (not self._run() or self.over):
+            return
+        self._after_play()
 # Legal actions per decision (legal_action_ids answers a turn itself on the fast path), and how each
 # decision but a turn is applied (apply_id applies a turn itself).
 LEGAL = {

@@ -94,7 +94,7 @@ def penalty(st, p: int, n: int) -> None:
     """Draw n and lose the turn, or, with stacking, pass the growing stack on."""
     if p < 0 or st.eliminated[p]:
         return
-    if st.g.stacking and st._stack_answers(p):
+    if st.g.stacking and (st._stack_answers(p) or (st.g.deflectors and st._with_deflectors(p, []))):
         st.stack += n
         st.stack_victim = p
         st.next_exact = p
@@ -584,3 +584,15 @@ def set_player_var(st, p: int, index: int, value) -> None:
     st.pvars[p][index] = value
     if st.events is not None:
         _set_event(st, var, p, value)
+
+
+@instruction()
+def pass_stack(st, p: int, q: int) -> None:
+    """p, who played a card on the pending draw stack, turns it away to q: q faces all of it on the next
+    turn, as its victim. With no stack, or q out of the game, the stack stays with p (Moves._play_on_stack)."""
+    if q < 0 or st.eliminated[q] or not st.stack:
+        return
+    st.stack_victim = q
+    st.next_exact = q
+    if st.events is not None:
+        st.events.append(E.Event(E.STACK_PASSED, p, q, st.stack))

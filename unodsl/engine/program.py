@@ -7,6 +7,7 @@ engine, and the engine never imports the parser: it reads the trees `Variant.syn
 
 from __future__ import annotations
 
+from ..effects import ast as A
 from ..effects.ast import diagnostic_at
 from ..effects.check import Checker, Context
 from ..effects.layout import DRAWS, PAUSES, PUSHES
@@ -151,6 +152,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
     # the stack (drawing may run the after-draw event, if there is one).
+    _compile_on_stack(game, program)                # before Game.straight, which covers its codes
     allowed = set() if game.after_draw >= 0 else {DRAWS}
     game.straight = [fast and code.straight(allowed) for code in program.lowered]
     game.stack_types = None
@@ -196,3 +198,30 @@ def _compile_sets(game, program: Program) -> None:
     game.sets = SetRules(rule.max, go_on.fn if go_on is not None else _never,
                          finish.fn if finish is not None else None)
     game.state_class = SetState
+
+
+def _compile_on_stack(game, program: Program) -> None:
+    """Each card type's `on_stack` effect and `on_stack_if` condition (-1 and None without them, -1 too where
+    the condition is constantly false, None where it is constantly true), and Game.deflectors: the kinds
+    that have an effect, which answer a pending stack when they match (Moves._legal_stack).
+
+    An on_stack effect must pass the stack on somewhere (E542): else nobody would face it.
+    """
+    v = game.variant
+    tree = v.syntax.tree
+    game.on_stack, game.on_stack_if = [], []
+    for ct in v.cards.values():
+        program.checker.current_card = ct
+        effect = tree(ct.on_stack)
+        if effect is not None and not any(isinstance(node, A.PassStack) for node in A.walk(effect)):
+            program.checker.diags.append(diagnostic_at(ct.on_stack, 1, 1, "E542", f"'{ct.id}' has an on_stack "
+                                                       "effect that never passes the stack on: add "
+                                                       "'turn the stack away to P'"))
+            effect = None
+        game.on_stack.append(program.compile_effect(effect, Context("on_stack")))
+        test = program.compile_condition(tree(ct.on_stack_if), Context("condition"))
+        if test is not None and test.constant is False:
+            game.on_stack[-1] = -1              # a ruling that is off: the card never turns a stack away
+        game.on_stack_if.append(test.fn if test is not None and test.constant is None else None)
+    program.checker.current_card = None
+    game.deflectors = frozenset(k for k in range(game.num_kinds) if game.on_stack[game.k_type[k]] >= 0)

@@ -141,6 +141,8 @@ DOCS: dict[str, tuple[str, str]] = {
         'The first teammate after `self` / P in turn order (teams only).'),
     'partner_self': ('`partner`',
         'The first teammate after `self` / P in turn order (teams only).'),
+    'pass_stack': ('`turn the stack away to P`',
+        "Only in a card's `on_stack` effect (elsewhere E541): P faces the whole pending stack on the next turn, as its victim (language.md turning a stack away)."),
     'penalty': ('`P draws N and loses turn`',
         'The draw penalty: P draws N and is skipped. With stacking on and P holding an answer, the penalty is added to the stack and passed to P to answer instead (language.md 9.6).'),
     'pile_count': ('`count(PILE)`',

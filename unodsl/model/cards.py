@@ -171,6 +171,8 @@ class CardSections:
             node=spec,
             attrs=self.card_attrs(card_id, spec),
             match=self.condition(spec, "match"),
+            on_stack=self.text(spec, "on_stack"),
+            on_stack_if=self.condition(spec, "on_stack_if"),
         )
 
     def build_piles(self) -> dict[str, Pile]:

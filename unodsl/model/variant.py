@@ -134,6 +134,10 @@ class CardType:
     # (a string naming one of the variant's colors is that color; the checker tells them apart).
     attrs: dict[str, object] = field(default_factory=dict)
     match: Text | None = None                  # the card's own matching test, over the top-level one
+    # Played on a pending draw stack: the effect run in place of on_play (it passes the stack on), and
+    # when it applies (None: always). A card type with one answers a stack when it matches as on a turn.
+    on_stack: Text | None = None
+    on_stack_if: Text | None = None
 
 
 @dataclass(frozen=True)

@@ -269,6 +269,8 @@ class _Rulebook:
                              else "No effect.")
             if ct.match is not None:
                 lines.append("It matches the top card when " + describe_condition(self.g, ct.match, "match") + ".")
+            if ct.on_stack is not None:
+                lines.append(self.on_stack_line(ct))
             for name, value in ct.attrs.items():
                 lines.append(f"Its {name} is {str(value).lower() if isinstance(value, bool) else value}.")
             cond = describe_condition(self.g, ct.restriction, "condition") if ct.restriction else "always"
@@ -283,6 +285,16 @@ class _Rulebook:
             # What a card does as the last card is said once, under "End of a round".
             self.h(3, f"{ct.name} ({title(ct.side)})" if v.sides else ct.name)
             self.p(" ".join(line for line in lines if line))
+
+    def on_stack_line(self, ct) -> str:
+        """What a card with an on_stack effect does on a pending draw stack ("" where it never applies)."""
+        when = describe_condition(self.g, ct.on_stack_if, "condition") if ct.on_stack_if is not None else "always"
+        if when == "never" or not ct.on_stack.source.strip():
+            return ""
+        intro = "A player facing a draw stack may play it, when it matches as on a turn"
+        intro += "" if when == "always" else f" and {when}"
+        return (f"{intro}, instead of answering with a draw card; then, in place of the above: "
+                + lower_first(describe_effect(self.g, ct.on_stack, "on_stack")))
 
     def setup(self) -> None:
         v, g = self.v, self.g

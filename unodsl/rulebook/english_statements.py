@@ -309,3 +309,8 @@ class StatementEnglish:
         if var is None:
             return None
         return f"{self.me.pos} `{e.name}`" if var.per_player else f"`{e.name}`"
+
+    def s_pass_stack(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('face')} the whole draw stack instead, on the next turn: "
+                    f"{who.they} may answer it or draw it.")

@@ -144,6 +144,8 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"the draw stack grows to {e.count}, on {who}"
     if kind == E.STACK_TAKEN:
         return f"{_does(q, seat, 'take')} the draw stack"
+    if kind == E.STACK_PASSED:
+        return f"{_does(q, seat, 'turn')} the stack of {e.count} away to {other}"
     if kind == E.FLIPPED:
         return f"another start card is turned up: {e.cards[0]}"
     if kind == E.TURNED_OVER:

@@ -51,6 +51,7 @@ _WHO = {
     "condition": (_P("you", True), "the card"),
     "match": (_P("you", True), "the card"),
     "set": (_P("you", True), "the next card"),
+    "on_stack": (_P("you", True), "this card"),
 }
 # round.eliminated_cards -> where the rulebook says an eliminated player's cards go.
 ELIMINATED_CARDS = {EliminatedCards.UNDER_DRAW: "under the draw pile",

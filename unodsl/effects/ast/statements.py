@@ -270,3 +270,11 @@ class Option:
 class Choice(Stmt):
     who: Expr
     options: tuple[Option, ...]
+
+
+# ---- a draw stack turned away ---------------------------------------------------------------------
+
+
+@_rule("pass_stack")
+class PassStack(Stmt):
+    who: Expr             # faces the whole pending stack next (only in a card's on_stack effect)
