@@ -548,7 +548,7 @@ def _outside_variant(tmp_path) -> Path:
 
 
 def test_rules_and_test_follow_root(tmp_path, monkeypatch):
-    variant = _outside_variant(tmp_path)
+    _outside_variant(tmp_path)
     scenarios = tmp_path / "inner" / "s.yaml"
     scenarios.write_text("variant: v.yaml\nscenarios:\n  - name: deal\n    players: 2\n"
                          "    given: {start_card: red_5, dealer: 1}\n    expect: {discard_size: 1}\n")

@@ -18,7 +18,6 @@ from lark import Lark, Token, Tree
 
 from unodsl.engine.ops import OP_FLAGS, OPS
 from unodsl.engine.program import Program
-from unodsl.effects import ast as A
 from unodsl.effects import lower
 from unodsl.effects import parse as effects
 from unodsl.check import check_file

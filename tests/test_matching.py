@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from unodsl.check import check_file, load
+from unodsl.check import load
 
 REPO = Path(__file__).resolve().parent.parent
 NEIGHBOURS = str(REPO / "variants" / "house-rules" / "neighbours.yaml")

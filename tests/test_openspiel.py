@@ -68,12 +68,17 @@ def test_resampler_keeps_what_the_player_sees():
     assert changed > 10
 
 
-def test_an_ismcts_bot_plays_a_game():
+@pytest.mark.parametrize("by_observation", [True, False], ids=["observation-string", "information-state"])
+def test_an_ismcts_bot_plays_a_game(by_observation):
+    """OpenSpiel's ISMCTS plays seat 0 with our resampler, keying its tree by the observation string or by
+    the information-state string."""
     from open_spiel.python.algorithms import ismcts, mcts
-    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=40, short_name="python_unodsl_ismcts")
+    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=40 if by_observation else 30,
+                              short_name=f"python_unodsl_ismcts_{'obs' if by_observation else 'info'}")
     game = pyspiel.load_game(name)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), uct_c=2.0,
-                           max_simulations=10, random_state=np.random.RandomState(0), use_observation_string=True)
+                           max_simulations=10 if by_observation else 8, random_state=np.random.RandomState(0),
+                           use_observation_string=by_observation)
     bot.set_resampler(uno_spiel.resampler(seed=0))
     state = game.new_initial_state()
     rng = random.Random(0)
@@ -170,26 +175,6 @@ def test_a_state_ends_at_the_declared_game_length():
         state.apply_action(rng.choice(state.legal_actions()))
     assert len(state.history()) <= game.max_game_length() == 8
 
-
-def test_an_ismcts_bot_keyed_by_information_state_plays_a_game():
-    from open_spiel.python.algorithms import ismcts, mcts
-    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=30, short_name="python_unodsl_ismcts_info")
-    game = pyspiel.load_game(name)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), uct_c=2.0,
-                           max_simulations=8, random_state=np.random.RandomState(0), use_observation_string=False)
-    bot.set_resampler(uno_spiel.resampler(seed=0))
-    state = game.new_initial_state()
-    rng = random.Random(0)
-    moves = 0
-    while not state.is_terminal():
-        if state.current_player() == 0:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            moves += 1
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-    assert moves > 5
 
 
 def test_the_observer_follows_the_observation_type():

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
 

@@ -15,8 +15,7 @@ import pytest
 
 from unodsl.effects import ast as A
 from unodsl.effects import check, fold, lower
-from unodsl.effects.parse import STRUCTURE, parse, parser
-from unodsl.model.variant import Text
+from unodsl.effects.parse import STRUCTURE, parser
 from unodsl.rulebook import english
 
 REPO = Path(__file__).resolve().parent.parent

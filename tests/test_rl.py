@@ -3,7 +3,6 @@ space, and an information-set invariance test that fails on any leak of hidden c
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 

@@ -225,7 +225,7 @@ def test_bad_input_gets_a_clear_error_and_the_room_keeps_working(served):
         assert "is not possible" in ws.receive_json()["message"]
         ws.send_json({"type": "act", "action": view["choices"][0], "version": view["version"]})
         assert ws.receive_json()["version"] > view["version"]
-    with client.websocket_connect(f"/ws/NOROOM") as ws:
+    with client.websocket_connect("/ws/NOROOM") as ws:
         assert ws.receive_json()["message"] == "no such room"
     assert client.post("/api/rooms", content=b"[").status_code == 400
     for include in (["../../etc/passwd"], ["teams"], [3]):          # a path, a variant, not a name

@@ -15,8 +15,8 @@ from .ast import diagnostic_at
 from .check_expressions import ExpressionChecks
 from .check_statements import StatementChecks
 from .procedures import CallGraph
-from .types import (_ATTR_TYPES, BOOL, CHANCE, INT, MATCH_READS, MAX_REPEAT, PLAYER, VARIABLE_TYPES, Checked, Context,
-                    Param, _Broken)
+from .types import (_ATTR_TYPES, BOOL, CHANCE, INT, MAX_REPEAT, PLAYER, VARIABLE_TYPES, Checked, Context, Param,
+                    _Broken)
 from ..diagnostics import Diagnostic, suggestion_suffix
 from ..model.cards import attr_kind
 from ..model.variables import Variable, VarType
@@ -204,46 +204,3 @@ class _Unit(StatementChecks, ExpressionChecks):
         return PLAYER
 
     e_previous_of = e_left_of = e_right_of = _seat_of
-
-    # --- sets (turn.sets): `set.size`, `set.sum`, `set.first.NAME`, `set.base.NAME`, read by its conditions only
-
-    def _in_set(self, e) -> None:
-        if self.ctx.where != "set":
-            self.fail(e.span, "E539", "'set' is the set being played, known only in turn.sets' conditions "
-                      "(continue and finish)")
-
-    def e_set_attr(self, e):
-        self._in_set(e)
-        if e.name not in SET_FIELDS:
-            self.fail(e.span, "E502", f"a set has no '{e.name}'" + suggestion_suffix(e.name, [*SET_FIELDS, *SET_CARDS]))
-        return INT
-
-    def e_set_card_attr(self, e):
-        self._in_set(e)
-        if e.card not in SET_CARDS:
-            self.fail(e.span, "E502", f"a set has no card '{e.card}'" + suggestion_suffix(e.card, SET_CARDS))
-        return self.e_card_attr(e)
-
-    def set_reads(self, test) -> None:
-        """E540 for the first part of a set condition that reads more than the cards, the set, the color and rulings."""
-        for node in A.walk(test):
-            if node.rule not in SET_READS:               # a name here is a color: conditions bind none
-                self.error(node.span, "E540", "a set condition reads only card, top, set, current color, "
-                           "colors, rulings and constants")
-                return
-
-    # --- a draw stack turned away (a card's on_stack effect)
-
-    def s_pass_stack(self, s):
-        if self.ctx.where != "on_stack":
-            self.fail(s.span, "E541", "'turn the stack away to' only means something in a card's on_stack effect "
-                      "(the card is played on a pending draw stack)")
-        self.expect(s.who, PLAYER)
-
-
-# What a set condition (turn.sets) may be made of: a match condition's reads and the set's own, so its
-# answer depends only on the cards, the color and the set; the engine can then search ahead for a
-# completion without playing a card.
-SET_FIELDS = ("size", "sum")
-SET_CARDS = ("first", "base")
-SET_READS = MATCH_READS | {"set_attr", "set_card_attr"}

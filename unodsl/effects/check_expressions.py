@@ -91,10 +91,14 @@ class ExpressionChecks:
 
     def match_reads(self, test) -> None:
         """E516 for the first part of a match condition that reads more than the cards, the color and rulings."""
+        self._reads_only(test, MATCH_READS, "E516", "a match condition reads only card, top, current color, "
+                         "colors, rulings and constants (a test on the player belongs in a strict restriction)")
+
+    def _reads_only(self, test, reads: frozenset, code: str, message: str) -> None:
+        """`code` at the first part of `test` whose rule is not in `reads` (a name there is a color: conditions bind none)."""
         for node in A.walk(test):
-            if node.rule not in MATCH_READS:             # a name here is a color: conditions bind none
-                self.error(node.span, "E516", "a match condition reads only card, top, current color, "
-                           "colors, rulings and constants (a test on the player belongs in a strict restriction)")
+            if node.rule not in reads:
+                self.error(node.span, code, message)
                 return
 
     def _drawn(self, e) -> None:
@@ -220,3 +224,35 @@ class ExpressionChecks:
     def _needs_teams(self, e):
         if self.v.team_size < 2:
             self.fail(e.span, "E503", "this refers to teams, but the variant has no teams")
+
+    # --- sets (turn.sets): `set.size`, `set.sum`, `set.first.NAME`, `set.base.NAME`, read by its conditions only
+
+    def _in_set(self, e) -> None:
+        if self.ctx.where != "set":
+            self.fail(e.span, "E539", "'set' is the set being played, known only in turn.sets' conditions "
+                      "(continue and finish)")
+
+    def e_set_attr(self, e):
+        self._in_set(e)
+        if e.name not in SET_FIELDS:
+            self.fail(e.span, "E502", f"a set has no '{e.name}'" + suggestion_suffix(e.name, [*SET_FIELDS, *SET_CARDS]))
+        return INT
+
+    def e_set_card_attr(self, e):
+        self._in_set(e)
+        if e.card not in SET_CARDS:
+            self.fail(e.span, "E502", f"a set has no card '{e.card}'" + suggestion_suffix(e.card, SET_CARDS))
+        return self.e_card_attr(e)
+
+    def set_reads(self, test) -> None:
+        """E540 for the first part of a set condition that reads more than the cards, the set, the color and rulings."""
+        self._reads_only(test, SET_READS, "E540", "a set condition reads only card, top, set, current color, "
+                         "colors, rulings and constants")
+
+
+# What a set condition (turn.sets) may be made of: a match condition's reads and the set's own, so its
+# answer depends only on the cards, the color and the set; the engine can then search ahead for a
+# completion without playing a card.
+SET_FIELDS = ("size", "sum")
+SET_CARDS = ("first", "base")
+SET_READS = MATCH_READS | {"set_attr", "set_card_attr"}

@@ -240,3 +240,11 @@ class StatementChecks:
         if self.ctx.where != "uno_penalty":
             self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you)")
         return PLAYER
+
+    # --- a draw stack turned away (a card's on_stack effect)
+
+    def s_pass_stack(self, s):
+        if self.ctx.where != "on_stack":
+            self.fail(s.span, "E541", "'turn the stack away to' only means something in a card's on_stack effect "
+                      "(the card is played on a pending draw stack)")
+        self.expect(s.who, PLAYER)
