@@ -176,7 +176,6 @@ def test_a_state_ends_at_the_declared_game_length():
     assert len(state.history()) <= game.max_game_length() == 8
 
 
-
 def test_the_observer_follows_the_observation_type():
     name = uno_spiel.register(REPO / "variants/classic.yaml", 2, short_name="python_unodsl_observers")
     game = pyspiel.load_game(name)
