@@ -46,7 +46,7 @@ def aec(game, players: int, games: int) -> tuple[int, float]:
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]      # as np.flatnonzero, without its ravel (a 1-d mask)
             env.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
     return steps, time.perf_counter() - start
@@ -60,7 +60,7 @@ def gym_seat(game, players: int, games: int) -> tuple[int, float]:
         env.reset(seed=seed)
         done = False
         while not done:
-            legal = np.flatnonzero(env.action_masks())
+            legal = env.action_masks().nonzero()[0]
             _, _, term, trunc, _ = env.step(int(legal[int(rng.random() * len(legal))]))
             done = term or trunc
             steps += 1

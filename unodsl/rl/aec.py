@@ -46,6 +46,7 @@ class UnoEnv(AECEnv):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.actions = ActionTable(game, n)
+        self._engine_of = self.actions.engine_of        # [seat][rl id], one row of actions.size per seat
         self.encoder = ObservationEncoder(game, n, full_state=full_state)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.seat_of = {a: i for i, a in enumerate(self.possible_agents)}
@@ -61,6 +62,7 @@ class UnoEnv(AECEnv):
         self._deciding = None           # the agent whose infos name its decision, if any
         # The engine's action strings by id, once: infos list them at every step.
         self._action_strings = [game.action_to_string(e) for e in range(game.num_actions)]
+        self._string_of = self._action_strings.__getitem__
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -91,17 +93,20 @@ class UnoEnv(AECEnv):
         """
         st = self.state
         infos = self.infos
-        if self._deciding in infos:
-            infos[self._deciding] = {"legal_actions": [], "decision": None}
-        cur = st.current_player
-        if cur >= 0:
-            self.agent_selection = self._deciding = agent = self.possible_agents[cur]
+        if not st.over:                 # State.current_player and State.decision, read inline
+            decision, cur = st.pending[0], st.pending[1]
+            agent = self.possible_agents[cur]
+            if self._deciding != agent and self._deciding in infos:
+                infos[self._deciding] = {"legal_actions": [], "decision": None}
+            self.agent_selection = self._deciding = agent
             # A new position: the engine is asked once, and observe() and step() read the answer.
             legal = self._legal
-            legal.state, legal.moves, legal.ids = st, len(st.history), st.legal_action_ids()
-            strings = self._action_strings
-            infos[agent] = {"legal_actions": [strings[e] for e in legal.ids], "decision": st.decision}
+            ids = st.legal_action_ids()
+            legal.state, legal.moves, legal.ids = st, len(st.history), ids
+            infos[agent] = {"legal_actions": list(map(self._string_of, ids)), "decision": decision}
         else:
+            if self._deciding in infos:
+                infos[self._deciding] = {"legal_actions": [], "decision": None}
             self._deciding = None
             if self.agents:
                 self.agent_selection = self.agents[0]
@@ -131,7 +136,7 @@ class UnoEnv(AECEnv):
         seat = self.seat_of[agent]
         st = self.state
         mask = np.zeros(self.actions.size, np.int8)
-        if st.current_player == seat and agent in self.agents:
+        if not st.over and st.pending[1] == seat and agent in self.agents:     # _to_act inline
             legal = self._legal
             rl_of = self.actions.rl_of[seat]
             for e in legal.ids if legal.state is st and len(st.history) == legal.moves else legal(st):
@@ -146,9 +151,10 @@ class UnoEnv(AECEnv):
         seat = self.seat_of[agent]
         st = self.state
         a = -1 if action is None else int(action)
-        if not 0 <= a < self.actions.size:
+        engine_of = self._engine_of[seat]
+        if not 0 <= a < len(engine_of):
             raise IllegalActionError(f"{agent}: action {action!r} is not in Discrete({self.actions.size})")
-        engine_id = self.actions.engine_of[seat][a]
+        engine_id = engine_of[a]
         legal = self._legal
         if engine_id not in (legal.ids if legal.state is st and len(st.history) == legal.moves else legal(st)):
             raise IllegalActionError(f"{agent}: '{self.actions.label(a)}' is not legal now "
@@ -157,13 +163,14 @@ class UnoEnv(AECEnv):
         st.apply_id(engine_id)
         # Rewards are all zero from reset to the round's end (only _finish sets them, and the steps
         # of the finished agents clear them): a step that does not end the round has none to add.
-        if st.is_over:
+        over = st.over
+        if over:
             self._finish()
         elif self.max_turns is not None and st.turns > self.max_turns:
             for a in self.agents:
                 self.truncations[a] = True
         self._select()
-        if st.is_over:
+        if over:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

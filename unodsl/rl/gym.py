@@ -65,9 +65,10 @@ class GymSeat(gym.Env):
 
     def _play_bots(self) -> None:
         """Let the bots decide until this seat must, or the round is over."""
-        st = self.state
-        while not st.is_over and st.current_player != self.seat and not self._truncated():
-            st.apply_id(self.bots[st.current_player].act(st))
+        st, seat, bots, cap = self.state, self.seat, self.bots, self.max_turns
+        # is_over, current_player and _truncated() read inline: this loop runs once per bot move.
+        while not st.over and st.pending[1] != seat and (cap is None or st.turns <= cap):
+            st.apply_id(bots[st.pending[1]].act(st))
 
     def _truncated(self) -> bool:
         return self.max_turns is not None and self.state.turns > self.max_turns
@@ -80,7 +81,7 @@ class GymSeat(gym.Env):
         if st.current_player != self.seat:
             return {"legal_actions": [], "decision": None, "action_mask": np.zeros(self.actions.size, bool)}
         ids = self._legal(st)
-        return {"legal_actions": [self._action_strings[e] for e in ids], "decision": st.decision,
+        return {"legal_actions": list(map(self._action_strings.__getitem__, ids)), "decision": st.decision,
                 "action_mask": self.actions.mask(self.seat, ids, bool)}
 
     def action_masks(self) -> np.ndarray:

@@ -138,17 +138,17 @@ class ObservationEncoder:
         hand = hands[seat]
         if hand != view.hand:
             _recount(mv, self._hand_at, view.hand, hand)
-            view.hand = hand[:]
-        if discard != view.discard:
-            seen = view.discard
+        seen = view.discard
+        if discard != seen:
             m = len(seen)
             if len(discard) > m and discard[:m] == seen:    # cards discarded: _recount's first case, inline
                 at = self._discard_at
-                for c in discard[m:]:
+                added = discard[m:]
+                for c in added:
                     mv[at[c]] += 1
+                seen += added
             else:
                 _recount(mv, self._discard_at, seen, discard)
-            view.discard = discard[:]
         # The one-hot fields, each as the position of its 1 (the spare entry: none); moving a 1 is two
         # writes. Written out field by field: a loop over them cost more than the fields.
         now = self._top_at[discard[-1] if discard else -1]
@@ -166,24 +166,11 @@ class ObservationEncoder:
             mv[view.lock] = 0.0
             mv[now] = 1.0
             view.lock = now
-        if state.over:
-            acting = decision = self._spare
-        else:
-            acting = self._acting_at[(pending[1] - seat) % self.n]
-            decision = self._decision_at.get(pending[0], self._spare)
-        if acting != view.acting:
-            mv[view.acting] = 0.0
-            mv[acting] = 1.0
-            view.acting = acting
-        if decision != view.decision:
-            mv[view.decision] = 0.0
-            mv[decision] = 1.0
-            view.decision = decision
-        now = self._drawn_at[pending[2]] if pending and pending[0] == _DRAWN and pending[1] == seat else self._spare
-        if now != view.drawn:
-            mv[view.drawn] = 0.0
-            mv[now] = 1.0
-            view.drawn = now
+        # acting, decision and drawn follow from the pending decision alone, a tuple: the same object
+        # (the engine keeps one per seat's turn) holds the same values, and their positions with it.
+        key = None if state.over else pending
+        if key is not view.pending:
+            self._encode_pending(view, seat, key)
         if self._backs_at is not None:
             now = self._side_at if self._sides[state.side] == self._second_side else self._spare
             if now != view.side:
@@ -223,13 +210,35 @@ class ObservationEncoder:
             self._encode_hands(view.hidden, self._hidden_at, hands, seat, mv)
         return view.v.copy()
 
+    def _encode_pending(self, view, seat: int, pending) -> None:
+        """Set `acting`, `decision` and `drawn` for the pending decision `pending` (None: the game is over)."""
+        mv = view.mv
+        if pending is None:
+            acting = decision = self._spare
+        else:
+            acting = self._acting_at[(pending[1] - seat) % self.n]
+            decision = self._decision_at.get(pending[0], self._spare)
+        if acting != view.acting:
+            mv[view.acting] = 0.0
+            mv[acting] = 1.0
+            view.acting = acting
+        if decision != view.decision:
+            mv[view.decision] = 0.0
+            mv[decision] = 1.0
+            view.decision = decision
+        now = self._drawn_at[pending[2]] if pending and pending[0] == _DRAWN and pending[1] == seat else self._spare
+        if now != view.drawn:
+            mv[view.drawn] = 0.0
+            mv[now] = 1.0
+            view.drawn = now
+        view.pending = pending
+
     def _encode_hands(self, seen: list, at: list, hands: list, seat: int, mv) -> None:
         """Count the hand of each other seat into its block `at[offset]` (`seen`: as last counted)."""
         for rel, q in enumerate(self._others[seat], 1):
             hand = hands[q]
             if hand != seen[rel]:
                 _recount(mv, at[rel], seen[rel], hand)
-                seen[rel] = hand[:]
 
     def _encode_shown(self, view, seat: int, shown: dict) -> None:
         """Count the cards shown to `seat` (State.revealed[seat]), per seat offset, into `revealed`."""
@@ -241,7 +250,6 @@ class ObservationEncoder:
         for rel in range(1, self.n):
             if lists[rel] != view.shown_cards[rel]:
                 _recount(view.mv, self._revealed_at[rel], view.shown_cards[rel], lists[rel])
-                view.shown_cards[rel] = lists[rel]
         view.shown = {q: list(cards) for q, cards in shown.items()}
 
     def describe(self) -> list[str]:
@@ -251,13 +259,14 @@ class ObservationEncoder:
 
 _NOTHING: dict = {}                     # State.revealed of a seat that was shown nothing
 _DRAWN = D.DRAWN
+_UNSEEN = object()                      # no pending decision encoded yet
 
 
 class _SeatView:
     """What encode() last made for one observer: its vector, and copies of the values it was made from."""
 
     __slots__ = ("v", "mv", "hand", "discard", "top", "color", "lock", "acting", "decision", "drawn", "side",
-                 "draw_back", "called", "out", "shown", "shown_cards", "backs", "hidden")
+                 "draw_back", "called", "out", "shown", "shown_cards", "backs", "hidden", "pending")
 
     def __init__(self, size: int, spare: int, n: int):
         whole = np.zeros(size + 1, np.float32)     # the vector and the spare entry of empty one-hots
@@ -269,6 +278,7 @@ class _SeatView:
         # The one-hot fields by the position of their 1: none set.
         self.top = self.color = self.lock = self.acting = self.decision = self.drawn = spare
         self.side = self.draw_back = spare
+        self.pending = _UNSEEN               # State.pending as last encoded (None: over), by identity
         self.called = [False] * n
         self.out = [False] * n
         self.shown: dict = {}               # State.revealed[seat] as last counted, copied
@@ -278,11 +288,14 @@ class _SeatView:
 
 
 def _recount(mv, at: list, old: list, new: list) -> None:
-    """Turn the counts per card at positions `at[card]` of `mv` from those of the list `old` into those of `new`."""
+    """Turn the counts per card at positions `at[card]` of `mv` from those of the list `old` into those of `new`,
+    and `old` into a copy of `new` (a list of the caller's own: changing it in place spares a copy a call)."""
     m = len(old)
     if len(new) > m and new[:m] == old:         # cards added at the end: a draw, a card discarded
-        for c in new[m:]:
+        added = new[m:]
+        for c in added:
             mv[at[c]] += 1
+        old += added
         return
     if len(new) == m - 1:                       # one card taken, the others in order (list.remove: a play)
         i = 0
@@ -292,6 +305,7 @@ def _recount(mv, at: list, old: list, new: list) -> None:
             i += 1
         if old[i + 1:] == new[i:]:
             mv[at[old[i]]] -= 1
+            del old[i]
             return
     delta: dict[int, int] = {}
     for c in old:
@@ -301,3 +315,4 @@ def _recount(mv, at: list, old: list, new: list) -> None:
     for c, d in delta.items():
         if d:
             mv[at[c]] += d
+    old[:] = new
