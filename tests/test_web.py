@@ -272,6 +272,17 @@ def test_seat_tokens_are_long_and_distinct_and_spectators_cannot_play():
     assert "hand" not in room.view(None) and "choices" not in room.view(None)
 
 
+def test_spectators_see_the_public_variables_and_no_private_value():
+    room = Room("ABCDEF", load("variants/house-rules/pressure.yaml"), 3, seed=2)
+    for q in range(3):
+        room.join(f"p{q}")
+    state = room.state
+    state.pvars[1][[v.name for v in state.g.player_vars].index("shield")] = True   # private: seat 1's alone
+    assert room.view(None)["variables"] == [f"state: pressure {state.vars[0]}"]   # no seat's shield
+    assert "shield: you yes" in room.view(room.seats[1])["variables"]
+    assert "shield: you no" in room.view(room.seats[0])["variables"]
+
+
 def test_serve_listens_on_this_machine_only_unless_told(tmp_path):
     from click.testing import CliRunner
 

@@ -177,14 +177,16 @@ def variable_value(value) -> str:
 
 def variable_lines(obs: dict, seat: int) -> list[str]:
     """The declared variables the seat's observation shows: the public globals, then each per-player one
-    (the seat's own value, and the other seats' where it may see them)."""
+    (the seat's own value, and the other seats' where it may see them). `obs` may be just
+    State.variables_seen_by(seat), and `seat` -1, nobody's (a spectator)."""
     lines = []
     if obs.get("state"):
         lines.append("state: " + ", ".join(f"{name} {variable_value(v)}" for name, v in obs["state"].items()))
     for name, values in obs.get("player_state", {}).items():
         shown = [f"{'you' if q == seat else f'p{q}'} {variable_value(v)}" for q, v in enumerate(values)
                  if v is not None or q == seat]
-        lines.append(f"{name}: " + ", ".join(shown))
+        if shown:                                  # a spectator sees no seat's private value
+            lines.append(f"{name}: " + ", ".join(shown))
     return lines
 
 

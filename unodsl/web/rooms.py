@@ -227,6 +227,7 @@ class Room:
             entry.update(cards=hand_size, uno=bool(state.uno_called[q]), out=bool(state.eliminated[q]),
                          dealer=q == state.dealer)
         if seat is None:
+            out["variables"] = variable_lines(state.variables_seen_by(SPECTATOR), SPECTATOR)   # the public ones
             return out
         obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
