@@ -148,15 +148,19 @@ class _Unit(StatementChecks, ExpressionChecks):
         self._assign(s, var)
 
     def s_set_var_of(self, s):
-        var = self.v.player_state.get(s.name)
+        self._assign(s, self._per_player(s, f"write 'set {s.name} = ...'"))
+
+    def _per_player(self, node, how: str) -> Variable:
+        """The per-player variable `NAME of P` (read or set) names, P checked as a player; E521 says `how`
+        to write a global one instead."""
+        var = self.v.player_state.get(node.name)
         if var is None:
-            if s.name in self.v.state:
-                self.fail(s.span, "E521", f"'{s.name}' is global (state:): it has no value per player; "
-                          f"write 'set {s.name} = ...'")
-            self._unknown_variable(s.span, s.name, "per-player")
-        self.expect(s.who, PLAYER)
-        self.checked.refers[id(s)] = var
-        self._assign(s, var)
+            if node.name in self.v.state:
+                self.fail(node.span, "E521", f"'{node.name}' is global (state:): it has no value per player; {how}")
+            self._unknown_variable(node.span, node.name, "per-player")
+        self.expect(node.who, PLAYER)
+        self.checked.refers[id(node)] = var
+        return var
 
     def _assign(self, s, var: Variable) -> None:
         """The value set must be of the variable's type, and an enum's one of its values."""
@@ -186,15 +190,7 @@ class _Unit(StatementChecks, ExpressionChecks):
                       + suggestion_suffix(word.value, var.values))
 
     def e_var_of(self, e):
-        var = self.v.player_state.get(e.name)
-        if var is None:
-            if e.name in self.v.state:
-                self.fail(e.span, "E521", f"'{e.name}' is global (state:): it has no value per player; "
-                          f"read it as '{e.name}'")
-            self._unknown_variable(e.span, e.name, "per-player")
-        self.expect(e.who, PLAYER)
-        self.checked.refers[id(e)] = var
-        return VARIABLE_TYPES[var.type]
+        return VARIABLE_TYPES[self._per_player(e, f"read it as '{e.name}'").type]
 
     def e_direction(self, e):
         return INT
