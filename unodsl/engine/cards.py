@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from functools import partial
 
 
@@ -23,17 +24,45 @@ class Cards:
 
     __slots__ = ()
 
+    # --- chance: every shuffle and random number of a game goes through these four methods, so that
+    # engine/chance.py's ChanceState can let a chance player name each card and number instead.
+
+    def _shuffle(self, cards: list, taken: int = 0) -> None:
+        """Shuffle `cards` in place (the draw pile, or cards of which the top `taken` go out at once)."""
+        shuffle(cards, self.rng)
+
+    def _randrange(self, n: int) -> int:
+        """A whole number from 0 to n - 1, each as likely."""
+        return self.rng.randrange(n)
+
+    def _weighted(self, cumulative: tuple) -> int:
+        """An index i with chance (cumulative[i] - cumulative[i - 1]) / cumulative[-1]."""
+        return bisect_right(cumulative, self.rng.randrange(cumulative[-1]))
+
+    def _draw_pile_top(self) -> int:
+        """The draw pile's top card, which stays (the pile is not empty)."""
+        return self.draw_pile[-1]
+
+    def _put_under_draw_pile(self, cards: list) -> None:
+        self.draw_pile[0:0] = cards
+
+    def _refill(self) -> bool:
+        """The draw pile is empty: the discard pile but its top card becomes it, shuffled (False: nothing to take)."""
+        if len(self.discard) <= 1:
+            return False                            # both piles empty: draw nothing (ruling 1.12)
+        top = self.discard.pop()
+        self.draw_pile = self.discard
+        self.discard = [top]
+        self._shuffle(self.draw_pile)
+        self.reshuffles += 1
+        return True
+
     def _draw_one(self) -> int:
         pile = self.draw_pile
         if not pile:
-            if len(self.discard) <= 1:
-                return -1                           # both piles empty: draw nothing (ruling 1.12)
-            top = self.discard.pop()
-            pile = self.discard
-            shuffle(pile, self.rng)
-            self.draw_pile = pile
-            self.discard = [top]
-            self.reshuffles += 1
+            if not self._refill():
+                return -1
+            pile = self.draw_pile
         return pile.pop()
 
     def _draw(self, p: int, n: int) -> int:

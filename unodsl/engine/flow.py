@@ -12,7 +12,6 @@ import operator
 from ..effects import layout as D
 from ..model.variant import Dealer
 from . import events as E
-from .cards import shuffle
 from .ops import draw, draw_until_playable, eliminate
 from .seats import finished_team, must_call, teams_in_play, with_cards
 
@@ -29,7 +28,7 @@ class Flow:
     __slots__ = ()
 
     def _new_round(self, first: bool) -> None:
-        g, n, rng = self.g, self.n, self.rng
+        g, n = self.g, self.n
         v = g.variant
         self.round += 1
         if first:
@@ -38,18 +37,17 @@ class Flow:
             elif v.dealer is Dealer.SEAT_0:
                 self.dealer = 0
             else:
-                self.dealer = rng.randrange(n)
+                self.dealer = self._randrange(n)
         else:
             self.dealer = (self.dealer + 1) % n
-        deck = list(g.deck)
-        shuffle(deck, rng)
+        self.draw_pile = deck = list(g.deck)
+        self._shuffle(deck, v.hand_size * n + 1)          # the hands, then the start card
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
         del deck[len(deck) - len(dealt):]
         self.hands = [[] for _ in range(n)]
         for i in range(n):
             self.hands[(self.dealer + 1 + i) % n] = dealt[i::n]
-        self.draw_pile = deck
         starter = deck.pop()
         self.discard = [starter]
         self.color = g.k_color[starter]
@@ -110,11 +108,11 @@ class Flow:
 
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""
-        g, rng = self.g, self.rng
+        g = self.g
         contenders = list(range(self.n))
         for _ in range(20):
             deck = list(g.deck)
-            shuffle(deck, rng)
+            self._shuffle(deck, len(contenders))
             values = {p: max(g.k_number[deck.pop()], 0) for p in contenders}
             best = max(values.values())
             contenders = [p for p in contenders if values[p] == best]

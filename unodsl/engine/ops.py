@@ -9,7 +9,6 @@ decision do nothing for them (docs/language.md, "Eliminated players").
 
 from __future__ import annotations
 
-from bisect import bisect_right
 
 from ..effects import layout as D
 # The flags an instruction declares: defined where compiled code and the engine meet (the lowering
@@ -18,7 +17,6 @@ from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
 from ..model.variables import VarType, Visibility
 from ..model.variant import EliminatedCards
 from . import events as E
-from .cards import shuffle
 from .seats import not_eliminated
 from .variables import shown_value
 
@@ -291,7 +289,7 @@ def redeal(st, p: int) -> None:
     seats = [q for q in (*st.players_from(p, False), p) if not st.eliminated[q]]
     pool = [k for q in seats for k in st.hands[q]]
     st.steps += len(pool)
-    shuffle(pool, st.rng)
+    st._shuffle(pool, len(pool))
     for q in seats:
         st.hands[q] = []
     for i, k in enumerate(pool):
@@ -325,9 +323,9 @@ def eliminate(st, p: int) -> None:
         st.discard[0:0] = hand                  # under the whole pile: the top card stays in play
     elif where is EliminatedCards.INTO_DRAW:
         st.draw_pile += hand
-        shuffle(st.draw_pile, st.rng)
+        st._shuffle(st.draw_pile)
     else:
-        st.draw_pile[0:0] = hand
+        st._put_under_draw_pile(hand)
     if st.events is not None:
         st.events.append(E.Event(E.ELIMINATED, p))
 
@@ -388,7 +386,7 @@ def random_number(st, fr: list, low: int, high: int) -> int:
     round are taken in order); every player sees what was drawn."""
     if low > high:
         low, high = high, low
-    value = low + st.rng.randrange(high - low + 1)
+    value = low + st._randrange(high - low + 1)
     if st.events is not None:
         st.events.append(E.Event(E.RANDOM, fr[F_SELF], count=value))
     return value
@@ -398,7 +396,7 @@ def random_number(st, fr: list, low: int, high: int) -> int:
 def random_pick(st, fr: list, name: str, values: tuple, cumulative: tuple, colored: bool) -> int:
     """One of distribution `name`'s values (numbers, or color indices when `colored`), by weight
     (`cumulative`: the running totals), from the game's generator; every player sees what was drawn."""
-    value = values[bisect_right(cumulative, st.rng.randrange(cumulative[-1]))]
+    value = values[st._weighted(cumulative)]
     if st.events is not None:
         if colored:
             st.events.append(E.Event(E.RANDOM, fr[F_SELF], color=st.g.variant.colors[value], name=name))
@@ -417,8 +415,8 @@ def flip_again(st, fr: list, put_back: bool) -> int:
     if put_back:
         old = st.discard.pop()
         st.draw_pile.append(old)
-        shuffle(st.draw_pile, st.rng)
-    k = st.draw_pile.pop()
+        st._shuffle(st.draw_pile)
+    k = st._draw_one()
     st.discard.append(k)
     st.color = st.g.k_color[k]
     if st.events is not None:
