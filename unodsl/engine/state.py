@@ -137,7 +137,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
             if key == "g":
                 pass
             elif key == "rng":
-                value = random.Random()
+                value = random.Random.__new__(random.Random)      # not seeded from the OS (half a clone's time)
                 value.setstate(self.rng.getstate())
             elif isinstance(value, list):
                 value = _deep_list(value)
@@ -161,5 +161,8 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
 
 
 def _deep_list(value: list) -> list:
-    return [(_deep_list(x) if isinstance(x, list) else x) for x in value]
+    """A copy of `value` and of every list in it, at any depth (a list of no lists: one copy in C)."""
+    if list in map(type, value):
+        return [(_deep_list(x) if isinstance(x, list) else x) for x in value]
+    return value[:]
 
