@@ -1,5 +1,7 @@
 """Steps per second: random legal actions through the raw API, the PettingZoo AEC env and GymSeat,
-and RLCard's UNO environment loop (`env.run`, random agents; 2 players, its only table) beside them.
+and RLCard's UNO environment loop (`env.run`, random agents; 2 players, its only table) beside them;
+then the OpenSpiel game with and without chance nodes (player steps per second, chance outcomes
+drawn by their probabilities; `--openspiel-games`, 0 to leave it out).
 
 RLCard runs in its own venv (`benchmarks/.rlcard-venv`, built by rlcard_bench.py on first use);
 `--no-rlcard` leaves it out. Prints figures; asserts nothing. `python benchmarks/bench_rl.py [--variant FILE] [--players N] [--games G]`.
@@ -67,6 +69,29 @@ def gym_seat(game, players: int, games: int) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
+def openspiel_game(variant: str, players: int, games: int, chance: str) -> tuple[int, float, int]:
+    """Player steps, seconds and chance outcomes of `games` random games of the OpenSpiel game."""
+    import pyspiel
+    from unodsl.rl import openspiel as uno_spiel
+    game = pyspiel.load_game(uno_spiel.register(variant, players, chance=chance,
+                                                short_name=f"python_unodsl_bench_{chance}"))
+    rng = random.Random(1)
+    steps = outcomes = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, chances = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, chances)[0])
+                outcomes += 1
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+                steps += 1
+    return steps, time.perf_counter() - start, outcomes
+
+
 def rlcard_env(games: int) -> tuple[int, float] | None:
     """RLCard's env.run loop in its venv, or None (the reason on stderr)."""
     sys.path.insert(0, str(REPO / "benchmarks"))
@@ -89,6 +114,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--no-rlcard", action="store_true", help="leave RLCard's env loop out")
+    parser.add_argument("--openspiel-games", type=int, default=100, help="OpenSpiel games in each chance mode (0: none)")
     args = parser.parse_args()
     game = unodsl.load(args.variant)
     rows = [("raw API (legal_action_ids + apply_id)", raw(game, args.players, args.games))]
@@ -108,6 +134,17 @@ def main() -> None:
         ratio = by_name["PettingZoo AEC (last + mask + step)"] / by_name["RLCard env.run (uno, random agents)"]
         print(f"  PettingZoo AEC / RLCard env.run: {ratio:.2f}x (RLCard's rules give shorter games; "
               f"steps/s is per action either way)")
+    if args.openspiel_games:
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            print("  OpenSpiel: not installed (the openspiel extra)")
+            return
+        for chance in ("explicit", "sampled"):
+            steps, seconds, outcomes = openspiel_game(args.variant, args.players, args.openspiel_games, chance)
+            rate = steps / seconds
+            print(f"  {'OpenSpiel, chance=' + chance:<42} {steps:8d} steps {seconds:6.2f} s {rate:10.0f} steps/s  "
+                  f"{rate / base:5.2f}x raw, {outcomes / args.openspiel_games:.0f} chance outcomes a game")
 
 
 if __name__ == "__main__":

@@ -15,19 +15,73 @@ import numpy as np  # noqa: E402
 from unodsl.rl import openspiel as uno_spiel  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
+EXPLICIT, SAMPLED = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
 
 
-@pytest.mark.parametrize("variant, n", [("classic", 2), ("classic", 4), ("house-rules/seven-o", 3),
-                                        ("all-wild-grogu", 2), ("teams", 4)])
-def test_random_sim_test_passes(variant, n):
+def chance_step(state, rng):
+    """At a chance node, apply an outcome drawn by its probability."""
+    outcomes, chances = zip(*state.chance_outcomes())
+    state.apply_action(rng.choices(outcomes, chances)[0])
+
+
+def to_decision(state, rng):
+    """Apply chance outcomes until a player decides (or the game ends); return the state."""
+    while state.is_chance_node():
+        chance_step(state, rng)
+    return state
+
+
+def random_step(state, rng):
+    """One random legal action of the player to act, then the chance outcomes it brings."""
+    state.apply_action(rng.choice(state.legal_actions()))
+    to_decision(state, rng)
+
+
+@pytest.mark.parametrize("variant, n, chance", [
+    ("classic", 2, "explicit"), ("classic", 4, "explicit"), ("house-rules/seven-o", 3, "explicit"),
+    ("all-wild-grogu", 2, "explicit"), ("teams", 4, "explicit"), ("flip", 2, "explicit"), ("no-mercy", 3, "explicit"),
+    ("house-rules/wild-roulette", 2, "explicit"), ("classic", 2, "sampled")])
+def test_random_sim_test_passes(variant, n, chance):
     path = REPO / "variants" / f"{variant}.yaml"
-    name = uno_spiel.register(path, num_players=n, short_name=f"python_unodsl_sim_{variant.replace('/', '_')}_{n}")
+    name = uno_spiel.register(path, num_players=n, chance=chance,
+                              short_name=f"python_unodsl_sim_{variant.replace('/', '_')}_{n}_{chance}")
     game = pyspiel.load_game(name)
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert game.get_type().chance_mode == (EXPLICIT if chance == "explicit" else SAMPLED)
     assert game.get_type().provides_information_state_tensor and game.get_type().provides_information_state_string
-    # The information state: the observation vector, then two numbers for each step the game may last.
-    assert game.information_state_tensor_size() == game.observation_tensor_size() + 2 * game.max_game_length()
+    # The information state: the observation vector, then two numbers for each step players may take.
+    assert game.information_state_tensor_size() == game.observation_tensor_size() + 2 * 8 * 1000
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_the_first_chance_node_deals_each_card_as_likely_as_its_share_and_says_which():
+    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, short_name="python_unodsl_chance_first")
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    engine = uno_spiel.load_game(REPO / "variants/classic.yaml")
+    deck = {k: engine.deck.count(k) for k in set(engine.deck)}
+    assert state.is_chance_node() and str(state) == "dealing"
+    assert state.chance_outcomes() == [(k, deck[k] / len(engine.deck)) for k in sorted(deck)]
+    assert game.max_chance_outcomes() == engine.num_kinds + 10
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, engine.card_index["red_7"]) == "chance: red_7"
+    assert state.observation_tensor(0) == [0.0] * game.observation_tensor_size()      # nothing dealt yet
+
+
+def test_an_explicit_state_is_a_function_of_its_history():
+    """What OpenSpiel's serialization assumes: the same actions and outcomes from a new state give the same state."""
+    name = uno_spiel.register(REPO / "variants/classic.yaml", 3, short_name="python_unodsl_chance_history")
+    game = pyspiel.load_game(name)
+    rng = random.Random(3)
+    state = to_decision(game.new_initial_state(), rng)
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        random_step(state, rng)
+    again = game.new_initial_state()
+    for action in state.history():
+        again.apply_action(action)
+    assert again.state.to_json() == state.state.to_json()
+    assert [again.information_state_string(p) for p in range(3)] == [state.information_state_string(p) for p in range(3)]
+    assert game.new_initial_state().child(state.history()[0]).history() == state.history()[:1]
 
 
 def test_observation_tensor_is_the_env_vector_and_legal_actions_match_the_engine():
@@ -35,8 +89,8 @@ def test_observation_tensor_is_the_env_vector_and_legal_actions_match_the_engine
     name = uno_spiel.register(REPO / "variants/classic.yaml", 2, short_name="python_unodsl_tensor")
     game = pyspiel.load_game(name)
     env = rl.env(REPO / "variants/classic.yaml", num_players=2)
-    state = game.new_initial_state()
     rng = random.Random(1)
+    state = to_decision(game.new_initial_state(), rng)
     for _ in range(60):
         if state.is_terminal():
             break
@@ -45,15 +99,16 @@ def test_observation_tensor_is_the_env_vector_and_legal_actions_match_the_engine
             assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32),
                                   env.encoder.encode(state.state, seat))
         assert state.legal_actions() == sorted(env.actions.from_engine(e, p) for e in state.state.legal_action_ids())
-        state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
 
 
-def test_resampler_keeps_what_the_player_sees():
-    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, short_name="python_unodsl_resample")
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_resampler_keeps_what_the_player_sees(chance):
+    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, chance=chance, short_name=f"python_unodsl_resample_{chance}")
     game = pyspiel.load_game(name)
-    state = game.new_initial_state()
     resample = uno_spiel.resampler(seed=3)
     rng = random.Random(2)
+    state = to_decision(game.new_initial_state(), rng)
     changed = 0
     for _ in range(40):
         if state.is_terminal():
@@ -64,17 +119,20 @@ def test_resampler_keeps_what_the_player_sees():
         assert other.observation_string(p) == state.observation_string(p)
         assert other.legal_actions() == state.legal_actions()
         changed += other.state.hand(1 - p) != state.state.hand(1 - p)
-        state.apply_action(rng.choice(state.legal_actions()))
+        # The copy plays on: with chance nodes, its draw pile is unresolved again.
+        random_step(other, random.Random(p))
+        random_step(state, rng)
     assert changed > 10
 
 
-@pytest.mark.parametrize("by_observation", [True, False], ids=["observation-string", "information-state"])
-def test_an_ismcts_bot_plays_a_game(by_observation):
+@pytest.mark.parametrize("by_observation, chance", [(True, "explicit"), (False, "explicit"), (True, "sampled")],
+                         ids=["observation-string", "information-state", "observation-string-sampled"])
+def test_an_ismcts_bot_plays_a_game(by_observation, chance):
     """OpenSpiel's ISMCTS plays seat 0 with our resampler, keying its tree by the observation string or by
     the information-state string."""
     from open_spiel.python.algorithms import ismcts, mcts
-    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=40 if by_observation else 30,
-                              short_name=f"python_unodsl_ismcts_{'obs' if by_observation else 'info'}")
+    name = uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=40 if by_observation else 30, chance=chance,
+                              short_name=f"python_unodsl_ismcts_{'obs' if by_observation else 'info'}_{chance}")
     game = pyspiel.load_game(name)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), uct_c=2.0,
                            max_simulations=10 if by_observation else 8, random_state=np.random.RandomState(0),
@@ -84,6 +142,9 @@ def test_an_ismcts_bot_plays_a_game(by_observation):
     rng = random.Random(0)
     moves = 0
     while not state.is_terminal():
+        if state.is_chance_node():
+            chance_step(state, rng)
+            continue
         if state.current_player() == 0:
             action = bot.step(state)
             assert action in state.legal_actions()
@@ -101,13 +162,13 @@ def test_an_ismcts_bot_plays_a_game(by_observation):
 def random_states(name, variant="classic", n=2, steps=120, seed=5, **kwargs):
     """Yield the states along a random game of a freshly registered table."""
     uno_spiel.register(REPO / "variants" / f"{variant}.yaml", n, short_name=name, **kwargs)
-    state = pyspiel.load_game(name).new_initial_state()
     rng = random.Random(seed)
+    state = to_decision(pyspiel.load_game(name).new_initial_state(), rng)
     for _ in range(steps):
         if state.is_terminal():
             return
         yield state
-        state.apply_action(rng.choice(state.legal_actions()))
+        random_step(state, rng)
 
 
 def history_rows(state, player):
@@ -138,7 +199,7 @@ def test_the_information_state_differs_when_the_players_own_history_does():
         a, b = state.child(legal[0]), state.child(legal[1])
         assert a.information_state_tensor(p) != b.information_state_tensor(p)
         assert a.information_state_string(p) != b.information_state_string(p)
-        step = len(state.history())
+        step = len(state.steps)                                             # players' steps so far
         assert history_rows(a, p)[step].tolist() == [1, legal[0] + 1]       # offset 0 (itself), RL id + 1
         assert history_rows(b, p)[step].tolist() == [1, legal[1] + 1]
         assert not history_rows(a, p)[step + 1:].any()
@@ -155,7 +216,7 @@ def test_another_seats_private_action_is_hidden_and_its_own_is_not():
             p = state.current_player()
             keep = next(a for a in state.legal_actions() if state.action_to_string(a) == "keep")
             after = state.child(keep)
-            step = len(state.history())
+            step = len(state.steps)
             assert history_rows(after, p)[step].tolist() == [1, keep + 1]
             assert history_rows(after, 1 - p)[step].tolist() == [2, state.get_game().num_distinct_actions() + 1]
             assert f"p{p}:keep" in after.information_state_string(p)
@@ -165,15 +226,19 @@ def test_another_seats_private_action_is_hidden_and_its_own_is_not():
     assert kept >= 2
 
 
-def test_a_state_ends_at_the_declared_game_length():
-    name = "python_unodsl_info_length"
-    uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=1, short_name=name)
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_a_state_ends_at_the_declared_game_length(chance):
+    name = f"python_unodsl_info_length_{chance}"
+    uno_spiel.register(REPO / "variants/classic.yaml", 2, max_turns=1, short_name=name, chance=chance)
     game = pyspiel.load_game(name)
-    state = game.new_initial_state()
     rng = random.Random(0)
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-    assert len(state.history()) <= game.max_game_length() == 8
+    for _ in range(20):
+        state = to_decision(game.new_initial_state(), rng)
+        while not state.is_terminal():
+            random_step(state, rng)
+        assert len(state.steps) <= 8 and len(state.history()) <= game.max_game_length()
+    # Players' 8 steps (a turn), and with chance nodes as many chance outcomes plus the deal's.
+    assert game.max_game_length() == (8 if chance == "sampled" else 2 * 8 + 108 + 20 * 2)
 
 
 def test_the_observer_follows_the_observation_type():
@@ -182,9 +247,10 @@ def test_the_observer_follows_the_observation_type():
     info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     seen = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
     assert info.tensor.size == game.information_state_tensor_size() > seen.tensor.size == game.observation_tensor_size()
-    state = game.new_initial_state()
-    for action in (0, 0, 0):
-        state.apply_action(state.legal_actions()[action])
+    rng = random.Random(0)
+    state = to_decision(game.new_initial_state(), rng)
+    for _ in range(3):
+        random_step(state, rng)
     info.set_from(state, 1)
     seen.set_from(state, 1)
     assert info.tensor.tolist() == state.information_state_tensor(1)

@@ -1,7 +1,11 @@
 """An OpenSpiel Python game of any variant (the `openspiel` extra): `register(variant_path)`.
 
-Sequential, imperfect information, zero-sum wins. Chance is SAMPLED_STOCHASTIC: the engine's
-own seeded generator shuffles and draws inside `apply_action`, so there are no chance nodes.
+Sequential, imperfect information, zero-sum wins. Chance is EXPLICIT_STOCHASTIC by default: each
+card dealt or drawn and each random number of an effect is a chance node, whose outcomes are the
+faces the unresolved cards may show, each as likely as its share (engine/chance.py: a step is run
+again, from a copy of the state before it, with one more outcome each time the engine asks for
+one). `chance="sampled"` gives the SAMPLED_STOCHASTIC game instead: the engine's seeded generator
+deals and draws inside `apply_action`, and there are no chance nodes.
 The observation tensor is the RL environment's vector (`ObservationEncoder`); the information
 state is that vector followed by the round's action history as the player may know it
 (`InfoStateObserver`, layout in docs/rl.md); `resampler` deals the unseen cards again for
@@ -16,23 +20,34 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+from ..engine.chance import NeedChance, as_chance, chance_state, chance_width
 from .actions import ActionTable
 from .aec import load_game, win_rewards
 from .observation import ObservationEncoder
 from .resample import resample_hidden
 
 
-def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_name: str | None = None) -> str:
-    """Register `variant_path` at `num_players` as an OpenSpiel game; return its short name for `pyspiel.load_game`."""
+def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_name: str | None = None,
+             chance: str = "explicit") -> str:
+    """Register `variant_path` at `num_players` as an OpenSpiel game; return its short name for `pyspiel.load_game`.
+
+    `chance`: "explicit" (chance nodes for the cards and random numbers) or "sampled" (none: the
+    engine's generator deals and draws).
+    """
+    if chance not in ("explicit", "sampled"):
+        raise ValueError(f"chance is 'explicit' or 'sampled', not {chance!r}")
     game = load_game(variant_path)
     game.check_players(num_players)
+    explicit = chance == "explicit"
+    width = chance_width(game, num_players)
     name = short_name or f"python_unodsl_{Path(str(variant_path)).stem.replace('-', '_')}_{num_players}p"
     table = ActionTable(game, num_players)
     encoder = ObservationEncoder(game, num_players)
     game_type = pyspiel.GameType(
         short_name=name, long_name=f"unodsl {game.variant.name} ({num_players} players)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
+                     else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -40,11 +55,16 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={"seed": 0})
-    max_length = max_turns * 8          # steps: a state is terminal (truncated) at this length too
-    info = pyspiel.GameInfo(num_distinct_actions=table.size, max_chance_outcomes=0, num_players=num_players,
+    max_steps = max_turns * 8           # players' steps: a state is terminal (truncated) at this many too
+    # With chance nodes, a state is also terminal at `max_length` moves of players and chance
+    # together: the deal, then (no bound holds for the draws) one chance outcome a step on average.
+    max_length = 2 * max_steps + game.deck_size + 20 * num_players if explicit else max_steps
+    info = pyspiel.GameInfo(num_distinct_actions=table.size,
+                            max_chance_outcomes=game.num_kinds + width if explicit else 0,
+                            num_players=num_players,
                             min_utility=-float(num_players - 1), max_utility=float(num_players - 1),
                             utility_sum=0.0, max_game_length=max_length)
-    history = HistoryCode(table, num_players, max_length)
+    history = HistoryCode(table, num_players, max_steps)
 
     class UnoGame(pyspiel.Game):
         """The variant at a fixed table size."""
@@ -52,12 +72,18 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
         def __init__(self, params=None):
             super().__init__(game_type, info, params or {})
             self.engine_game, self.table, self.encoder, self.max_turns = game, table, encoder, max_turns
-            self.history = history
+            self.history, self.explicit, self.width = history, explicit, width
+            self.max_steps, self.max_length = max_steps, max_length
             self.seed = int((params or {}).get("seed", 0))
             self.deals = 0
+            self.first_need = None      # explicit: what the deal asks chance first (the same for every state)
 
         def new_initial_state(self):
-            """Return a freshly dealt round (each new state gets the next seed)."""
+            """Return the round before its deal (chance deals it), or, sampled, a round dealt with the next seed."""
+            if explicit:
+                state = UnoState(self, None, self.first_need)
+                self.first_need = state._need
+                return state
             self.deals += 1
             return UnoState(self, game.new_game(players=num_players, seed=self.seed * 1_000_003 + self.deals))
 
@@ -74,22 +100,26 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
 class _Rules:
     """What every state of one registered game shares; states share it when OpenSpiel copies them."""
 
-    def __init__(self, game, table, encoder, max_turns, max_length):
-        self.game, self.table, self.encoder, self.max_turns = game, table, encoder, max_turns
-        self.max_length = max_length
+    def __init__(self, game):
+        self.game, self.table, self.encoder, self.max_turns = game.engine_game, game.table, game.encoder, game.max_turns
+        self.max_steps, self.max_length, self.explicit = game.max_steps, game.max_length, game.explicit
+        self.width, self.seed, self.players = game.width, game.seed, game.num_players()
 
     def __deepcopy__(self, memo):
         return self
 
 
 class _Engine:
-    """The engine State of an OpenSpiel state; a copy is the engine's own clone (generator included)."""
+    """The engine State of an OpenSpiel state; a copy is the engine's own clone (generator included).
 
-    def __init__(self, state):
-        self.state = state
+    A `frozen` State is never changed (with chance nodes, a step plays a clone of it), so copies share it.
+    """
+
+    def __init__(self, state, frozen: bool = False):
+        self.state, self.frozen = state, frozen
 
     def __deepcopy__(self, memo):
-        return _Engine(self.state.clone())
+        return self if self.frozen else _Engine(self.state.clone())
 
 
 class _Steps(list):
@@ -100,23 +130,62 @@ class _Steps(list):
         return _Steps(self)
 
 
-class UnoState(pyspiel.State):
-    """An OpenSpiel state wrapping an engine State."""
+DEAL = -1        # UnoState._todo while the round is being dealt
 
-    def __init__(self, game, state):
+
+class UnoState(pyspiel.State):
+    """An OpenSpiel state wrapping an engine State.
+
+    With chance nodes, `_engine` holds the state after the last step played in full; a step in
+    progress is `_todo` (the engine action, or DEAL) with the outcomes `_told` so far, and `_need`
+    says what chance must name next. Each outcome runs the step again from a copy of `_engine`.
+    """
+
+    def __init__(self, game, state, need: NeedChance | None = None):
         super().__init__(game)
-        self._g = _Rules(game.engine_game, game.table, game.encoder, game.max_turns, game.history.length)
-        self._engine = _Engine(state)
+        self._g = _Rules(game)
+        self._engine = None if state is None else _Engine(state)
         self.steps = _Steps()
+        self.moves = 0                  # players' steps and chance outcomes
+        self._todo, self._told, self._need = None, [], None
+        if state is None:
+            self._todo = DEAL
+            if need is None:
+                self._advance()
+            else:
+                self._need = need       # the deal's first question, known already
 
     @property
     def state(self):
-        """The engine State."""
-        return self._engine.state
+        """The engine State (None while the first deal is still being named)."""
+        return None if self._engine is None else self._engine.state
+
+    def _advance(self):
+        """Play the step in progress with the outcomes told, up to the end or the next chance node."""
+        g = self._g
+        try:
+            if self._todo == DEAL:
+                state = chance_state(g.game, g.players, self._told, seed=g.seed, width=g.width)
+            else:
+                state = self.state.clone()
+                state.tell(self._told)
+                state.apply_id(self._todo)
+        except NeedChance as need:
+            self._need = need
+            return
+        state.tell([])
+        self._engine = _Engine(state, frozen=True)
+        self._todo, self._told, self._need = None, [], None
 
     def current_player(self):
-        """Return the seat to act, or TERMINAL."""
-        return pyspiel.PlayerId.TERMINAL if self.is_terminal() else self.state.current_player
+        """Return the seat to act, CHANCE at a chance node, or TERMINAL."""
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if self._need is not None else self.state.current_player
+
+    def chance_outcomes(self):
+        """Return the (outcome, probability) pairs of this chance node."""
+        return list(self._need.outcomes)
 
     def _legal_actions(self, player):
         """Return the RL ids legal for `player`, sorted."""
@@ -124,30 +193,49 @@ class UnoState(pyspiel.State):
         return sorted(rl_of[e] for e in self.state.legal_action_ids())
 
     def _apply_action(self, action):
-        """Apply an RL id of the seat to act (the engine draws with its own generator)."""
+        """Apply an RL id of the seat to act, or a chance outcome."""
+        self.moves += 1
+        if self._need is not None:
+            self._told.append(action)
+            self._need = None
+            self._advance()
+            return
         seat = self.state.current_player
-        self.state.apply_id(self._g.table.to_engine(action, seat))
+        engine_action = self._g.table.to_engine(action, seat)
         self.steps.append((seat, action))
+        if self._g.explicit:
+            self._todo, self._told = engine_action, []
+            self._advance()
+        else:
+            self.state.apply_id(engine_action)
 
     def _action_to_string(self, player, action):
-        """Return the seat-relative label of an RL id."""
+        """Return the seat-relative label of an RL id, or a chance outcome's: the card, or the value's index."""
+        if player == pyspiel.PlayerId.CHANCE:
+            names = self._g.game.card_names
+            return f"chance: {names[action]}" if action < len(names) else f"chance: value {action - len(names)}"
         return self._g.table.label(action)
 
     def _truncated(self) -> bool:
-        return self.state.observation(0)["turn"] > self._g.max_turns or len(self.steps) >= self._g.max_length
+        g = self._g
+        if len(self.steps) >= g.max_steps or self.moves >= g.max_length:
+            return True
+        return self.state is not None and self.state.turns > g.max_turns
 
     def is_terminal(self):
-        """Return True when the round is over or past the turn cap."""
-        return self.state.is_over or self._truncated()
+        """Return True when the round is over or past the turn cap or the game's length."""
+        return (self.state is not None and self.state.is_over and self._need is None) or self._truncated()
 
     def returns(self):
         """Return the zero-sum win rewards (0 to all when unfinished or nobody won)."""
-        if not self.state.is_over:
+        if self.state is None or not self.state.is_over or self._need is not None:
             return [0.0] * self.num_players()
         return win_rewards(self.state, self.num_players())
 
     def __str__(self):
         st = self.state
+        if st is None:
+            return "dealing"
         return f"top {st.top_card} color {st.current_color} seat {st.current_player} decides {st.decision}"
 
 
@@ -160,8 +248,8 @@ class UnoObserver:
         self.dict = {f.name: self.tensor[f.start:f.start + f.size] for f in encoder.fields}
 
     def set_from(self, state, player):
-        """Write `player`'s observation of `state` into the tensor."""
-        self.tensor[:] = self.encoder.encode(state.state, player)
+        """Write `player`'s observation of `state` into the tensor (all 0 before the deal)."""
+        self.tensor[:] = 0 if state.state is None else self.encoder.encode(state.state, player)
 
     def string_from(self, state, player):
         """Return `player`'s observation as text (its hand and the public position)."""
@@ -170,6 +258,8 @@ class UnoObserver:
 
 def observation_words(state, player) -> str:
     """`player`'s view of `state` in words: its hand and the public position."""
+    if state.state is None:
+        return f"p{player} dealing"
     obs = state.state.observation(player)
     return (f"p{player} hand {' '.join(obs['hand'])} | top {obs['top']} color {obs['color']} "
             f"sizes {obs['hand_sizes']} draw {obs['draw_pile']} turn {obs['turn']}")
@@ -221,7 +311,7 @@ class InfoStateObserver:
 
     def set_from(self, state, player):
         """Write `player`'s information state of `state` into the tensor."""
-        self.dict["observation"][:] = self.encoder.encode(state.state, player)
+        self.dict["observation"][:] = 0 if state.state is None else self.encoder.encode(state.state, player)
         codes = self.history.codes(state.steps, player)
         rows = self.dict["history"]
         rows[:len(codes)] = codes
@@ -238,7 +328,8 @@ def resampler(seed: int = 0):
 
     def resample(state, player):
         copy = state.clone()
-        copy._engine = _Engine(resample_hidden(state._g.game, state.state, player, rng))
+        other = resample_hidden(state._g.game, state.state, player, rng)
+        copy._engine = _Engine(as_chance(other, state._g.width), True) if state._g.explicit else _Engine(other)
         return copy
 
     return resample
