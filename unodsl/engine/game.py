@@ -111,7 +111,6 @@ class Game(Tables, Positions):
         state._new_round(first=True)
         return state
 
-
     def state_class_for(self, record: bool) -> type:
         """The class of a new state: a recorded game is played by State (FastState never records), one
         with sets by SetState in both modes."""
