@@ -12,7 +12,7 @@ import pytest
 
 import unodsl
 from unodsl.effects import layout as D
-from unodsl.engine import ops
+from unodsl.engine import State, ops
 from unodsl.engine.chance import NeedChance, as_chance, chance_state
 
 REPO = Path(__file__).resolve().parent.parent
@@ -75,6 +75,35 @@ def test_telling_the_generators_own_outcomes_plays_the_seeded_game(variant):
             told, questions = step(told, action, lambda need: need.natural)
             asked += len(questions)
     assert asked > 2 * game.variant.hand_size * n           # the deals and the draws were asked for
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_outcomes_drawn_by_their_probabilities_play_whole_games(variant):
+    """Any outcome chance may give plays on: every card stays in the deck (a saved state loads) to the end."""
+    game = load(variant)
+    n = table_size(game)
+    rng = random.Random(7)
+
+    def drawn(need):
+        outcomes, chances = zip(*need.outcomes)
+        assert sum(chances) == pytest.approx(1) and all(c > 0 for c in chances)
+        return rng.choices(outcomes, chances)[0]
+
+    told = []
+    while True:
+        try:
+            state = chance_state(game, n, told, seed=3)
+            break
+        except NeedChance as need:
+            told.append(drawn(need))
+    asked = 0
+    for _ in range(400):
+        if state.is_over:
+            break
+        state, questions = step(state, rng.choice(state.legal_action_ids()), drawn)
+        asked += len(questions)
+        State.from_json(game, state.to_json())          # every card is in one zone (else InvalidState)
+    assert asked > 0
 
 
 def test_the_deal_asks_for_each_card_as_likely_as_its_share_of_the_deck():
