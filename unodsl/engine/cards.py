@@ -24,8 +24,9 @@ class Cards:
 
     __slots__ = ()
 
-    # --- chance: every shuffle and random number of a game goes through these four methods, so that
-    # engine/chance.py's ChanceState can let a chance player name each card and number instead.
+    # --- chance: every shuffle and random number of a game, every look at the draw pile's top card
+    # and every card put under the pile go through the methods below (and every card drawn through
+    # _draw_one and _draw), so that engine/chance.py's ChanceState can let a chance player name each.
 
     def _shuffle(self, cards: list, taken: int = 0) -> None:
         """Shuffle `cards` in place (the draw pile, or cards of which the top `taken` go out at once)."""
@@ -44,6 +45,7 @@ class Cards:
         return self.draw_pile[-1]
 
     def _put_under_draw_pile(self, cards: list) -> None:
+        """Put `cards` at the bottom of the draw pile, in their order."""
         self.draw_pile[0:0] = cards
 
     def _refill(self) -> bool:

@@ -20,7 +20,10 @@ outcome it gave (`natural`): telling every natural outcome plays exactly the gam
 
 Outcome ids: a card is its kind id (0 to num_kinds - 1); the i-th of a number's possible values
 is `num_kinds + i`, i below the table's `width` (a uniform range wider than that is named a
-digit at a time).
+block at a time).
+
+A ChanceState is built on State (SetState for a variant with sets), never on FastState, whose
+turn draw takes the pile's top card itself.
 """
 
 from __future__ import annotations
@@ -77,7 +80,8 @@ class _Chance:
         return self._ask(outcomes, base + natural) - base
 
     def _uniform(self, n: int, natural: int) -> int:
-        """An index below n, each as likely: one outcome, or a block of n then an index inside it."""
+        """An index below n, each as likely: one outcome, or (n wider than `width`) which block of the
+        range, each as likely as its size, then an index inside that block."""
         width = self.width
         if n <= width:
             return self._ask_index([1] * n, natural)

@@ -9,7 +9,6 @@ decision do nothing for them (docs/language.md, "Eliminated players").
 
 from __future__ import annotations
 
-
 from ..effects import layout as D
 # The flags an instruction declares: defined where compiled code and the engine meet (the lowering
 # computes what code may do from them), so the effects package needs nothing from the engine.
