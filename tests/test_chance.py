@@ -218,3 +218,30 @@ def test_a_copy_made_a_chance_state_has_its_draw_pile_unresolved_but_a_back_that
     copy = as_chance(plain)
     assert (copy.lo, copy.hi) == (0, len(plain.draw_pile) - 1)
     assert json.loads(copy.to_json()) == json.loads(plain.to_json())
+
+
+def test_generated_variants_told_their_natural_outcomes_play_their_seeded_games():
+    """The fuzz templates' variants (redeals, eliminations, named piles, random numbers, sets...), each
+    a game at a table size it allows: the chance seam leaves every step as the seeded game plays it."""
+    from test_fuzz_games import _counts, compile_text, template_variant
+    played = steps = 0
+    for seed in range(120):
+        base, text = template_variant(random.Random(seed))
+        result = compile_text(text, base)
+        if result.errors or result.game is None:
+            continue
+        game = result.game
+        n = random.Random(seed).choice(_counts(game))
+        seeded = game.new_game(players=n, seed=seed)
+        told, _ = natural_deal(game, n, seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            assert told.to_json() == seeded.to_json(), text
+            if seeded.is_over:
+                break
+            action = rng.choice(seeded.legal_action_ids())
+            seeded.apply_id(action)
+            told, _ = step(told, action, lambda need: need.natural)
+            steps += 1
+        played += 1
+    assert played >= 60 and steps > 20 * played
