@@ -46,6 +46,9 @@ class NeedChance(Exception):
     def __deepcopy__(self, memo):
         return self                             # never changed once raised
 
+    def __reduce__(self):
+        return NeedChance, (self.outcomes, self.natural)
+
 
 def chance_width(game, players: int) -> int:
     """The most values one number outcome names: seats (a random dealer), a distribution's values, or 10."""

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+from ..engine import State
 from ..engine.chance import NeedChance, as_chance, chance_state, chance_width
 from .actions import ActionTable
 from .aec import load_game, win_rewards
@@ -87,6 +88,10 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
             self.deals += 1
             return UnoState(self, game.new_game(players=num_players, seed=self.seed * 1_000_003 + self.deals))
 
+        def __reduce__(self):
+            """Pickle as the name and parameters (unpickling needs the game registered)."""
+            return pyspiel.load_game, (name, self.get_parameters())
+
         def make_py_observer(self, iig_obs_type=None, params=None):
             """Return the information-state observer for a perfect-recall type, else the observation's."""
             if iig_obs_type is not None and iig_obs_type.perfect_recall:
@@ -104,22 +109,46 @@ class _Rules:
         self.game, self.table, self.encoder, self.max_turns = game.engine_game, game.table, game.encoder, game.max_turns
         self.max_steps, self.max_length, self.explicit = game.max_steps, game.max_length, game.explicit
         self.width, self.seed, self.players = game.width, game.seed, game.num_players()
+        self.name, self.params = game.get_type().short_name, game.get_parameters()
 
     def __deepcopy__(self, memo):
         return self
+
+    def __reduce__(self):
+        return _rules_of, (self.name, self.params)
+
+
+def _rules_of(name: str, params: dict) -> _Rules:
+    """The rules of game `name` (registered in this process), as unpickled."""
+    return _Rules(pyspiel.load_game(name, params))
 
 
 class _Engine:
     """The engine State of an OpenSpiel state; a copy is the engine's own clone (generator included).
 
-    A `frozen` State is never changed (with chance nodes, a step plays a clone of it), so copies share it.
+    A `frozen` State is never changed (with chance nodes, a step plays a clone of it), so copies share
+    it. Pickled (OpenSpiel's `serialize`) as the engine's saved state, and where its chance stands.
     """
 
-    def __init__(self, state, frozen: bool = False):
-        self.state, self.frozen = state, frozen
+    def __init__(self, state, rules: _Rules, frozen: bool = False):
+        self.state, self.rules, self.frozen = state, rules, frozen
 
     def __deepcopy__(self, memo):
-        return self if self.frozen else _Engine(self.state.clone())
+        return self if self.frozen else _Engine(self.state.clone(), self.rules)
+
+    def __reduce__(self):
+        st = self.state
+        resolved = (st.lo, st.hi) if self.rules.explicit else None
+        return _engine_of, (self.rules, st.to_json(), resolved, self.frozen)
+
+
+def _engine_of(rules: _Rules, saved: str, resolved: tuple | None, frozen: bool) -> _Engine:
+    """An _Engine as unpickled: the saved state, with chance nodes a ChanceState with its unresolved cards."""
+    state = State.from_json(rules.game, saved)
+    if resolved is not None:
+        state = as_chance(state, rules.width)
+        state.lo, state.hi = resolved
+    return _Engine(state, rules, frozen)
 
 
 class _Steps(list):
@@ -144,7 +173,7 @@ class UnoState(pyspiel.State):
     def __init__(self, game, state, need: NeedChance | None = None):
         super().__init__(game)
         self._g = _Rules(game)
-        self._engine = None if state is None else _Engine(state)
+        self._engine = None if state is None else _Engine(state, self._g)
         self.steps = _Steps()
         self.moves = 0                  # players' steps and chance outcomes
         self._todo, self._told, self._need = None, [], None
@@ -174,7 +203,7 @@ class UnoState(pyspiel.State):
             self._need = need
             return
         state.tell([])
-        self._engine = _Engine(state, frozen=True)
+        self._engine = _Engine(state, g, frozen=True)
         self._todo, self._told, self._need = None, [], None
 
     def current_player(self):
@@ -237,6 +266,16 @@ class UnoState(pyspiel.State):
         if st is None:
             return "dealing"
         return f"top {st.top_card} color {st.current_color} seat {st.current_player} decides {st.decision}"
+
+    def __reduce__(self):
+        """Pickle as OpenSpiel serializes: the game's name and parameters, and `serialize()` (unpickling
+        needs the game registered)."""
+        game = self.get_game()
+        return _deserialized, (game.get_type().short_name, game.get_parameters(), self.serialize())
+
+
+def _deserialized(name: str, params: dict, text: str):
+    return pyspiel.load_game(name, params).deserialize_state(text)
 
 
 class UnoObserver:
@@ -329,7 +368,8 @@ def resampler(seed: int = 0):
     def resample(state, player):
         copy = state.clone()
         other = resample_hidden(state._g.game, state.state, player, rng)
-        copy._engine = _Engine(as_chance(other, state._g.width), True) if state._g.explicit else _Engine(other)
+        rules = state._g
+        copy._engine = _Engine(as_chance(other, rules.width) if rules.explicit else other, rules, rules.explicit)
         return copy
 
     return resample
