@@ -78,6 +78,7 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
             self.seed = int((params or {}).get("seed", 0))
             self.deals = 0
             self.first_need = None      # explicit: what the deal asks chance first (the same for every state)
+            self.rules = _Rules(self)   # what its states share
 
         def new_initial_state(self):
             """Return the round before its deal (chance deals it), or, sampled, a round dealt with the next seed."""
@@ -120,7 +121,7 @@ class _Rules:
 
 def _rules_of(name: str, params: dict) -> _Rules:
     """The rules of game `name` (registered in this process), as unpickled."""
-    return _Rules(pyspiel.load_game(name, params))
+    return pyspiel.load_game(name, params).rules
 
 
 class _Engine:
@@ -172,7 +173,7 @@ class UnoState(pyspiel.State):
 
     def __init__(self, game, state, need: NeedChance | None = None):
         super().__init__(game)
-        self._g = _Rules(game)
+        self._g = game.rules
         self._engine = None if state is None else _Engine(state, self._g)
         self.steps = _Steps()
         self.moves = 0                  # players' steps and chance outcomes
