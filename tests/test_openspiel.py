@@ -105,6 +105,20 @@ def test_a_state_pickles_and_serializes(chance):
         assert mine.state.to_json() == theirs.state.to_json()
 
 
+def test_the_sampled_games_deals_do_not_depend_on_copies_made():
+    """OpenSpiel copies a Python state through a new initial state: that one must not take a seed (the
+    k-th round dealt gets the k-th seed, however many copies were made)."""
+    def second_deal(name, copies):
+        uno_spiel.register(REPO / "variants/classic.yaml", 2, chance="sampled", short_name=name)
+        game = pyspiel.load_game(name)
+        first = game.new_initial_state()
+        first.current_player()                  # the round is dealt when first looked at
+        kept = [first.clone() for _ in range(copies)]
+        assert all(copy.state.to_json() == first.state.to_json() for copy in kept)
+        return game.new_initial_state().state.to_json()
+    assert second_deal("python_unodsl_deals_a", 0) == second_deal("python_unodsl_deals_b", 5)
+
+
 def test_observation_tensor_is_the_env_vector_and_legal_actions_match_the_engine():
     import unodsl.rl as rl
     name = uno_spiel.register(REPO / "variants/classic.yaml", 2, short_name="python_unodsl_tensor")

@@ -86,8 +86,14 @@ def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_na
                 state = UnoState(self, None, self.first_need)
                 self.first_need = state._need
                 return state
+            # Dealt when first looked at: OpenSpiel copies a state by making a new initial state and
+            # then writing the copy's fields over it, and such a state must neither deal nor take a seed.
+            return UnoState(self, _Deal(self.next_deal))
+
+        def next_deal(self):
+            """A round dealt with the next seed."""
             self.deals += 1
-            return UnoState(self, game.new_game(players=num_players, seed=self.seed * 1_000_003 + self.deals))
+            return game.new_game(players=num_players, seed=self.seed * 1_000_003 + self.deals)
 
         def __reduce__(self):
             """Pickle as the name and parameters (unpickling needs the game registered)."""
@@ -124,15 +130,29 @@ def _rules_of(name: str, params: dict) -> _Rules:
     return pyspiel.load_game(name, params).rules
 
 
+class _Deal:
+    """A sampled round not dealt yet: `deal()` deals it."""
+
+    def __init__(self, deal):
+        self.deal = deal
+
+
 class _Engine:
     """The engine State of an OpenSpiel state; a copy is the engine's own clone (generator included).
 
     A `frozen` State is never changed (with chance nodes, a step plays a clone of it), so copies share
     it. Pickled (OpenSpiel's `serialize`) as the engine's saved state, and where its chance stands.
+    A sampled round is dealt when its state is first asked for (a copy asks too).
     """
 
     def __init__(self, state, rules: _Rules, frozen: bool = False):
-        self.state, self.rules, self.frozen = state, rules, frozen
+        self._state, self.rules, self.frozen = state, rules, frozen
+
+    @property
+    def state(self):
+        if self._state.__class__ is _Deal:
+            self._state = self._state.deal()
+        return self._state
 
     def __deepcopy__(self, memo):
         return self if self.frozen else _Engine(self.state.clone(), self.rules)
