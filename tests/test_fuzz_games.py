@@ -160,8 +160,10 @@ class GameChecker:
         (test_round_ends_when_the_deal_*: set-up effects did not settle the round)."""
         if s.over or s.turns != 1 or s.pending[0] not in (D.TURN, D.JUMP, D.STACK):
             return False                # not the first turn of a round
-        # Any empty hand counts: in a team_out round the player_out event should have run for it.
-        return _sides_in_play(s) <= 1 or any(not h and not e for h, e in zip(s.hands, s.eliminated))
+        # An empty hand not yet counted out: settling would have counted it (and run player_out). In a
+        # team_out round a player the set-up put out of cards stays out while a teammate holds cards.
+        unsettled = (not h and not e and not o for h, e, o in zip(s.hands, s.eliminated, s.out))
+        return _sides_in_play(s) <= 1 or any(unsettled)
 
     def _check_state(self, s: State, at: _At) -> list[int]:
         deck = self.decks[s.side]                   # by the faces up
