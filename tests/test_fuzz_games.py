@@ -745,6 +745,16 @@ def test_round_ends_when_the_deal_empties_a_hand():
     assert fast.is_over and fast.to_json() == reference.to_json()
 
 
+# A match whose every round ends in its own set-up (the deal eliminates the dealer, leaving one player)
+# dealt each next round from inside the last one: past about a hundred rounds, a RecursionError.
+# Found by the long template campaign. Fixed: Flow._new_round deals such rounds in a loop.
+def test_a_match_whose_rounds_all_end_in_their_set_up_plays_them_all():
+    game = _setup_eliminates("deal: {on_deal: eliminate self}")
+    for fast in (True, False):
+        state = Game(game.variant, fast=fast).new_game(2, seed=0, match=True)
+        assert state.is_over and state.round == game.variant.max_rounds == 1000
+
+
 # A match on a deck whose every card scores 0 never ended: no score reaches the target. scoring.max_rounds
 # (default 1,000) bounds it; here 30, so the test plays few rounds.
 def test_a_match_on_a_zero_point_deck_ends():

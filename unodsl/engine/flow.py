@@ -28,6 +28,29 @@ class Flow:
     __slots__ = ()
 
     def _new_round(self, first: bool) -> None:
+        """Deal a round and begin it (its set-up effects, then play).
+
+        A round can end in its own set-up (a deal effect that leaves one player, say), and a match
+        then asks for the next round from inside this call: that round is dealt here, after this one
+        returns, so that a long run of such rounds is a loop, not a recursion (`dealing`: 1 inside
+        this call, 2 once another round is asked for).
+        """
+        if self.dealing:
+            self.dealing = 2
+            return
+        self.dealing = 1
+        try:
+            while True:
+                self._deal(first)
+                self._start_round()
+                if self.dealing == 1:
+                    return
+                self.dealing, first = 1, False
+        finally:
+            self.dealing = 0
+
+    def _deal(self, first: bool) -> None:
+        """Choose the dealer, shuffle and deal: the hands, the start card and the round's fresh fields."""
         g, n = self.g, self.n
         v = g.variant
         self.round += 1
@@ -57,7 +80,6 @@ class Flow:
         self.reset_round_fields()
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round, cards=(g.card_names[starter],)))
-        self._start_round()
 
     def _start_round(self) -> None:
         """The dealt round begins: the deal's effect (an opening pass), then the start card's, then play."""

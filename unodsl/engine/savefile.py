@@ -624,6 +624,7 @@ def load_state(game, text: str):
         setattr(state, name, ld.got[name])
     state.log = None
     state.events = None
+    state.dealing = 0
     return state
 
 

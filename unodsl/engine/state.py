@@ -33,7 +33,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
                  "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
                  "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
                  "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
-                 "window_kind", "after", "then", "steps", "side", "piles", "vars", "pvars", "set_play")
+                 "window_kind", "after", "then", "steps", "side", "piles", "vars", "pvars", "set_play", "dealing")
 
     def __init__(self, game, players: int, seed: int, match: bool, record: bool):
         game.tables_for(players)
@@ -54,6 +54,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
         self.log: list[str] | None = [] if record else None
         self.events: list[Event] | None = [] if record else None      # what happened (engine/events.py)
         self.history: list[int] = []
+        self.dealing = 0                # while a round is dealt and begun (Flow._new_round); never saved
 
     # --- public API -------------------------------------------------------
 
