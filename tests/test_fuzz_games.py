@@ -755,6 +755,20 @@ def test_a_match_whose_rounds_all_end_in_their_set_up_plays_them_all():
         assert state.is_over and state.round == game.variant.max_rounds == 1000
 
 
+# A set-up that puts a player out of cards in a team_out round runs the player-out events before any
+# turn; one that paused for a decision there saved a state the loader refused ('next_player' -1 with
+# 'after' "outs"). Found by the long template campaign. Fixed: the loader allows it before the first turn.
+def test_a_state_paused_in_the_set_ups_player_out_events_saves_and_loads():
+    game = _setup_eliminates("players: {allowed: [4]}\nteams: {size: 2}\nround: {ends_when: team_out}\n"
+                             "deal: {hand_size: 1, on_deal: self gives 1 to next}\n"
+                             "events: {player_out: next gives 1 to next of next}")
+    for fast in (True, False):
+        state = Game(game.variant, fast=fast).new_game(4, seed=0)
+        state.apply_id(state.legal_action_ids()[0])         # the dealer gives away their only card
+        assert state.decision == D.GIVE and state.after == "outs" and state.next_player == -1
+        assert State.from_json(game, state.to_json()).to_json() == state.to_json()
+
+
 # A match on a deck whose every card scores 0 never ended: no score reaches the target. scoring.max_rounds
 # (default 1,000) bounds it; here 30, so the test plays few rounds.
 def test_a_match_on_a_zero_point_deck_ends():

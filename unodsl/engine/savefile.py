@@ -424,10 +424,15 @@ def _agrees(kind: str, p: int, ld) -> None:
 
 
 def _next_player(value, ld):
-    """The seat whose turn comes after the windows between turns; -1 until the round's first turn."""
+    """The seat whose turn comes after the windows between turns; -1 until the round's first turn.
+
+    Before it, effects are open only in the set-up: the set-up's own (`after` "setup"), or the
+    player-out events of a player it put out of cards ("outs", no turn begun yet).
+    """
     p = seat_or_none(value, ld)
-    if p < 0 and ld.got["after"] != AFTER_SETUP:
-        raise _Bad(f"is -1 (no turn yet), but field 'after' is {_show(ld.got['after'])}: a turn was played")
+    after = ld.got["after"]
+    if p < 0 and after != AFTER_SETUP and not (after == AFTER_OUTS and ld.got["turns"] == 0):
+        raise _Bad(f"is -1 (no turn yet), but field 'after' is {_show(after)}: a turn was played")
     return p
 
 
