@@ -769,6 +769,16 @@ def test_a_state_paused_in_the_set_ups_player_out_events_saves_and_loads():
         assert State.from_json(game, state.to_json()).to_json() == state.to_json()
 
 
+# A player eliminated (round.eliminate_when) while the catch window was open stayed catchable: the
+# catch made them draw, and an eliminated player held cards. Found by the long template campaign
+# (template seed 649, its fourth game); fixed in ops.eliminate. This pins that game, checked throughout.
+def test_a_player_eliminated_while_the_catch_window_is_open_cannot_be_caught():
+    base, text = template_variant(random.Random(649))
+    game = compile_text(text, base).game
+    assert game.variant.eliminate_when and "after_draw" in text
+    GameChecker(game, Game(game.variant, fast=False), "template 649").play(3, 649_003, match=True)
+
+
 # A match on a deck whose every card scores 0 never ended: no score reaches the target. scoring.max_rounds
 # (default 1,000) bounds it; here 30, so the test plays few rounds.
 def test_a_match_on_a_zero_point_deck_ends():

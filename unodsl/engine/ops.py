@@ -314,6 +314,8 @@ def eliminate(st, p: int) -> None:
     if p < 0 or st.eliminated[p]:
         return
     st.eliminated[p] = True
+    if p in st.vulnerable:                      # out of the round: nobody can catch them any more
+        st.vulnerable.remove(p)
     hand = st.hands[p]
     st.hands[p] = []
     st.steps += len(hand)
