@@ -454,6 +454,31 @@ def test_the_catch_window_stops_exactly_at_seats_with_more_than_pass(tmp_path, p
     assert (answers[False] >= 5) == (partner_may_call is False), answers
 
 
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_player_whose_hand_grew_in_the_catch_window_is_no_longer_caught(tmp_path, fast):
+    """Rule 1.6.2 catches a player holding the card they forgot to call UNO on. Two forgot (a Seven-O 0
+    left both with one card); a catch's penalty, here an effect, makes the other draw too: with two
+    cards they may neither be caught nor call UNO, and the next turn begins."""
+    from pathlib import Path
+    from unodsl.engine import Game
+    from unodsl.scenarios.given import build_state
+    root = Path("variants").resolve()
+    variant = tmp_path / "penalty-grows.yaml"
+    variant.write_text(f"unodsl: 1\nname: penalty grows another hand\nextends: {root / 'classic.yaml'}\n"
+                       f"include: [{root / 'house-rules' / 'seven-o.yaml'}]\n"
+                       "uno:\n  penalty: |\n    self draws 2\n    next draws 1\n")
+    game = Game(unodsl.load(str(variant), "/").variant, fast=fast)
+    state = build_state(game, {"given": {
+        "hands": [["red_0", "blue_5"], ["green_1", "green_2", "green_3"], ["yellow_9"]], "top": "red_5", "turn": 0,
+        "uno_called": [2], "draw_pile": ["blue_1", "blue_2", "blue_3"]}})
+    for action in ("play red_0", "pass", "pass"):       # the hands pass on; 0 and 1, left with one card, don't call
+        state.apply(action)
+    assert state.vulnerable == [0, 1] and state.decision == "catch" and state.current_player == 1
+    state.apply("catch 0")                              # 0 draws 2, and the effect's `next` (1) draws 1
+    assert [len(h) for h in state.hands] == [3, 2, 3]
+    assert state.vulnerable == [] and state.decision == "turn" and state.current_player == 1
+
+
 def test_a_lowest_held_match_is_won_by_the_first_seat_with_the_fewest_points(tmp_path):
     """Scoring by points held (1.10.3): once a seat reaches the target, the lowest score wins (first seat on a tie)."""
     from pathlib import Path

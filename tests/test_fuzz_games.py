@@ -219,6 +219,8 @@ class GameChecker:
             assert len(hand) == g.uno_left, f"{at}: asked to call UNO holding {len(hand)} (uno.at {g.uno_left})"
         elif kind == D.CATCH:
             assert s.vulnerable, f"{at}: a catch window with nobody to catch"
+            held = [len(s.hands[v]) for v in s.vulnerable]
+            assert held == [g.uno_left] * len(held), f"{at}: catchable players hold {held} (uno.at {g.uno_left})"
         elif kind == D.COLOR:
             assert g.variant.colors, f"{at}: a color chosen without colors"
         elif kind == D.CHALLENGE:

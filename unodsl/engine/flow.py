@@ -200,6 +200,9 @@ class Flow:
             self.pending = (D.UNO, self.uno_askers[0])
             return
         if self.vulnerable:
+            # A penalty's effects may have grown another vulnerable hand: only a hand still at UNO is caught.
+            self.vulnerable = must_call(self.vulnerable, self.hands, self.g.uno_left)
+        if self.vulnerable:
             if self.window_kind != D.CATCH:
                 first = self.next_player
                 order = [first, *self.players_from(first, False)]
