@@ -235,8 +235,6 @@ def test_every_item_inside_every_field_replaced_by_junk_is_refused_or_plays_on(k
                 continue                       # the generator's own state: see the rng test below
             every = field in ("frames", "pending")
             for path, _ in _positions(data[field], (field,), every):
-                if field == "frames" and len(path) == 3 and path[2] >= D.F_LOCALS:
-                    continue                   # an effect's locals: see the xfail test below
                 for junk in NESTED:
                     _load_or_refuse(game, _replace(data, path, junk))
 
@@ -397,6 +395,36 @@ def test_a_forced_play_of_a_color_the_player_does_not_hold_is_refused(saved):
         data["draw_pile"][data["draw_pile"].index(other)] = mine
     with pytest.raises(InvalidState, match=r"field 'pending\[2\]' is color \d, of which the forced player"):
         State.from_json(game, json.dumps(data))
+
+
+def test_a_frame_inside_a_loop_must_hold_what_the_loop_has_set(tmp_path):
+    """Paused inside `for each`, a frame holds the loop's list, its index (0 to the list's length) and
+    the name it binds: a save that unsets any of them, or moves the index out of the list, is refused
+    where it is wrong. Before the check it loaded, and resuming raised TypeError or IndexError."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(f"unodsl: 1\nname: loop\nextends: {json.dumps(str(REPO / 'variants' / 'classic.yaml'))}\n"
+                    "cards:\n  wild:\n    on_play: |\n      for each p in others:\n          p chooses color\n",
+                    encoding="utf-8")
+    game = unodsl.load(str(path), root="/")
+    state = game.new_game(3, seed=0)
+    while state.decision != "color":
+        wild = [a for a in state.legal_actions() if a.startswith("play wild")]
+        state.apply(wild[0] if wild else state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])           # the first of the others names a color; the second's turn
+    data = json.loads(state.to_json())
+    frame = data["frames"][-1]
+    code = frame[D.F_CODE]
+    live = [r for r in game.code_live[code] if r.first <= frame[D.F_PC] <= r.last]
+    list_slot, index_slot, name_slot = sorted(r.slot for r in live)
+    assert frame[index_slot] == 2 and len(frame[list_slot]) == 2
+    State.from_json(game, json.dumps(data))         # the genuine save loads
+    for slot, junk, message in ((list_slot, None, "is unset"), (index_slot, None, "is unset"),
+                                (name_slot, None, "is unset"), (index_slot, 3, r"is 3, out of range \(0 to 2\)"),
+                                (index_slot, -1, "is -1, out of range")):
+        tampered = json.loads(state.to_json())
+        tampered["frames"][-1][slot] = junk
+        with pytest.raises(InvalidState, match=rf"field 'frames\[0\]\[{slot}\]' {message}"):
+            State.from_json(game, json.dumps(tampered))
 
 
 def test_a_tampered_local_of_an_effect_frame_is_refused(saved):

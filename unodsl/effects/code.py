@@ -26,6 +26,21 @@ class Value:
 
 
 @dataclass(frozen=True, slots=True)
+class Live:
+    """Where a local certainly holds a value: in a frame paused at any pc from `first` to `last`.
+
+    The loader refuses a saved frame without it there (a genuine one always has it). `most` bounds
+    an INT local (0 to `most`); `len_of`, a `for`'s index, bounds it by the length of that slot's list.
+    """
+
+    slot: int
+    first: int
+    last: int
+    most: int | None = None
+    len_of: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Op:
     """One lowered op and what it does, for the Code record (the engine runs only `run`)."""
 
@@ -48,6 +63,7 @@ class Code:
     flags: frozenset[str]           # what those instructions may do (layout.PAUSES, ...)
     loops: bool                     # has a `for each` or `repeat`
     guard: Callable | None          # the test without which it does nothing (None: it may always do something)
+    live: tuple = ()                # a Live per local certainly set over a range of pcs: Game.code_live
 
     @property
     def can_pause(self) -> bool:

@@ -17,7 +17,7 @@ from typing import Callable
 
 from . import ast as A
 from . import layout as D
-from .code import _SELF, Code, Op, Predicate, Value, _call, _const, _slot
+from .code import _SELF, Code, Live, Op, Predicate, Value, _call, _const, _slot
 from .layout import F_LOCALS, F_PC, F_SELF
 from .lower_expressions import ExpressionLowering
 from .lower_statements import StatementLowering
@@ -44,7 +44,7 @@ class Lowering:
         flags = frozenset(f for name in calls for f in self.flags[name])
         # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
-                    not all(op.forward for op in ops), None if unit.chance else _guard(ops))
+                    not all(op.forward for op in ops), None if unit.chance else _guard(ops), unit.live_ranges(ops))
 
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
@@ -76,6 +76,7 @@ class _Unit(StatementLowering, ExpressionLowering):
         self.slots: dict[int, int] = {}         # id(Let or ForEach) -> the slot of the name it binds
         self.nlocals = 0
         self.slot_kinds: list[str] = []
+        self.live: list[tuple] = []             # (slot, setter op, ops after it, scope, most, len_of): see lives()
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
         self.chance = False                     # draws at random (`random ...`): no test may be made twice
         self.args: dict[int, Value] = {}        # id(Param) -> its argument, while a call's body is lowered
@@ -91,6 +92,25 @@ class _Unit(StatementLowering, ExpressionLowering):
         self.nlocals += 1
         self.slot_kinds.append(kind)
         return slot
+
+    def lives(self, slot: int, setter: Op, scope, after: int = 1, most: int | None = None,
+              len_of: int | None = None) -> None:
+        """Say that `slot` holds a value from `after` ops past `setter` to the end of `scope` (an op, or a
+        block's list of ops, read once the effect is lowered). The code is structured: no jump enters a
+        block past its start, so every path to a pc in that range went through `setter`."""
+        self.live.append((slot, setter, after, scope, most, len_of))
+
+    def live_ranges(self, ops: list[Op]) -> tuple:
+        """The Live records of the effect whose ops (flat, in order) are `ops`."""
+        at = {id(op): pc for pc, op in enumerate(ops)}
+        live = []
+        for slot, setter, after, scope, most, len_of in self.live:
+            last = scope[-1] if isinstance(scope, list) else scope
+            if id(setter) in at and at[id(setter)] + after <= at[id(last)]:
+                live.append(Live(slot, at[id(setter)] + after, at[id(last)], most, len_of))
+        if self.catcher is not None and ops:            # the engine sets it when it pushes the frame
+            live.append(Live(self.catcher, 0, len(ops) - 1))
+        return tuple(sorted(live, key=lambda r: (r.slot, r.first)))
 
     def call(self, name: str, *args: Value) -> Op:
         """An op that runs the engine's instruction `name` on the values of args."""
@@ -120,10 +140,13 @@ class _Unit(StatementLowering, ExpressionLowering):
         def note(st, fr, pc):
             fr[before] = len(st.hands[fr[F_SELF]])
             return pc + 1
-        return [Op(note)]
+        self.prologue_op = Op(note)
+        return [self.prologue_op]
 
     def epilogue(self) -> list[Op]:
         """Ops after the body: turn.draw names the drawn card, the last one the effect put in the drawer's hand."""
         if self.before is None:
             return []
-        return [self.call("note_drawn", _SELF, _slot(self.before))]
+        op = self.call("note_drawn", _SELF, _slot(self.before))
+        self.lives(self.before, self.prologue_op, op)
+        return [op]

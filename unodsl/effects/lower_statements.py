@@ -81,7 +81,9 @@ class StatementLowering:
             group = self.expr(s.value.group).fn
             slot = self.slots[id(s)] = self.new_slot(PLAYER)
             choose = self.low.ops["choose_player"]
-            ops.append(self.decision("choose_player", lambda st, fr: choose(st, fr, slot, group(st, fr))))
+            op = self.decision("choose_player", lambda st, fr: choose(st, fr, slot, group(st, fr)))
+            ops.append(op)
+            self.lives(slot, op, ops, after=2)      # paused just past it, the frame awaits the answer
             return
         fn = self.expr(s.value).fn
         slot = self.slots[id(s)] = self.new_slot(self.checked.types[id(s.value)])
@@ -90,6 +92,7 @@ class StatementLowering:
             fr[slot] = fn(st, fr)
             return pc + 1
         ops.append(Op(assign))
+        self.lives(slot, ops[-1], ops)
 
     def s_swap_hands(self, s, ops):
         ops.append(self.call("swap_hands", _SELF, self.expr(s.who)))
@@ -114,9 +117,12 @@ class StatementLowering:
         # Both pick blind into their own limbo, then the cards cross: a simultaneous exchange.
         pick = self.low.ops["exchange_pick"]
         ops.append(Op(read))
+        start = ops[-1]
         ops.append(self.decision("exchange_pick", lambda st, fr: pick(st, fr[sa], fr[sb], fr[sn], 0)))
         ops.append(self.decision("exchange_pick", lambda st, fr: pick(st, fr[sb], fr[sa], fr[sn], 1)))
         ops.append(self.call("exchange_finish", _slot(sa), _slot(sb)))
+        for slot in (sa, sn, sb):
+            self.lives(slot, start, ops[-1])
 
     def s_look(self, s, ops):
         ops.append(self.call("look", _SELF, self.expr(s.who)))
@@ -247,9 +253,13 @@ class StatementLowering:
             fr[var_slot] = fr[list_slot][i]
             fr[idx_slot] = i + 1
             return pc + 1
-        ops.extend((Op(init, forward=False), Op(step, forward=False)))
+        first, again = Op(init, forward=False), Op(step, forward=False)
+        ops.extend((first, again))
         ops.extend(body)
         ops.append(_jump(-(size + 1)))
+        self.lives(list_slot, first, ops[-1])
+        self.lives(idx_slot, first, ops[-1], len_of=list_slot)
+        self.lives(var_slot, again, ops[-1])
 
     def s_repeat_stmt(self, s, ops):
         count = self.expr(s.count).fn
@@ -266,9 +276,11 @@ class StatementLowering:
                 return pc + size + 2
             fr[counter] -= 1
             return pc + 1
-        ops.extend((Op(init, forward=False), Op(step, forward=False)))
+        first = Op(init, forward=False)
+        ops.extend((first, Op(step, forward=False)))
         ops.extend(body)
         ops.append(_jump(-(size + 1)))
+        self.lives(counter, first, ops[-1], most=MAX_REPEAT)
 
     def s_challenge(self, s, ops):
         who = self.expr(s.who).fn
@@ -321,7 +333,7 @@ class StatementLowering:
     def s_call(self, s, ops):
         body, checked = self.low.procedures[s.name]
         # Each argument is taken once, at the call (as `let` would), into a slot the body reads.
-        args = {}
+        args, set_by = {}, []
         for arg, param in zip(s.args, checked.params):
             value = self.expr(arg)
             if not value.is_const:
@@ -331,12 +343,15 @@ class StatementLowering:
                     fr[slot] = fn(st, fr)
                     return pc + 1
                 ops.append(Op(assign))
+                set_by.append((slot, ops[-1]))
                 value = _slot(slot)
             args[id(param)] = value
         caller = self.checked
         self.checked = checked
         self.args.update(args)
         ops.extend(self.block(body))
+        for slot, setter in set_by:
+            self.lives(slot, setter, ops[-1])
         for key in args:
             del self.args[key]
         self.checked = caller

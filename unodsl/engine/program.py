@@ -55,6 +55,7 @@ class Program:
         code = self.lowering.effect(tree, checked)
         self.game.codes.append((code.ops, code.nlocals))
         self.game.code_locals.append(code.local_kinds)
+        self.game.code_live.append(code.live)
         self.lowered.append(code)
         return len(self.game.codes) - 1
 

@@ -245,6 +245,15 @@ def frame(value, ld):
         raise Bad(f"has {len(value) - D.F_LOCALS} locals; code {code} has {nlocals}")
     for slot, kind in enumerate(ld.game.code_locals[code], start=D.F_LOCALS):
         at(slot, _LOCALS[kind], value[slot], ld)
+    pc = value[D.F_PC]
+    for live in ld.game.code_live[code]:      # what the code has certainly set by the op it resumes at
+        if live.first <= pc <= live.last:
+            held = value[live.slot]
+            if held is None:
+                raise Bad(f"is unset, but the effect has set it before op {pc}", (live.slot,))
+            limit = live.most if live.len_of is None else len(value[live.len_of] or ())
+            if limit is not None and not 0 <= held <= limit:
+                raise Bad(f"is {held}, out of range (0 to {limit})", (live.slot,))
     return value
 
 
