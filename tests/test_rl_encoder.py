@@ -80,7 +80,34 @@ def reference_encode(encoder, state, seat):
             base = o["hidden_hands"] + (i - 1) * k
             for name in state.hand((seat + i) % n):
                 v[base + ki[name]] += 1
+    g = encoder.game
+    up = 0
+    for i, (pile, shown) in enumerate((obs.get("piles") or {}).items()):     # a list of cards face up, else a size
+        v[o["piles"] + i] = len(shown) if isinstance(shown, list) else shown
+        if isinstance(shown, list):
+            for name in shown:
+                v[o["pile_cards"] + up * k + ki[name]] += 1
+            up += 1
+    for name, value in (obs.get("state") or {}).items():
+        _reference_variable(v, o[f"state.{name}"], g, g.state_vars, name, [value])
+    for name, values in (obs.get("player_state") or {}).items():
+        rotated = [values[(seat + rel) % n] for rel in range(n)]
+        mine = next(var for var in g.player_vars if var.name == name).visibility.value == "private"
+        _reference_variable(v, o[f"player_state.{name}"], g, g.player_vars, name, rotated[:1] if mine else rotated)
     return v
+
+
+def _reference_variable(v, start, g, declared, name, values):
+    """Write the values of a variable as players see them (a word, a number, true/false, None for none)."""
+    var = next(var for var in declared if var.name == name)
+    kind = var.type.value
+    if kind in ("int", "bool"):
+        v[start:start + len(values)] = [float(x) for x in values]
+        return
+    words = {"color": list(g.variant.colors) + [None], "card_type": list(g.type_ids) + [None],
+             "enum": list(var.values)}[kind]
+    for j, value in enumerate(values):
+        v[start + j * len(words) + words.index(value)] = 1
 
 
 def assert_encodes(encoder, state, seats, where):
@@ -129,6 +156,81 @@ def test_the_encoder_equals_the_plain_reading_of_the_observation(path, n):
                 assert_encodes(encoder, state, range(n), f"two games, step {i}")
                 if not state.is_over:
                     step(state, rng)
+
+
+EVERY_KIND = """\
+unodsl: 1
+name: every kind of variable
+extends: {classic}
+piles:
+  bank: {{face: down}}
+  pot: {{face: up}}
+state:
+  pressure: {{type: int, min: 0, max: 3}}
+  total: {{type: int}}
+  mood: {{type: enum, values: [calm, angry]}}
+  last_color: {{type: color}}
+  last_type: {{type: card_type}}
+  secret: {{type: int, visibility: hidden}}
+player_state:
+  plays: {{type: int}}
+  favourite: {{type: color, initial: red}}
+  shield: {{type: bool, visibility: private}}
+cards:
+  number:
+    on_play: |
+      set total = total + card.number
+      set last_color = card.color
+      set last_type = card.type
+      set plays = plays + 1
+      set favourite of next = card.color
+      set secret = secret + 1
+      if card.number == 3:
+          self puts 1 card on bank
+      if card.number == 4:
+          move 1 card from draw to pot
+  skip:
+    on_play: |
+      skip next
+      set shield = true
+      set mood = "angry"
+      set pressure = pressure + 1
+      set last_type = card.type
+"""
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_named_piles_and_every_kind_of_variable_are_encoded_as_the_observation_says(tmp_path, n):
+    """A field per pile size, face-up piles' cards, and per declared variable a seat may see: public
+    globals, public per-player ones by seat offset, a private one as the observer's own; a hidden one
+    is left out. Each field takes several values along the games, and equals the plain reading."""
+    import json
+    import unodsl
+    path = tmp_path / "every-kind.yaml"
+    path.write_text(EVERY_KIND.format(classic=json.dumps(str(REPO / "variants" / "classic.yaml"))), encoding="utf-8")
+    g = unodsl.load(str(path), root="/")
+    encoder = rl.ObservationEncoder(g, n)
+    names = [f.name for f in encoder.fields]
+    extra = ["piles", "pile_cards", "state.pressure", "state.total", "state.mood", "state.last_color",
+             "state.last_type", "player_state.plays", "player_state.favourite", "player_state.shield"]
+    assert names[-len(extra):] == extra and not any("secret" in name for name in names)
+    sizes = {f.name: f.size for f in encoder.fields}
+    assert sizes["player_state.plays"] == n and sizes["player_state.shield"] == 1
+    assert sizes["player_state.favourite"] == n * 5 and sizes["state.mood"] == 2
+    values = {name: set() for name in extra}
+    rng = random.Random(1)
+    for seed in range(6):
+        state = g.new_game(players=n, seed=seed)
+        for i in range(400):
+            seat = state.current_player if not state.is_over else 0
+            assert_encodes(encoder, state, [seat], f"game {seed}, step {i}")
+            vector = encoder.encode(state, seat)
+            for f in encoder.fields[-len(extra):]:
+                values[f.name].add(tuple(vector[f.start:f.start + f.size]))
+            if state.is_over:
+                break
+            step(state, rng)
+    assert all(len(seen) >= 2 for seen in values.values()), {name: len(seen) for name, seen in values.items() if len(seen) < 2}
 
 
 def test_each_vector_is_a_new_array():

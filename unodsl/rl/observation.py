@@ -5,8 +5,9 @@ engine), with seats relative to the observer: offset 0 is the observer, offset i
 places after it in seat order. The encoder reads the same values from the State's own lists and
 counters and rewrites only the entries whose values changed since it last encoded for that seat:
 an environment step moves a card or two, and building the observation dict and counting every
-card again cost ten times the engine's own step. tests/test_rl_encoder.py holds it equal to a
-plain reading of `State.observation` over random games of every shipped variant, in both modes.
+card again cost ten times the engine's own step (the named piles and declared variables, in the
+variants that have them, are written whole). tests/test_rl_encoder.py holds it equal to a plain
+reading of `State.observation` over random games of every shipped variant, in both modes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..effects import layout as D
+from ..model.variables import VarType, Visibility
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,17 @@ class ObservationEncoder:
                                            "one-hot per card kind")) if game.k_back is not None else ()),
             ("turn", 1, 0, max(1, game.variant.max_turns), "turns played this round"),
         ]
+        # Named piles (`piles:`) and declared variables (`state:`, `player_state:`): only where the
+        # variant has them, after the fields every variant has (their layout is as it was).
+        names = game.pile_names
+        up = [i for i, face_up in enumerate(game.face_up) if face_up]
+        if names:
+            blocks.append(("piles", len(names), 0, deck, "named piles: the size of each, in order: " + ", ".join(names)))
+        if up:
+            blocks.append(("pile_cards", len(up) * k, 0, per_kind, "face-up named piles (" + ", ".join(names[i] for i in up)
+                           + "): counts per card kind, pile by pile"))
+        self._variables = _variable_blocks(game, n)
+        blocks += [(name, size, low, high, meaning) for name, size, low, high, meaning, _ in self._variables]
         if full_state:
             blocks.append(("hidden_hands", (n - 1) * k, 0, per_kind,
                            "full_state only: the hands of seats at offsets 1..n-1, counts per card kind"))
@@ -128,6 +141,10 @@ class ObservationEncoder:
         if game.k_back is not None:
             self._draw_back_at.append(spare)                # [-1]: an empty draw pile
         self._views = [_SeatView(self.size, spare, n) for _ in range(n)]
+        self._piles_at = o.get("piles")
+        self._pile_cards_at = [(i, [o["pile_cards"] + j * k + c for c in ids]) for j, i in enumerate(up)]
+        self._variables_at = [(o[name], read) for name, _, _, _, _, read in self._variables]
+        self._extras = bool(names or self._variables)
 
     def encode(self, state, seat: int) -> np.ndarray:
         """Return the vector of what `seat` may know of `state` (a new array)."""
@@ -208,7 +225,23 @@ class ObservationEncoder:
             self._encode_hands(view.backs, self._backs_at, hands, seat, mv)
         if self._hidden_at is not None:
             self._encode_hands(view.hidden, self._hidden_at, hands, seat, mv)
+        if self._extras:
+            self._encode_extras(view, state, seat)
         return view.v.copy()
+
+    def _encode_extras(self, view, state, seat: int) -> None:
+        """The named piles and the declared variables (variants that have them: written whole)."""
+        mv = view.mv
+        if self._piles_at is not None:
+            for i, cards in enumerate(state.piles):
+                mv[self._piles_at + i] = len(cards)
+            for i, at in self._pile_cards_at:
+                seen = view.piles.setdefault(i, [])
+                if state.piles[i] != seen:
+                    _recount(mv, at, seen, state.piles[i])
+        for start, read in self._variables_at:
+            for j, value in enumerate(read(state, seat)):
+                mv[start + j] = value
 
     def _encode_pending(self, view, seat: int, pending) -> None:
         """Set `acting`, `decision` and `drawn` for the pending decision `pending` (None: the game is over)."""
@@ -254,8 +287,62 @@ class ObservationEncoder:
 
     def describe(self) -> list[str]:
         """One line per field: indices, name, bounds, meaning."""
-        return [f"{f.start:5d}..{f.start + f.size - 1:<5d} {f.name:<14} [{f.low:g}, {f.high:g}]  {f.meaning}"
+        width = max(14, *(len(f.name) for f in self.fields))
+        return [f"{f.start:5d}..{f.start + f.size - 1:<5d} {f.name:<{width}} [{f.low:g}, {f.high:g}]  {f.meaning}"
                 for f in self.fields if f.size]
+
+def _variable_blocks(game, n: int) -> list[tuple]:
+    """One field per declared variable a seat may see: (name, size, low, high, meaning, read), where
+    read(state, seat) gives the field's values. A per-player variable has an entry per seat offset,
+    a private one only the observer's own; a hidden one is left out (no player sees it)."""
+    colors = game.variant.colors
+    out = []
+    for var in game.state_vars:
+        if var.visibility is Visibility.PUBLIC:
+            i = game.state_vars.index(var)
+            out.append(_variable_field(var, f"state.{var.name}", 1, colors, game.type_ids,
+                                       lambda st, seat, i=i: (st.vars[i],)))
+    for var in game.player_vars:
+        i = game.player_vars.index(var)
+        if var.visibility is Visibility.PUBLIC:
+            out.append(_variable_field(var, f"player_state.{var.name}", n, colors, game.type_ids,
+                                       lambda st, seat, i=i: [st.pvars[(seat + rel) % n][i] for rel in range(n)],
+                                       "per seat offset 0..n-1"))
+        else:           # private: its player alone sees it
+            out.append(_variable_field(var, f"player_state.{var.name}", 1, colors, game.type_ids,
+                                       lambda st, seat, i=i: (st.pvars[seat][i],), "the observer's own (private)"))
+    return out
+
+
+def _variable_field(var, name: str, count: int, colors, type_ids, values, whose: str = "") -> tuple:
+    """The field of `count` values of `var` (`values(state, seat)` gives them as the engine keeps them)."""
+    about = f"{var.type.value} variable '{var.name}'" + (f", {whose}" if whose else "")
+    if var.type is VarType.INT:
+        low = -np.inf if var.low is None else var.low
+        high = np.inf if var.high is None else var.high
+        return name, count, low, high, about, values
+    if var.type is VarType.BOOL:
+        return name, count, 0, 1, about + ": 1 for true", lambda st, seat: [float(x) for x in values(st, seat)]
+    # A word: one-hot over its words (and none, but for an enum), per value.
+    if var.type is VarType.COLOR:
+        words, index = len(colors) + 1, (lambda x: x if x >= 0 else len(colors))
+        about += ": one-hot per color, last = none"
+    elif var.type is VarType.CARD_TYPE:
+        words, position = len(type_ids) + 1, {t: i for i, t in enumerate(type_ids)}
+        index = lambda x: position.get(x, len(type_ids))  # noqa: E731
+        about += ": one-hot per card type (" + ", ".join(type_ids) + "), last = none"
+    else:
+        words, position = len(var.values), {w: i for i, w in enumerate(var.values)}
+        index = position.__getitem__
+        about += ": one-hot per value (" + ", ".join(var.values) + ")"
+
+    def one_hot(st, seat):
+        out = [0.0] * (count * words)
+        for j, x in enumerate(values(st, seat)):
+            out[j * words + index(x)] = 1.0
+        return out
+    return name, count * words, 0, 1, about, one_hot
+
 
 _NOTHING: dict = {}                     # State.revealed of a seat that was shown nothing
 _DRAWN = D.DRAWN
@@ -266,7 +353,7 @@ class _SeatView:
     """What encode() last made for one observer: its vector, and copies of the values it was made from."""
 
     __slots__ = ("v", "mv", "hand", "discard", "top", "color", "lock", "acting", "decision", "drawn", "side",
-                 "draw_back", "called", "out", "shown", "shown_cards", "backs", "hidden", "pending")
+                 "draw_back", "called", "out", "shown", "shown_cards", "backs", "hidden", "pending", "piles")
 
     def __init__(self, size: int, spare: int, n: int):
         whole = np.zeros(size + 1, np.float32)     # the vector and the spare entry of empty one-hots
@@ -285,6 +372,7 @@ class _SeatView:
         self.shown_cards: list[list[int]] = [[] for _ in range(n)]
         self.backs: list[list[int]] = [[] for _ in range(n)]
         self.hidden: list[list[int]] = [[] for _ in range(n)]
+        self.piles: dict[int, list[int]] = {}    # face-up named piles by index, as last counted
 
 
 def _recount(mv, at: list, old: list, new: list) -> None:
