@@ -37,8 +37,13 @@ def raw(game, players: int, games: int) -> tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
-def aec(game, players: int, games: int) -> tuple[int, float]:
+def aec(game, players: int, games: int, floor: bool = False) -> tuple[int, float]:
+    """The AEC loop; `floor`: with the encoder replaced by a copy of a constant vector (what any encoder
+    that returns a fresh array costs at least), to show what the env costs without its observation."""
     env = rl.env(game, num_players=players)
+    if floor:
+        constant = np.zeros(env.encoder.size, np.float32)
+        env.encoder.encode = lambda state, seat: constant.copy()
     rng = random.Random(1)
     steps, start = 0, time.perf_counter()
     for seed in range(games):
@@ -119,6 +124,7 @@ def main() -> None:
     game = unodsl.load(args.variant)
     rows = [("raw API (legal_action_ids + apply_id)", raw(game, args.players, args.games))]
     rows.append(("PettingZoo AEC (last + mask + step)", aec(game, args.players, args.games)))
+    rows.append(("  the same, observation a constant's copy", aec(game, args.players, args.games, floor=True)))
     rows.append(("GymSeat (agent steps only; bots inside)", gym_seat(game, args.players, args.games)))
     if not args.no_rlcard and args.players == 2:
         measured = rlcard_env(args.games)
@@ -134,6 +140,8 @@ def main() -> None:
         ratio = by_name["PettingZoo AEC (last + mask + step)"] / by_name["RLCard env.run (uno, random agents)"]
         print(f"  PettingZoo AEC / RLCard env.run: {ratio:.2f}x (RLCard's rules give shorter games; "
               f"steps/s is per action either way)")
+        floor = by_name["  the same, observation a constant's copy"] / by_name["RLCard env.run (uno, random agents)"]
+        print(f"  the same with a constant observation / RLCard env.run: {floor:.2f}x (no encoder could do better)")
     if args.openspiel_games:
         try:
             import pyspiel  # noqa: F401
