@@ -85,6 +85,7 @@ class _Unit(StatementLowering, ExpressionLowering):
         self.catcher = self.new_slot(PLAYER) if checked.where == "uno_penalty" else None
         # turn.draw: the drawer's hand size before the effect, to tell the card it drew (epilogue).
         self.before = self.new_slot(INT) if checked.where == "turn_draw" else None
+        self.prologue_op: Op | None = None         # the op that sets `before`
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""

@@ -291,19 +291,18 @@ class ObservationEncoder:
         return [f"{f.start:5d}..{f.start + f.size - 1:<5d} {f.name:<{width}} [{f.low:g}, {f.high:g}]  {f.meaning}"
                 for f in self.fields if f.size]
 
+
 def _variable_blocks(game, n: int) -> list[tuple]:
     """One field per declared variable a seat may see: (name, size, low, high, meaning, read), where
     read(state, seat) gives the field's values. A per-player variable has an entry per seat offset,
     a private one only the observer's own; a hidden one is left out (no player sees it)."""
     colors = game.variant.colors
     out = []
-    for var in game.state_vars:
+    for i, var in enumerate(game.state_vars):
         if var.visibility is Visibility.PUBLIC:
-            i = game.state_vars.index(var)
             out.append(_variable_field(var, f"state.{var.name}", 1, colors, game.type_ids,
                                        lambda st, seat, i=i: (st.vars[i],)))
-    for var in game.player_vars:
-        i = game.player_vars.index(var)
+    for i, var in enumerate(game.player_vars):
         if var.visibility is Visibility.PUBLIC:
             out.append(_variable_field(var, f"player_state.{var.name}", n, colors, game.type_ids,
                                        lambda st, seat, i=i: [st.pvars[(seat + rel) % n][i] for rel in range(n)],
