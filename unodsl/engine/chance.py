@@ -138,7 +138,7 @@ class _Chance:
 
     def _draw_pile_top(self) -> int:
         self._resolve_top(1)
-        return self.draw_pile[-1]
+        return super()._draw_pile_top()
 
     def _put_under_draw_pile(self, cards: list) -> None:
         super()._put_under_draw_pile(cards)
@@ -147,10 +147,9 @@ class _Chance:
             self.hi += len(cards)
 
     def _draw_one(self) -> int:
-        if not self.draw_pile and not self._refill():
-            return -1
-        self._resolve_top(1)
-        return self.draw_pile.pop()
+        if self.draw_pile or self._refill():        # State's draw then finds the pile filled
+            self._resolve_top(1)
+        return super()._draw_one()
 
     def _draw(self, p: int, n: int) -> int:
         self._resolve_top(min(n, len(self.draw_pile)))

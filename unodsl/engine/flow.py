@@ -154,9 +154,7 @@ class Flow:
     def _next_turn(self, seat: int) -> None:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
-        if self.vulnerable:
-            self.vulnerable = must_call(self.vulnerable, self.hands, self.g.uno_left)
-        if self.vulnerable or self.uno_askers:
+        if self.vulnerable or self.uno_askers:         # _windows keeps only the hands still at UNO
             self._windows()
         else:
             self._begin_turn(seat)
@@ -200,7 +198,7 @@ class Flow:
             self.pending = (D.UNO, self.uno_askers[0])
             return
         if self.vulnerable:
-            # A penalty's effects may have grown another vulnerable hand: only a hand still at UNO is caught.
+            # Only a hand still at UNO is caught: one may have grown since (a draw, a penalty's effects).
             self.vulnerable = must_call(self.vulnerable, self.hands, self.g.uno_left)
         if self.vulnerable:
             if self.window_kind != D.CATCH:
