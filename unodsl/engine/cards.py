@@ -93,14 +93,17 @@ class Cards:
             self._push(code, p, -1, True, False)
 
     def _hand_changed(self, p: int) -> None:
-        """A hand changed outside its owner's own play: they may need to call UNO."""
+        """A hand changed outside its owner's own play: they may need to call UNO.
+
+        A call is made for a hand: whoever is handed a new hand of uno.at cards (a swap, a pass, a
+        redeal) calls again, even if they had called for the hand they held before (rule 1.6.4).
+        """
+        self.uno_called[p] = False
         if len(self.hands[p]) == self.g.uno_left:
-            if not self.uno_called[p] and p not in self.uno_askers:
+            if p not in self.uno_askers:
                 self.uno_askers.append(p)
-        else:
-            self.uno_called[p] = False
-            if p in self.uno_askers:                  # no longer at uno.at cards before being asked
-                self.uno_askers.remove(p)
+        elif p in self.uno_askers:                    # no longer at uno.at cards before being asked
+            self.uno_askers.remove(p)
 
     def _is_playable(self, p: int, k: int) -> bool:
         """Whether p may play k now."""

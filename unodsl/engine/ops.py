@@ -275,7 +275,8 @@ def discard_color(st, p: int, c: int) -> None:
     top = st.discard.pop()
     st.discard.extend(gone)
     st.discard.append(top)
-    st._hand_changed(p)
+    if gone:                                    # a hand without that color is not a new hand
+        st._hand_changed(p)
     if st.events is not None and gone:
         names = st.g.card_names
         st.events.append(E.Event(E.DISCARDED, p, count=len(gone), cards=tuple([names[k] for k in gone]),
