@@ -64,6 +64,19 @@ def test_shipped_scenarios_pass(path, fast):
     assert report.ok and report.passed > 0
 
 
+# Scenarios of engine rules that no shipped file reaches, each over a small test variant of its own
+# (tests/scenarios/variants/): the engine bugs of issue 29, each a scenario that failed before its fix.
+ENGINE_SCENARIOS = sorted((REPO / "tests" / "scenarios").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+@pytest.mark.parametrize("path", ENGINE_SCENARIOS, ids=[p.name for p in ENGINE_SCENARIOS])
+def test_engine_scenarios_pass(path, fast):
+    report = run_scenario_files([str(path)], fast=fast)
+    assert report.lines() == [f"{report.passed} passed, 0 failed"]
+    assert report.ok and report.passed > 0
+
+
 def test_every_shipped_variant_has_a_scenario_file():
     # Files starting with "_" are scratch files other tests write and remove.
     files = list((REPO / "variants").glob("*.yaml")) + list((REPO / "variants" / "house-rules").glob("*.yaml"))

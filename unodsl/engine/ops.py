@@ -88,10 +88,14 @@ def draw_until(st, p: int, meets, arg) -> None:
 
 @instruction(DRAWS)
 def penalty(st, p: int, n: int) -> None:
-    """Draw n and lose the turn, or, with stacking, pass the growing stack on."""
+    """Draw n and lose the turn, or, with stacking, pass the growing stack on.
+
+    With no card to draw and no stack pending there is nothing to stack: the penalty is a skip.
+    """
     if p < 0 or st.eliminated[p]:
         return
-    if st.g.stacking and (st._stack_answers(p) or (st.g.deflectors and st._with_deflectors(p, []))):
+    if st.g.stacking and (n > 0 or st.stack) and (st._stack_answers(p)
+                                                   or (st.g.deflectors and st._with_deflectors(p, []))):
         st.stack += n
         st.stack_victim = p
         st.next_exact = p

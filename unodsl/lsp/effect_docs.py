@@ -144,7 +144,7 @@ DOCS: dict[str, tuple[str, str]] = {
     'pass_stack': ('`turn the stack away to P`',
         "Only in a card's `on_stack` effect (elsewhere E541): P faces the whole pending stack on the next turn, as its victim (language.md turning a stack away)."),
     'penalty': ('`P draws N and loses turn`',
-        'The draw penalty: P draws N and is skipped. With stacking on and P holding an answer, the penalty is added to the stack and passed to P to answer instead (language.md 9.6).'),
+        'The draw penalty: P draws N and is skipped. With stacking on and P holding an answer, the penalty is added to the stack and passed to P to answer instead (language.md 9.6); a penalty of no cards with no stack pending has nothing to stack, and is a plain skip.'),
     'pile_count': ('`count(PILE)`',
         '(number) The cards in a pile: `draw`, `discard` or a declared one (language.md piles).'),
     'pile_top_attr': ('`top of PILE.NAME`',
