@@ -51,7 +51,7 @@ class Game(Tables, Positions):
                  "A_OPTION", "option_names", "option_index",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up",
                  "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
-                 "on_stack", "on_stack_if", "deflectors")
+                 "on_stack", "on_stack_if", "deflectors", "rounds_score")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant

@@ -161,6 +161,10 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
     _compile_matching(game, program)
     _compile_sets(game, program)
+    # A match goes on while its rounds can change a score: the cards left in hand score, or an effect does
+    # (`P scores N`). Where nothing can score (scoring.mode none and no such effect), a match is one round.
+    game.rounds_score = v.scoring != "none" or any(isinstance(node, A.Score) for effect in v.syntax.trees.values()
+                                                   for node in A.walk(effect))
     game.diagnostics.extend(program.checker.diags)
     game.rulings_used = program.checker.rulings_used
 

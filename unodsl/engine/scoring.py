@@ -35,7 +35,7 @@ class Scoring:
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_OVER, -1 if winner is None else winner, count=self.round,
                                        won=not stalled, scores=tuple(self.scores)))
-        if not self.match or v.scoring is ScoringMode.NONE:
+        if not self.match or not self.g.rounds_score:       # nothing can score: a match is its one round
             self._finish(winner)
         else:
             self._go_on_with_match()
