@@ -38,7 +38,8 @@ DRAW_PILE, DISCARD_PILE = -1, -2
 PAUSES = "pauses"            # may stop for a player's decision
 PUSHES = "pushes"            # may run another effect (a new frame)
 RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may empty, outs must be settled
-DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one
+DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one; with
+                             # round.eliminate_when it may knock the drawer out (the resolution settles after)
 
 SET = "set"              # go on with the set being played (`play X`), or end it (`done`): turn.sets
 # Decision kinds only a variant with sets (turn.sets) has.

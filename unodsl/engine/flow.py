@@ -359,13 +359,23 @@ class Flow:
     def _eliminate_by_rule(self) -> None:
         """round.eliminate_when: every player in the round for whom it holds is eliminated, in turn order.
 
-        Tested as a resolution settles, so it sees a hand however it grew (a draw, a swap, a
-        rotation, a stack drawn); a player who has just gone out of cards is not tested.
+        Tested after every card drawn, taken, given or put, after every statement that moves hands,
+        and as each resolution settles, so it sees a hand however it grew (a draw, a swap, a
+        rotation, a stack drawn) at once; a player who has just gone out of cards is not tested.
         """
         test, frames = self.g.eliminate_when, self.g.seat_frames
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if self.hands[q] and test(self, frames[q]):
                 eliminate(self, q)
+
+    def _knocked_out(self, p: int) -> bool:
+        """Whether round.eliminate_when (the variant has one) holds for p now."""
+        return bool(self.g.eliminate_when(self, self.g.seat_frames[p]))
+
+    def _cards_moved(self) -> None:
+        """Cards changed hands outside a draw: test round.eliminate_when now, if the variant has one."""
+        if self.g.eliminate_when is not None:
+            self._eliminate_by_rule()
 
     def _after_outs(self, then: str) -> None:
         """The player-out events are done: end the round if it is decided, else go on with `then`."""

@@ -175,6 +175,7 @@ class Moves:
         k = a - self.g.A_PUT
         self.hands[p].remove(k)
         place_card(self, k, dest)
+        self._cards_moved()
         if left > 1 and self.hands[p]:
             self.pending = (D.PUT, p, left - 1, dest)
             return
@@ -221,6 +222,7 @@ class Moves:
         self.hands[giver].remove(k)
         if dest >= 0:
             self.hands[dest].append(k)
+            self._cards_moved()
         else:
             self.limbo[-1 - dest].append(k)
         if left > 1 and self.hands[giver]:
@@ -247,7 +249,8 @@ class Moves:
         if seen is None:
             seen = self.revealed[p] = {}
         seen[other] = list(self.hands[other])
-        if left > 1:
+        self._cards_moved()
+        if left > 1 and self.hands[p] and self.hands[other]:
             self.pending = (D.TRADE, p, other, left - 1)
             return
         self._resume()
@@ -320,11 +323,7 @@ class Moves:
                 self._push(g.uno_penalty_code, caught, -1, True, False)
                 self.frames[-1][D.F_CATCHER] = q
             else:
-                got = self._draw(caught, g.variant.uno_penalty)
-                self.steps += got
-                if self.events is not None and got:
-                    self.events.append(E.drew(self, caught, got))
-                self._after_draw_event(caught)
+                draw(self, caught, g.variant.uno_penalty)
             if self.frames and (not self._run() or self.over):
                 return
             self._settle(WINDOWS)

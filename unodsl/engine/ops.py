@@ -35,9 +35,15 @@ def instruction(*flags: str):
 
 @instruction(DRAWS)
 def draw(st, p: int, n: int) -> None:
-    """p draws n cards (never more than the deck holds); then the after-draw event, if the variant has one."""
+    """p draws n cards (never more than the deck holds); then the after-draw event, if the variant has one.
+
+    With round.eliminate_when the cards come one at a time, the rule tested after each (draw_until).
+    """
     if p >= 0 and n > 0 and not st.eliminated[p]:
         g = st.g
+        if g.eliminate_when is not None:
+            draw_until(st, p, _count_down, [n])
+            return
         got = st._draw(p, n if n <= g.deck_size else g.deck_size)
         st.steps += got
         if st.events is not None and got:
@@ -63,13 +69,24 @@ def _playable_by(st, p: int, k: int) -> bool:
     return st._is_playable(p, k)
 
 
+def _count_down(st, left: list, k: int) -> bool:
+    """The `meets` of a draw of a number of cards: true at the last one (`left` holds how many are still due)."""
+    left[0] -= 1
+    return left[0] <= 0
+
+
 @instruction(DRAWS)
 def draw_until(st, p: int, meets, arg) -> None:
     """p draws until a card k meets the condition, `meets(st, arg, k)`, or both piles are empty; p keeps
-    every card drawn (`P draws until COND` passes its frame as `arg`)."""
+    every card drawn (`P draws until COND` passes its frame as `arg`).
+
+    round.eliminate_when is tested after every card (docs/language.md 9.13): a player it knocks
+    out is out at once, and one who is knocked out draws no more and has no after-draw event.
+    """
     if p < 0 or st.eliminated[p]:
         return
     got = 0
+    watch = st.g.eliminate_when is not None
     for _ in range(len(st.g.deck)):
         k = st._draw_one()
         if k < 0:
@@ -77,12 +94,16 @@ def draw_until(st, p: int, meets, arg) -> None:
         st.hands[p].append(k)
         st.steps += 1
         got += 1
-        if meets(st, arg, k):
+        if meets(st, arg, k) or (watch and st._knocked_out(p)):
             break
     if got:
         if st.events is not None:
             st.events.append(E.drew(st, p, got))
         st.uno_called[p] = False
+        if watch:
+            st._eliminate_by_rule()
+            if st.eliminated[p]:
+                return
         st._after_draw_event(p)
 
 
@@ -189,6 +210,7 @@ def swap_hands(st, a: int, b: int) -> None:
         st._hand_changed(b)
         if st.events is not None:
             st.events.append(E.Event(E.SWAPPED, a, b))
+        st._cards_moved()
 
 
 @instruction(RESHAPES)
@@ -203,6 +225,7 @@ def rotate_hands(st) -> None:
         st._hand_changed(q)
     if st.events is not None:
         st.events.append(E.Event(E.ROTATED, count=st.direction))
+    st._cards_moved()
 
 
 @instruction(PAUSES)
@@ -244,6 +267,7 @@ def exchange_finish(st, a: int, b: int) -> None:
         names = st.g.card_names
         st.events.append(E.Event(E.GAVE, a, b, len(first), tuple([names[k] for k in first])))
         st.events.append(E.Event(E.GAVE, b, a, len(second), tuple([names[k] for k in second])))
+    st._cards_moved()
 
 
 @instruction()
@@ -285,6 +309,8 @@ def discard_color(st, p: int, c: int) -> None:
         names = st.g.card_names
         st.events.append(E.Event(E.DISCARDED, p, count=len(gone), cards=tuple([names[k] for k in gone]),
                                  color=st.g.variant.colors[c]))
+    if gone:
+        st._cards_moved()
 
 
 @instruction(RESHAPES)
@@ -302,6 +328,7 @@ def redeal(st, p: int) -> None:
         st._hand_changed(q)
     if st.events is not None:
         st.events.append(E.Event(E.REDEALT, p))
+    st._cards_moved()
 
 
 @instruction()
@@ -531,12 +558,15 @@ def take_cards(st, p: int, n: int, source: int) -> None:
         return
     hand = st.hands[p]
     got = 0
+    watch = st.g.eliminate_when is not None
     for _ in range(min(n, st.g.deck_size)):
         k = _take_top(st, source)
         if k < 0:
             break
         hand.append(k)
         got += 1
+        if watch and st._knocked_out(p):
+            break                               # the card that knocks them out is their last
     st.steps += got
     if got:
         if st.events is not None:
@@ -544,6 +574,7 @@ def take_cards(st, p: int, n: int, source: int) -> None:
             st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in hand[-got:]),
                                      source=E.pile_name(st.g, source)))
         st._hand_changed(p)
+        st._cards_moved()
 
 
 @instruction(PAUSES, RESHAPES)

@@ -466,7 +466,8 @@ class _Rulebook:
         if v.eliminate_when is not None:
             cond = describe_condition(g, v.eliminate_when, "condition")
             items.append(f"As soon as {cond}, you are out of the round for good, however the cards came (this is "
-                         f"checked after every play, draw and penalty); your cards go "
+                         f"checked after every card that comes into or leaves a hand: a player knocked out while "
+                         f"drawing draws no more); your cards go "
                          f"{ELIMINATED_CARDS[v.eliminated_cards]}. The last player left in the round wins it.")
         if v.on_round_end is not None:
             items.append("When a round with a winner ends, before it is scored: "
