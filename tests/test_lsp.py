@@ -306,7 +306,7 @@ def test_hover_shows_the_schema_description(client, tmp_path):
 
 
 EFFECTS = ("unodsl: 1\nname: Mine\nextends: classic\ninclude:\n  - extra.yaml\ndeck: {total: 112}\n"
-           "cards:\n  shout:\n    per_color: 1\n    points: 20\n    on_play: |\n"
+           "cards:\n  shout:\n    per_color: 1\n    points: 20\n    draw: 2\n    on_play: |\n"
            "      if next holds card draw_two and rule.loud:\n        next draws 2\n"
            "    restriction: \"hand(self) > 1\"\n"
            "stacking:\n  answer: same_type\n  cards: [draw_two, shout]\n"
@@ -360,7 +360,7 @@ def test_hover_inside_effect_code_shows_the_statement_the_card_and_the_ruling(cl
     # A card type's key, and a card id in stacking.cards: the card's own text.
     own = client.hover(uri, *_at(text, "shout:"))
     assert own["range"] == _span(text, "shout")
-    assert own["contents"]["value"].startswith("**Shout** (card type `shout`): action card, 4 in the deck, 20 points.")
+    assert own["contents"]["value"].startswith("**Shout** (card type `shout`): action card, 4 in the deck, 20 points, draw 2.")
     assert "restriction (challenge):\n```\nhand(self) > 1\n```" in own["contents"]["value"]
     assert "*Rulebook:* If the next player holds a Draw Two card" in own["contents"]["value"]
     listed = client.hover(uri, *_at(text, "draw_two, shout"))

@@ -175,6 +175,7 @@ class _Builder(CardSections):
             for card_id, node in self.strings(stacking, "cards"):
                 self.check_card_ref(card_id, node, cards)
                 stack_cards.append(card_id)
+        self.check_stacking(stacking, stack_mode, stack_cards, cards)
         jump = self.get(root, "jump_in")
         events = self.get(root, "events")
         rnd = self.get(root, "round")
@@ -248,6 +249,27 @@ class _Builder(CardSections):
             side_colors=tuple(tuple(c) for c in sides.values()),
             sets=self.build_sets(turn),
         )
+
+    def check_stacking(self, stacking: Node | None, mode: Stacking, listed: list[str] | None, cards: dict) -> None:
+        """What stacking cannot do, said rather than ignored: a listed card without a draw never answers a
+        stack (E360), an empty list lets no card answer (E361), an on_stack effect without stacking never
+        runs (W303)."""
+        if mode is Stacking.NONE:
+            for ct in cards.values():
+                if ct.on_stack is not None:
+                    self.error(ct.on_stack.node, "W303", f"card type '{ct.id}' has an on_stack effect, but stacking "
+                               "is off, so no stack is ever pending and it never runs")
+            return
+        if listed is None:
+            return
+        if not listed:
+            self.error(self.get(stacking, "cards"), "E361", "stacking.cards lists no card, so no card could answer "
+                       "a draw penalty: list the card types that stack, or switch stacking off with 'enabled: false'")
+        for card_id, node in self.strings(stacking, "cards"):
+            ct = cards.get(card_id)
+            if ct is not None and ct.draw <= 0:
+                self.error(node, "E360", f"card type '{card_id}' is in stacking.cards but has no draw value, so it "
+                           f"could never answer a draw penalty: give it 'draw: N' (the penalty it carries)")
 
     def scalar_list(self, node, key):
         child = self.get(node, key)

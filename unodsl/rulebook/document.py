@@ -423,11 +423,14 @@ class _Rulebook:
                       "same_or_higher": "a draw card whose penalty is at least as large",
                       "plus4_on_plus2": "a card of the same type, or a draw card with a larger penalty",
                       "any_draw": "any draw card"}.get(v.stacking, v.stacking)
-            cards = [v.cards[c].name for c in v.stack_cards if c in v.cards] if v.stack_cards is not None else \
-                [ct.name for ct in v.cards.values() if ct.draw > 0]
+            # The cards that stack: those listed (every card type with a draw when none are), and only those
+            # that carry a draw, as the engine's stacking table says (E360 and E361 refuse the others).
+            listed = v.stack_cards if v.stack_cards is not None else tuple(v.cards)
+            cards = [v.cards[c].name for c in listed if c in v.cards and v.cards[c].draw > 0]
             text = (f"**Stacking.** A player who must draw and lose their turn because of a draw card may instead "
-                    f"answer with {answer} ({_list_words(cards, 'or')}); the penalties add up and pass on. The "
-                    f"first player who cannot or will not answer draws the whole stack and loses their turn.")
+                    f"answer with {answer} ({_list_words(cards, 'or') or 'but no card stacks'}); the penalties "
+                    f"add up and pass on. The first player who cannot or will not answer draws the whole stack "
+                    f"and loses their turn.")
             text += (" A stacked card may still be challenged." if v.stack_challenge
                      else " While a stack is pending, a card cannot be challenged.")
             items.append(text)
