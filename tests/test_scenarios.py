@@ -226,6 +226,74 @@ def test_known_issues_count_apart_and_must_be_removed_once_fixed(tmp_path):
 
 
 # ---------------------------------------------------------------------------
+# Chance pinned: `given: {random: [...]}` tells the next outcomes of `random(a, b)` and `random NAME`
+
+DICE = """\
+    unodsl: 1
+    name: Dice
+    extends: classic.yaml
+    distributions:
+      paint: {red: 3, blue: 1}
+    cards:
+      skip:
+        on_play: |
+          next draws random(1, 6)
+          set color random paint
+"""
+
+
+def _dice_report(tmp_path, random_values, actions="[play red_skip]", expect="{}"):
+    (tmp_path / "dice.yaml").write_text(textwrap.dedent(DICE), encoding="utf-8")
+    path = write(tmp_path, f"""\
+        variant: dice.yaml
+        scenarios:
+          - name: dice
+            given: {{hands: [[red_skip, red_2, red_3], [blue_1, blue_2], [green_1, green_2]], top: red_5,
+                    turn: 0, random: {random_values}}}
+            actions: {actions}
+            expect: {expect}
+    """)
+    return path, run_scenario_files([path])
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_random_outcomes_given_in_advance_are_drawn_in_order(tmp_path, fast):
+    for roll, color in ((1, "blue"), (6, "red")):
+        path, report = _dice_report(tmp_path, f"[{roll}, {color}]", expect=f"{{hand_sizes: [2, {2 + roll}, 2], "
+                                    f"color: {color}}}")
+        assert report.ok and report.passed == 1, report.lines()
+
+
+def test_once_the_outcomes_given_are_used_the_generator_draws(tmp_path):
+    path, report = _dice_report(tmp_path, "[3]", expect="{hand_sizes: [2, 5, 2]}")
+    assert report.ok, report.lines()
+
+
+def test_a_random_outcome_that_cannot_come_fails_at_its_entry(tmp_path):
+    path, report = _dice_report(tmp_path, "[7, blue]")
+    assert report.lines() == [
+        f"{path}:5:31: scenario 'dice': random[0]: 7 cannot come from random(1, 6), which gives a number from 1 "
+        "to 6 (drawn by actions[0] 'play red_skip')",
+        "0 passed, 1 failed"]
+    path, report = _dice_report(tmp_path, "[2, yellow]")
+    assert report.lines()[0] == (f"{path}:5:34: scenario 'dice': random[1]: 'yellow' cannot come from random "
+                                 "paint, which gives one of red, blue (drawn by actions[0] 'play red_skip')")
+
+
+def test_random_outcomes_never_drawn_fail(tmp_path):
+    path, report = _dice_report(tmp_path, "[2, red, 5]")
+    assert report.lines() == [
+        f"{path}:5:39: scenario 'dice': random: 1 of the 3 outcomes given was never drawn (the game drew 2)",
+        "0 passed, 1 failed"]
+
+
+def test_a_random_color_the_variant_does_not_have_is_e605(tmp_path):
+    path, report = _dice_report(tmp_path, "[2, purple]")
+    assert report.lines()[0] == (f"{path}:5:34: E605 unknown color 'purple' (the colors are red, yellow, green, "
+                                 "blue) in scenario 'dice'")
+
+
+# ---------------------------------------------------------------------------
 # Broken scenario files: a diagnostic, never a traceback
 
 

@@ -5,10 +5,10 @@
 """
 
 from .cards import shuffle
-from .errors import IllegalAction, InvalidState, VariableError
+from .errors import IllegalAction, InvalidState, PinnedChanceError, VariableError
 from .game import ENGINE_RULINGS, FAST_BY_DEFAULT, Game
 from .state import State
 from .vm import MAX_FRAMES, MAX_STEPS_PER_TURN
 
 __all__ = ["ENGINE_RULINGS", "FAST_BY_DEFAULT", "MAX_FRAMES", "MAX_STEPS_PER_TURN", "Game", "IllegalAction",
-           "InvalidState", "State", "VariableError", "shuffle"]
+           "InvalidState", "PinnedChanceError", "State", "VariableError", "shuffle"]

@@ -40,6 +40,17 @@ class Cards:
         """An index i with chance (cumulative[i] - cumulative[i - 1]) / cumulative[-1]."""
         return bisect_right(cumulative, self.rng.randrange(cumulative[-1]))
 
+    # The language's chance (`random(a, b)`, `random NAME`) comes through these two, each made of the
+    # two above; a position may give their next outcomes in advance (engine/chance.py, PinnedState).
+
+    def _random_between(self, low: int, high: int) -> int:
+        """A whole number from low to high (low <= high), both included, each as likely."""
+        return low + self._randrange(high - low + 1)
+
+    def _random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
+        """One of distribution `name`'s values (color indices when `colored`), by weight (`cumulative`)."""
+        return values[self._weighted(cumulative)]
+
     def _draw_pile_top(self) -> int:
         """The draw pile's top card, which stays (the pile is not empty)."""
         return self.draw_pile[-1]

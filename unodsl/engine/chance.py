@@ -32,6 +32,7 @@ from collections import Counter
 from functools import lru_cache
 
 from .cards import shuffle
+from .errors import PinnedChanceError
 from .state import State
 
 
@@ -198,3 +199,58 @@ def as_chance(state, width: int | None = None):
     new.lo, new.hi = 0, len(copy.draw_pile) - shown
     new.tell([])
     return new
+
+
+# ---------------------------------------------------------------------------
+# Outcomes given in advance: the language's next random numbers and values, told by a position.
+
+
+class _Pinned:
+    """PinnedState's methods: the next outcomes of `random(a, b)` and `random NAME` are the values of
+    `pinned`, in order (a number, or a color by its name); once they are used up, the generator's.
+
+    So a rule with a random part is tested by its outcome (a scenario's `given: {random: [...]}`).
+    Shuffles and the cards they bring are not pinned: a position places its cards itself.
+    """
+
+    __slots__ = ()
+
+    def _next_pinned(self):
+        value = self.pinned[self.pinned_used]
+        self.pinned_used += 1
+        return value
+
+    def _random_between(self, low: int, high: int) -> int:
+        if self.pinned_used >= len(self.pinned):
+            return super()._random_between(low, high)
+        value = self._next_pinned()
+        if type(value) is not int or not low <= value <= high:
+            raise PinnedChanceError(self.pinned_used - 1, f"{value!r} cannot come from random({low}, {high}), "
+                                    f"which gives a number from {low} to {high}")
+        return value
+
+    def _random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
+        if self.pinned_used >= len(self.pinned):
+            return super()._random_choice(name, values, cumulative, colored)
+        value = self._next_pinned()
+        colors = self.g.variant.colors
+        if colored:
+            outcome = colors.index(value) if isinstance(value, str) and value in colors else None
+        else:
+            outcome = value if type(value) is int else None
+        if outcome not in values:
+            shown = ", ".join(str(colors[v] if colored else v) for v in values)
+            raise PinnedChanceError(self.pinned_used - 1, f"{value!r} cannot come from random {name}, which "
+                                    f"gives one of {shown}")
+        return outcome
+
+    def clone(self):
+        new = super().clone()
+        new.pinned, new.pinned_used = self.pinned, self.pinned_used
+        return new
+
+
+@lru_cache(maxsize=None)
+def pinned_class(base: type) -> type:
+    """`base` (State, FastState or SetState) taking its next random outcomes from a list (PinnedState)."""
+    return type(f"Pinned{base.__name__}", (_Pinned, base), {"__slots__": ("pinned", "pinned_used")})

@@ -1,5 +1,5 @@
 """The engine's refusals: an action that is not legal now, a saved state that cannot be loaded, a position's
-variable value that is not one of its values."""
+variable value that is not one of its values, a random outcome given in advance that cannot come."""
 
 from __future__ import annotations
 
@@ -15,6 +15,17 @@ class IllegalAction(Exception):
 
 class InvalidState(Exception):
     """A saved state that cannot be loaded (tampered, truncated, for another variant)."""
+
+
+class PinnedChanceError(ValueError):
+    """A random outcome given in advance (`Game.position(random=...)`) that the draw it came to cannot give.
+
+    `index` is its place in the list given.
+    """
+
+    def __init__(self, index: int, message: str):
+        super().__init__(message)
+        self.index = index
 
 
 class VariableError(ValueError):

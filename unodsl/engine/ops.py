@@ -419,7 +419,7 @@ def random_number(st, fr: list, low: int, high: int) -> int:
     round are taken in order); every player sees what was drawn."""
     if low > high:
         low, high = high, low
-    value = low + st._randrange(high - low + 1)
+    value = st._random_between(low, high)
     if st.events is not None:
         st.events.append(E.Event(E.RANDOM, fr[F_SELF], count=value))
     return value
@@ -429,7 +429,7 @@ def random_number(st, fr: list, low: int, high: int) -> int:
 def random_pick(st, fr: list, name: str, values: tuple, cumulative: tuple, colored: bool) -> int:
     """One of distribution `name`'s values (numbers, or color indices when `colored`), by weight
     (`cumulative`: the running totals), from the game's generator; every player sees what was drawn."""
-    value = values[st._weighted(cumulative)]
+    value = st._random_choice(name, values, cumulative, colored)
     if st.events is not None:
         if colored:
             st.events.append(E.Event(E.RANDOM, fr[F_SELF], color=st.g.variant.colors[value], name=name))

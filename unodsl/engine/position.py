@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 from ..effects import layout as D
+from .chance import pinned_class
 from .flow import AFTER_PLAY
 from .seats import finished_team
 from .state import State
@@ -21,7 +22,8 @@ class Positions:
                  direction: int = 1, color: str | int | None = None, scores: list | None = None,
                  uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
                  start: bool = False, record: bool = False, side: str | int = 0,
-                 piles: dict | None = None, variables: dict | None = None) -> "State":
+                 piles: dict | None = None, variables: dict | None = None,
+                 random_values: list | None = None) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -34,8 +36,11 @@ class Positions:
         generator seeded with `seed`. On a two-sided deck `side` (a name or an index) is the side
         up: every card is given by its face on that side. `variables` gives declared variables
         other values than their initial ones: {global name: value, per-player name: [value per
-        seat]}, colors and card types by their words. Raises ValueError saying what is wrong, a
-        round that is already decided included.
+        seat]}, colors and card types by their words. `random_values` gives the outcomes of the
+        game's next random draws, `random(a, b)` and `random NAME`, in order (a number, or a color by
+        its name); once they are used up the generator draws. A value that the draw it comes to
+        cannot give raises PinnedChanceError there; `state.pinned_used` counts those drawn. Raises
+        ValueError saying what is wrong, a round that is already decided included.
         """
         n = len(hands)
         self.check_players(n)
@@ -55,7 +60,12 @@ class Positions:
                 raise ValueError(f"{name} seat {seat!r} does not exist with {n} players")
         if direction not in (1, -1):
             raise ValueError("direction must be 1 or -1")
-        state = self.state_class_for(record)(self, n, seed, match, record)   # as new_game
+        cls = self.state_class_for(record)
+        if random_values is not None:
+            cls = pinned_class(cls)
+        state = cls(self, n, seed, match, record)                            # as new_game
+        if random_values is not None:
+            state.pinned, state.pinned_used = tuple(random_values), 0
         if rng is not None:
             state.rng = rng
         state.round = 1

@@ -197,6 +197,12 @@ def build_state(game: Game, scenario: dict) -> State:
                             ("given", "scores"))
     uno_called = [seat_index(n, seat, ("given", "uno_called", i))
                   for i, seat in enumerate(given.get("uno_called") or [])]
+    pinned = None
+    if "random" in given:               # the next random outcomes: numbers, or colors by name
+        pinned = list(given["random"] or [])
+        for i, value in enumerate(pinned):
+            if isinstance(value, str) and value not in game.variant.colors:
+                color_index(game, "" if value == "none" else value, ("given", "random", i))     # E605
     variables = {**(given.get("state") or {}), **(given.get("player_state") or {})}
     for key in ("state", "player_state"):
         for name in given.get(key) or {}:
@@ -206,7 +212,7 @@ def build_state(game: Game, scenario: dict) -> State:
         return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
                              scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
                              start=starter_key == "start_card", side=side, piles=piles,
-                             variables=variables)
+                             variables=variables, random_values=pinned)
     except VariableError as err:
         key = "player_state" if err.name in (given.get("player_state") or {}) else "state"
         raise ScenarioError("E610", str(err), ("given", key, err.name)) from None

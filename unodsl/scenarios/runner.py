@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..check import ruling_problem
 from ..diagnostics import Diagnostic
-from ..engine import Game, IllegalAction, State
+from ..engine import Game, IllegalAction, PinnedChanceError, State
 from ..source import catalog
 from ..source.compose import find_root
 from ..source.schema import validate_tree
@@ -64,6 +64,9 @@ def run_scenario(game: Game, scenario: dict) -> Outcome:
         state = build_state(game, scenario)
     except ScenarioError as err:
         outcome.error = err
+        return outcome
+    except PinnedChanceError as err:             # the start card drew what the scenario says cannot come
+        outcome.failures.append((("given", "random", err.index), f"random[{err.index}]: {err}"))
         return outcome
     outcome.state = state
     broken = check_conservation(state)
@@ -100,6 +103,10 @@ def run_scenario(game: Game, scenario: dict) -> Outcome:
             outcome.failures.append((where, f"actions[{i}] '{text}' was refused for {who_decides(state)}: "
                                      f"{err.reason}"))
             return outcome
+        except PinnedChanceError as err:
+            outcome.failures.append((("given", "random", err.index), f"random[{err.index}]: {err} "
+                                     f"(drawn by actions[{i}] '{text}')"))
+            return outcome
         except Exception as err:                     # an engine bug: report it, do not crash the run
             outcome.failures.append((where, f"actions[{i}] '{text}': the engine failed: "
                                      f"{type(err).__name__}: {err}"))
@@ -108,6 +115,12 @@ def run_scenario(game: Game, scenario: dict) -> Outcome:
         if broken:
             outcome.failures.append((where, f"actions[{i}] '{text}': {broken}"))
             return outcome
+    pinned = (scenario.get("given") or {}).get("random") or []
+    if len(pinned) > getattr(state, "pinned_used", 0):
+        unused = len(pinned) - state.pinned_used
+        outcome.failures.append((("given", "random", state.pinned_used),
+                                 f"random: {unused} of the {len(pinned)} outcomes given {'was' if unused == 1 else 'were'} "
+                                 f"never drawn (the game drew {state.pinned_used})"))
     legal_now = state.legal_action_ids()
     if refused is not None:
         outcome.failures.extend(check_refusal(state, refused, refused_id, expect.get("reason")))
