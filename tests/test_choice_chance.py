@@ -161,8 +161,9 @@ def test_the_rulebook_says_the_choice_and_the_chance():
     from click.testing import CliRunner
     from unodsl.cli.app import main
     out = CliRunner().invoke(main, ["rules", ROULETTE]).output
-    assert ("You choose one: spin: the next player draws a number of cards drawn from launcher "
-            "(0: 10 in 18, 1: 5 in 18, 2: 3 in 18); pass: nothing happens.") in out
+    assert "You choose one: spin: *Fire* (the target: the next player); pass: nothing happens." in out
+    assert ("### Fire\n\nGiven a player (the target), the target draws a number of cards drawn at random from the "
+            "launcher (0: 10 in 18, 1: 5 in 18, 2: 3 in 18).") in out
 
 
 # --- chance -------------------------------------------------------------------------------------

@@ -83,13 +83,20 @@ def test_an_argument_is_worked_out_once_at_the_call(tmp_path):
         assert [len(h) for h in state.hands] == [2 + drawn[0], 4 + drawn[0], 2]
 
 
-def test_the_rulebook_says_the_body_where_it_is_called(tmp_path):
+def test_the_rulebook_names_a_call_and_says_the_body_once(tmp_path):
+    """A card names the procedure it runs and what it gives it; the body is said once (issue 29: card text
+    must not copy procedure bodies)."""
+    from unodsl.rulebook.document import render_rulebook
     from unodsl.rulebook.english import Translator
     result = _check(tmp_path, PRESS + "cards:\n  skip:\n    on_play: do press(next, 2)\n")
     game = result.game
     tree = game.variant.syntax.tree(game.variant.cards["skip"].on_play)
-    assert Translator(game).effect(tree) == ("The next player draws 2 cards. The next player is skipped: "
-                                             "they lose their next turn.")
+    assert Translator(game).effect(tree) == "*Press* (the target: the next player; n: 2)."
+    assert Translator(game).procedure(game.variant.procedures["press"]) == (
+        "Given a player (the target) and a number (n), the target draws n cards. The target is skipped: they lose "
+        "their next turn.")
+    page = render_rulebook(game)
+    assert page.count("the target draws n cards") == 1 and "## Named effects\n" in page
 
 
 @pytest.mark.parametrize("body, expected", [

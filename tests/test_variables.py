@@ -270,11 +270,11 @@ def test_a_color_ruling_compares_with_the_current_color(game, tmp_path):
 def test_the_rulebook_says_set_and_the_seats(game):
     def english(text):
         return describe_effect(game, parse(Text(text))[0])
-    assert english("set pressure = pressure + 1") == "`pressure` becomes `pressure` plus 1."
-    assert english("set shield of next = true") == "The next player's `shield` becomes true."
-    assert english("set luck = rule.lucky_color") == "Your `luck` becomes blue."
+    assert english("set pressure = pressure + 1") == "The pressure becomes the pressure plus 1."
+    assert english("set shield of next = true") == "The next player's shield becomes true."
+    assert english("set luck = rule.lucky_color") == "Your luck becomes blue."
     assert english("if shield and direction == -1: left of previous of next draws 1") == (
-        "If your `shield` is true and the direction of play (1 as dealt, -1 reversed) is -1, the player in the "
+        "If your shield is true and the direction of play (1 as dealt, -1 reversed) is -1, the player in the "
         "seat to the left of the player before the next player draws 1 card.")
     assert english("right of self draws (hand(self) % 3)") == (
         "The player in the seat to the right of you draws as many cards as the number of cards in your hand "
@@ -285,5 +285,5 @@ def test_the_rulebook_lists_the_variables_and_only_where_there_are_some():
     from unodsl.check import load
     from unodsl.rulebook.document import render_rulebook
     page = render_rulebook(load("variants/house-rules/pressure.yaml"))
-    assert "| `shield` | each player | yes or no | false | its player only | round |" in page
+    assert "| Shield | each player | yes or no | no | its player only | round |" in page
     assert "What the game keeps track of" not in render_rulebook(load("variants/classic.yaml"))

@@ -248,6 +248,9 @@ class _Builder(CardSections):
             sides=tuple(sides),
             side_colors=tuple(tuple(c) for c in sides.values()),
             sets=self.build_sets(turn),
+            uno_call=self.scalar(uno, "call", "UNO", str),
+            house_rule_summaries={self.scalar(node, "id", "", str): " ".join(self.scalar(node, "summary", "", str).split())
+                                  for node in self.house_rule_nodes if self.scalar(node, "summary", "", str)},
         )
 
     def check_stacking(self, stacking: Node | None, mode: Stacking, listed: list[str] | None, cards: dict) -> None:

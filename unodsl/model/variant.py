@@ -264,6 +264,9 @@ class Variant:
     sides: tuple[str, ...] = ()
     side_colors: tuple[tuple[str, ...], ...] = ()
     sets: "SetRule | None" = None     # turn.sets: several cards played in one turn
+    uno_call: str = "UNO"             # uno.call: the word called (the action stays `uno`)
+    # House rule id -> its `summary` (what it changes, for the rulebook), for those that give one.
+    house_rule_summaries: dict[str, str] = field(default_factory=dict)
 
     @property
     def deck_size(self) -> int:

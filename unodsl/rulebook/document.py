@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..effects import ast as A
 from ..effects.ast import walk
-from .english import describe_condition, describe_effect
+from .english import Translator, describe_condition, describe_effect
 from .phrases import ELIMINATED_CARDS, lower_first, title
 
 # ---------------------------------------------------------------------------
@@ -185,6 +185,7 @@ class _Rulebook:
         self.players()
         self.deck()
         self.card_effects()
+        self.named_effects()
         self.setup()
         self.turn()
         self.uno()
@@ -250,9 +251,13 @@ class _Rulebook:
     def card_effects(self) -> None:
         v = self.v
         self.h(2, "What the cards do")
-        if v.match is not None:
-            self.p("Play a card on the discard pile when it matches the top card: when "
-                   + describe_condition(self.g, v.match, "match") + ".")
+        match = describe_condition(self.g, v.match, "match") if v.match is not None else None
+        if match == "always":
+            self.p("Every card matches any top card: any card may be played on any other.")
+        elif match == "never":
+            self.p("No card matches the top card: a card may be played only where its own matching allows it.")
+        elif match is not None:
+            self.p(f"Play a card on the discard pile when it matches the top card: when {match}.")
         elif v.colors:
             self.p("Play a card on the discard pile when it matches the top card by color, number or symbol. "
                    "A wild card can be played on anything.")
@@ -268,11 +273,14 @@ class _Rulebook:
                 lines.append("No effect: it only has to match." if ct.kind == "number" or not ct.wild
                              else "No effect.")
             if ct.match is not None:
-                lines.append("It matches the top card when " + describe_condition(self.g, ct.match, "match") + ".")
+                own = describe_condition(self.g, ct.match, "match")
+                lines.append({"always": "It matches any top card.", "never": "It never matches the top card."}.get(
+                    own, f"It matches the top card when {own}."))
             if ct.on_stack is not None:
                 lines.append(self.on_stack_line(ct))
             for name, value in ct.attrs.items():
-                lines.append(f"Its {name} is {str(value).lower() if isinstance(value, bool) else value}.")
+                shown = ("yes" if value else "no") if isinstance(value, bool) else title(str(value))
+                lines.append(f"Its {title(name)} is {shown}.")
             cond = describe_condition(self.g, ct.restriction, "condition") if ct.restriction else "always"
             if cond == "never":
                 lines.append("It can never be played.")
@@ -285,6 +293,20 @@ class _Rulebook:
             # What a card does as the last card is said once, under "End of a round".
             self.h(3, f"{ct.name} ({title(ct.side)})" if v.sides else ct.name)
             self.p(" ".join(line for line in lines if line))
+
+    def named_effects(self) -> None:
+        """The procedures the effects run (`do NAME(...)`), each said once: a card names it rather than repeating it."""
+        v = self.v
+        called = sorted({node.name for tree in v.syntax.trees.values() for node in walk(tree)
+                         if isinstance(node, A.Call) and node.name in v.procedures}, key=list(v.procedures).index)
+        if not called:
+            return
+        self.h(2, "Named effects")
+        self.p("These effects are written once and named: a card that runs one names it, in italics, with what "
+               "it is given.")
+        for name in called:
+            self.h(3, title(name)[:1].upper() + title(name)[1:])
+            self.p(Translator(self.g, "on_play").procedure(v.procedures[name]))
 
     def on_stack_line(self, ct) -> str:
         """What a card with an on_stack effect does on a pending draw stack ("" where it never applies)."""
@@ -315,7 +337,7 @@ class _Rulebook:
         for pile in v.piles.values():
             face = ("face up: everyone may look through it" if pile.face_up
                     else "face down: only how many cards it holds is known")
-            items.append(f"The table also has a {pile.name} pile, empty at the start of each round, {face}. "
+            items.append(f"The table also has a {title(pile.name)} pile, empty at the start of each round, {face}. "
                          f"Cards on it score nothing.")
         self.ul(items)
         self.h(3, "The start card")
@@ -373,12 +395,16 @@ class _Rulebook:
         """turn.sets in words: which cards may go on a set, and when a set may end."""
         rule, g = self.v.sets, self.g
         go_on = describe_condition(g, rule.continue_, "set")
+        each = {"always": "any card", "never": "no card"}.get(go_on, f"each one only when {go_on}")
         text = (f"After a card played on your turn (not a drawn card), you may go on playing cards one at a "
-                f"time, up to {rule.max} in all, each one only when {go_on}; then stop. Each card's effect "
-                f"happens as it is played, and the last card sets the color.")
-        if rule.finish is not None:
-            text += (f" A set of two or more cards may end only when {describe_condition(g, rule.finish, 'set')}; "
-                     f"a card is offered only if the set can still end that way.")
+                f"time, up to {rule.max} in all, {each}; then stop. Each card's effect happens as it is played, "
+                f"and the last card sets the color.")
+        finish = describe_condition(g, rule.finish, "set") if rule.finish is not None else "always"
+        if finish == "never":
+            text += " A set of two or more cards may never end: only a lone card is played."
+        elif finish != "always":
+            text += (f" A set of two or more cards may end only when {finish}; a card is offered only if the set "
+                     f"can still end that way.")
         return text
 
     def _uses(self, statement: type) -> bool:
@@ -394,9 +420,10 @@ class _Rulebook:
 
     def uno(self) -> None:
         v = self.v
-        self.h(2, "Calling UNO")
+        word = v.uno_call
+        self.h(2, f"Calling {word}")
         if not v.uno_enabled:
-            self.p("There is no UNO call in this variant.")
+            self.p(f"There is no {word} call in this variant.")
             return
         g = self.g
         if v.uno_at == 1:
@@ -405,11 +432,12 @@ class _Rulebook:
             when, left = f"When a play leaves you {v.uno_at} cards", f"{v.uno_at} cards"
         penalty = (f"you draw {v.uno_penalty} cards." if v.uno_penalty_effect is None else
                    "this happens: " + lower_first(describe_effect(g, v.uno_penalty_effect, "uno_penalty")))
-        items = [f"{when}, call \"UNO\". If another player catches you before the "
+        items = [f"{when}, call \"{word}\". If another player catches you before the "
                  f"next player begins their turn, {penalty}",
-                 f"A player left with {left} by someone else's card (a swap, a pass, a gift) must call UNO too."]
+                 f"A player left with {left} by someone else's card (a swap, a pass, a gift) must call {word} too, "
+                 f"even one who had called for the hand they held before."]
         if v.uno_partner_may_call:
-            items.append("Your partner may call UNO for you.")
+            items.append(f"Your partner may call {word} for you.")
         self.ul(items)
 
     def house_rules(self) -> None:
@@ -417,7 +445,9 @@ class _Rulebook:
         items = []
         for rule_id in v.house_rules:
             if rule_id:
-                items.append(f"**{title(rule_id)}** is switched on (`{rule_id}`).")
+                said = v.house_rule_summaries.get(rule_id)
+                name = title(rule_id)[:1].upper() + title(rule_id)[1:]
+                items.append(f"**{name}.** {said}" if said else f"**{name}** is switched on.")
         if v.stacking != "none":
             answer = {"same_type": "a card of the same type",
                       "same_or_higher": "a draw card whose penalty is at least as large",
@@ -466,9 +496,10 @@ class _Rulebook:
         if v.on_player_out is not None:
             items.append("When a player (the out player) goes out: "
                          + lower_first(describe_effect(g, v.on_player_out, "player_out")))
-        if v.eliminate_when is not None:
-            cond = describe_condition(g, v.eliminate_when, "condition")
-            items.append(f"As soon as {cond}, you are out of the round for good, however the cards came (this is "
+        cond = describe_condition(g, v.eliminate_when, "condition") if v.eliminate_when is not None else "never"
+        if cond != "never":
+            when = "At once" if cond == "always" else f"As soon as {cond}"
+            items.append(f"{when}, you are out of the round for good, however the cards came (this is "
                          f"checked after every card that comes into or leaves a hand: a player knocked out while "
                          f"drawing draws no more); your cards go "
                          f"{ELIMINATED_CARDS[v.eliminated_cards]}. The last player left in the round wins it.")
@@ -488,10 +519,14 @@ class _Rulebook:
         v = self.v
         self.h(2, "Scoring")
         who = "team" if v.score_by == "team" else "player"
-        if v.scoring == "none":
+        if v.scoring == "none" and not self.g.rounds_score:
             self.p("There is no scoring: the winner of the round wins the game.")
             return
-        if v.scoring == "lowest_held":
+        if v.scoring == "none":
+            items = ["The cards left in the hands score nothing: points come only from the effects above.",
+                     f"The first {who} to reach {v.target} points wins the game. If several are tied at the top, "
+                     f"another round is played."]
+        elif v.scoring == "lowest_held":
             items = ["After each round, every player adds up the points of the cards left in their own hand "
                      "(see the deck table).",
                      f"When a total reaches {v.target}, the {who} with the lowest total wins the game."]
@@ -523,13 +558,15 @@ class _Rulebook:
         rows = []
         for var in declared:
             kind = {"int": "number", "bool": "yes or no", "color": "color", "card_type": "card type",
-                    "enum": "one of " + ", ".join(var.values)}[var.type]
+                    "enum": "one of " + ", ".join(map(title, var.values))}[var.type]
             if var.low is not None or var.high is not None:
                 kind += f" ({'' if var.low is None else var.low} to {'' if var.high is None else var.high})"
             seen = {"public": "everyone", "private": "its player only", "hidden": "no player"}[var.visibility]
-            start = "none" if var.initial is None else _yaml_value(var.initial)
-            rows.append((f"`{var.name}`", "each player" if var.per_player else "the table", kind, start, seen,
-                         var.reset.value, _one_line(var.summary)))
+            start = ("none" if var.initial is None else ("yes" if var.initial else "no") if isinstance(var.initial, bool)
+                     else v.cards[var.initial].name if var.type == "card_type" and var.initial in v.cards
+                     else title(str(var.initial)))
+            rows.append((title(var.name)[:1].upper() + title(var.name)[1:], "each player" if var.per_player
+                         else "the table", kind, title(start), seen, var.reset.value, _one_line(var.summary)))
         self.table(("Value", "Kept for", "Holds", "Starts at", "Seen by", "Reset each", "Summary"), rows)
 
     def rulings(self) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..effects import ast as A
 from ..effects.fold import fold
-from .phrases import _BINOP_WORDS, _CMP, _CMP_HAND, _CONDITIONS, _NOT_CONST, _P, _SET_CARDS, _SET_FIELDS, _TOP, title
+from .phrases import _BINOP_WORDS, _CMP, _CMP_HAND, _CONDITIONS, _NOT_CONST, _P, _SET_CARDS, _SET_FIELDS, _TOP, Phrase, title
 
 
 class ExpressionEnglish:
@@ -38,6 +38,9 @@ class ExpressionEnglish:
             return f"a random number of cards from {self.num(e.low)} to {self.num(e.high)}"
         if isinstance(e, A.RandomFrom):
             return "a number of cards " + self.chance(e).removeprefix("a number ")
+        said = self.names.get(e.name) if isinstance(e, A.Var) else None
+        if isinstance(said, Phrase) and not said.startswith("the "):
+            return f"{said} cards"                      # a procedure's number: "n cards"
         return f"as many cards as {self.num(e)}"
 
     def num(self, e) -> str:
@@ -54,7 +57,7 @@ class ExpressionEnglish:
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             attr, whose = e.name, self.card_of(e)
             return {"number": f"the number on {whose}", "points": f"the points of {whose}",
-                    "draw": f"the draw penalty of {whose}"}.get(attr, f"the {attr} of {whose}")
+                    "draw": f"the draw penalty of {whose}"}.get(attr, f"the {title(attr)} of {whose}")
         if d == "hand_size":
             who = self.player(e.who)
             return f"the number of cards in {who.pos} hand"
@@ -79,14 +82,14 @@ class ExpressionEnglish:
         if d == "neg":
             return f"minus {self.operand(e.operand)}"
         if d == "rule_ref":
-            return f"the value of ruling `{e.name}`"
+            return f"the value of the {title(e.name)} ruling"
         if isinstance(e, (A.RandomBetween, A.RandomFrom)):
             return self.chance(e)
         if d == "var":
             bound = self.bound_expr(e)
             if bound is not None:
                 return self.num(bound)
-            return self.variable(e) or e.name
+            return self.variable(e) or self.name_phrase(e.name)
         if d == "direction":
             return "the direction of play (1 as dealt, -1 reversed)"
         return self.value(e)
@@ -150,7 +153,7 @@ class ExpressionEnglish:
                 return bound
             if isinstance(bound, A.Expr):
                 return self.player(bound)
-            return _P(e.name)
+            return _P(self.name_phrase(e.name))
         return _P(self.value(e))
 
     def group(self, e) -> str:
@@ -211,7 +214,7 @@ class ExpressionEnglish:
         if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
             return title(self.fold(e))
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
-            return f"the {e.name} of {self.card_of(e)}"
+            return f"the {title(e.name)} of {self.card_of(e)}"
         return self.value(e)
 
     def chance(self, e) -> str:
@@ -221,7 +224,7 @@ class ExpressionEnglish:
         spec = self.variant.distributions[e.name]
         total = sum(spec.weights)
         shares = ", ".join(f"{v if spec.numeric else title(v)}: {w} in {total}" for v, w in zip(spec.values, spec.weights))
-        return f"a {'number' if spec.numeric else 'color'} drawn from {e.name} ({shares})"
+        return f"a {'number' if spec.numeric else 'color'} drawn at random from the {title(e.name)} ({shares})"
 
     def value(self, e) -> str:
         """Any expression as a noun phrase (fallback for mixed types)."""
@@ -231,14 +234,16 @@ class ExpressionEnglish:
         if isinstance(folded, int):
             return str(folded)
         if isinstance(folded, str):
-            return f'"{folded}"'
+            if folded in self.variant.cards:               # a card type id: the card's name
+                return self.variant.cards[folded].name
+            return title(folded) if folded else "nothing"
         d = e.rule
         if d == "current_color":
             return "the current color"
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
             if e.name in ("number", "points", "draw"):
                 return self.num(e)
-            return f"the {e.name} of {self.card_of(e)}"
+            return f"the {title(e.name)} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
                  "group_count", "pile_count", "binop", "neg", "rule_ref", "direction", "set_attr"):
             return self.num(e)
@@ -257,7 +262,7 @@ class ExpressionEnglish:
                 return self.value(bound)
             if e.name in self.variant.colors:
                 return title(e.name)
-            return self.variable(e) or e.name
+            return self.variable(e) or self.name_phrase(e.name)
         if d == "jumped":
             return f"whether {self.card_phrase} was played by jumping in"
         if isinstance(e, (A.RandomBetween, A.RandomFrom)):
@@ -265,6 +270,11 @@ class ExpressionEnglish:
         if d in _CONDITIONS:
             return self.cond(e)
         raise TypeError(f"the rulebook has no English for the expression '{d}'")
+
+    def name_phrase(self, name: str) -> str:
+        """A name of the file as the rulebook says it: the Phrase it stands for, else in words, never as written."""
+        bound = self.names.get(name)
+        return str(bound) if isinstance(bound, Phrase) else title(name)
 
     def card_of(self, e) -> str:
         """The card an attribute or kind test reads: the effect's own card, the one just drawn, or the top card."""
@@ -312,7 +322,7 @@ class ExpressionEnglish:
             article = "an" if e.kind == "action" else "a"
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):   # a true/false attribute (attrs:)
-            return f"the {e.name} of {self.card_of(e)} is {'false' if negate else 'true'}"
+            return f"the {title(e.name)} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
         if d == "side_is":
@@ -320,7 +330,7 @@ class ExpressionEnglish:
         if d == "comparison":
             return self.comparison(e, negate)
         if d == "rule_ref":
-            return f"ruling `{e.name}` is {'off' if negate else 'on'}"
+            return f"the {title(e.name)} ruling is {'off' if negate else 'on'}"
         if d == "var":
             bound = self.bound_expr(e)
             if bound is not None:
@@ -352,6 +362,10 @@ class ExpressionEnglish:
                 and self.fold(right) in self.variant.cards and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
             return f"{self.card_of(left)} is{' not' if op == '!=' else ''} a {name}"
+        if self.fold(right) == "" and op in ("==", "!=") and isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr,
+                                                                                 A.PileTopAttr, A.SetCardAttr)):
+            whose = self.card_of(left)          # an attribute a card type does not declare reads ""
+            return f"{whose} has {'no' if op == '==' else 'a'} {title(left.name)}"
         if isinstance(left, A.PlayerCount) and isinstance(self.fold(right), int):
             n = self.fold(right)
             word = {"==": "", "!=": "not ", "<": "fewer than ", "<=": "at most ", ">": "more than ",

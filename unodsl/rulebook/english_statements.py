@@ -7,7 +7,7 @@ groups and conditions (`english_expressions`) these sentences are made of.
 from __future__ import annotations
 
 from ..effects import ast as A
-from .phrases import ELIMINATED_CARDS, _P, _cap, _join_if, lower_first, title
+from .phrases import ELIMINATED_CARDS, _P, Phrase, _cap, _join_if, lower_first, title
 
 
 class StatementEnglish:
@@ -41,6 +41,11 @@ class StatementEnglish:
 
     def s_draw_until_cond(self, s):
         who = self.player(s.who)
+        until = self.fold(s.test)
+        if until is True:                       # the first card drawn meets it
+            return _cap(f"{who.verb('draw')} 1 card.")
+        if until is False:
+            return _cap(f"{who.verb('draw')} every card left to draw.")
         return _cap(f"{who.verb('draw')} cards one at a time, keeping them all, until {self.cond(s.test)} "
                     f"(or no card is left to draw).")
 
@@ -90,8 +95,12 @@ class StatementEnglish:
             return _cap(f"{self.me.verb('choose')} a player from {group}.")
         if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
             # Drawn once, here: later uses read the name, not another draw.
-            self.names.pop(s.name, None)
-            return _cap(f"{self.value(s.value)} is drawn; call it {s.name}.")
+            self.names[s.name] = Phrase(f"the {title(s.name)}")
+            return _cap(f"{self.value(s.value)} is drawn; call it the {title(s.name)}.")
+        if self.fold(s.value) is None and any(isinstance(node, A.CurrentColor) for node in A.walk(s.value)):
+            # The color in play changes as the effect goes on: the value is noted now, under a name.
+            self.names[s.name] = Phrase(f"the {title(s.name)} color")
+            return _cap(f"{self.color(s.value)} is noted as the {title(s.name)} color.")
         self.names[s.name] = s.value
         return None
 
@@ -129,7 +138,7 @@ class StatementEnglish:
 
     @staticmethod
     def pile(name: str) -> str:
-        return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {name} pile")
+        return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {title(name)} pile")
 
     def s_move(self, s):
         if isinstance(s.count, A.PileCount) and s.count.pile == s.source and s.source != "discard":
@@ -138,7 +147,8 @@ class StatementEnglish:
         under = " (under its top card)" if s.dest == "discard" else ""
         source = "from under the top card of the discard pile" if s.source == "discard" else \
             f"from the top of {self.pile(s.source)}"
-        return _cap(f"{self.cards(s.count)} move {source} to {self.pile(s.dest)}{under}.")
+        verb = "moves" if self.const(s.count) == 1 else "move"
+        return _cap(f"{self.cards(s.count)} {verb} {source} to {self.pile(s.dest)}{under}.")
 
     def s_take(self, s):
         who = self.player(s.who)
@@ -263,29 +273,61 @@ class StatementEnglish:
                 continue                        # a ruling leaves it out
             body = " ".join(self.stmts(option.body)) or "Nothing happens."
             when = "" if offered is True else f" (only if {self.cond(option.test)})"
-            parts.append(f"{option.name}{when}: {lower_first(body).removesuffix('.')}")
+            parts.append(f"{title(option.name)}{when}: {lower_first(body).removesuffix('.')}")
         return _cap(f"{who.verb('choose')} one: " + "; ".join(parts) + ".")
 
     def s_call(self, s):
-        # A procedure reads best said where it runs: its body, its parameters standing for the arguments.
+        # A procedure is said once, under its name (the rulebook's named effects: `procedure`); a call
+        # names it and what its parameters stand for, rather than copying its body into every card.
         proc = self.variant.procedures[s.name]
+        args = [f"{self.parameter(name, typ)}: {self.argument(arg, typ)}" for (name, typ), arg in zip(proc.params, s.args)]
+        return f"*{_cap(title(s.name))}*" + (f" ({'; '.join(args)})" if args else "") + "."
+
+    def procedure(self, proc) -> str:
+        """A procedure said once, as the rulebook defines it: "For a player (the target): the target draws ..."."""
         tree = self.variant.syntax.tree(proc.body)
-        bound = {name: self.player(arg) if typ == "player" else arg for (name, typ), arg in zip(proc.params, s.args)}
+        kinds = {"player": "a player", "number": "a number", "color": "a color"}
+        bound = {name: (_P if typ == "player" else Phrase)(self.parameter(name, typ)) for name, typ in proc.params}
         caller = self.names
         self.names = {**caller, **bound}
         try:
-            return self.stmts(tree.body) if tree is not None else []
+            body = " ".join(self.stmts(tree.body)) if tree is not None else ""
         finally:
             self.names = caller
+        body = body or "Nothing happens."
+        if not proc.params:
+            return body
+        given = [f"{kinds[typ]} ({self.parameter(name, typ)})" for name, typ in proc.params]
+        return _join_if("Given " + ", ".join(given[:-1]) + (" and " if len(given) > 1 else "") + given[-1], [body])
+
+    @staticmethod
+    def parameter(name: str, typ: str) -> str:
+        """A procedure's parameter as the rulebook calls it: "the target", "n", "the paint color"."""
+        words = title(name)
+        if typ == "player":
+            return f"the {words}"
+        if typ == "color":
+            return f"the {words}" if words.endswith("color") else f"the {words} color"
+        return words
+
+    def argument(self, e, typ: str) -> str:
+        """What a call gives a parameter of type `typ`, as a noun phrase."""
+        if typ == "player":
+            return self.player(e).text
+        if typ == "color":
+            return self.color(e)
+        return self.num(e)
 
     def s_set_var(self, s):
         var = self.declared(s.name)
-        whose = f"{self.me.pos} " if var is not None and var.per_player else ""
-        return _cap(f"{whose}`{s.name}` becomes {self.new_value(s.value, var)}.")
+        if var is not None and var.visibility == "hidden":
+            return None             # the game's own bookkeeping, which no player sees: not a rule to say
+        whose = f"{self.me.pos} " if var is not None and var.per_player else "the "
+        return _cap(f"{whose}{title(s.name)} becomes {self.new_value(s.value, var)}.")
 
     def s_set_var_of(self, s):
         var = self.variant.player_state.get(s.name)
-        return _cap(f"{self.player(s.who).pos} `{s.name}` becomes {self.new_value(s.value, var)}.")
+        return _cap(f"{self.player(s.who).pos} {title(s.name)} becomes {self.new_value(s.value, var)}.")
 
     def new_value(self, e, var) -> str:
         """The value a `set` gives, as a noun phrase (a condition as true or false, a color by its name)."""
@@ -304,11 +346,11 @@ class StatementEnglish:
     def variable(self, e) -> str | None:
         """A declared variable read (`NAME`, `NAME of P`) as a noun phrase, or None for another name."""
         if e.rule == "var_of":
-            return f"{self.player(e.who).pos} `{e.name}`"
+            return f"{self.player(e.who).pos} {title(e.name)}"
         var = self.declared(e.name)
         if var is None:
             return None
-        return f"{self.me.pos} `{e.name}`" if var.per_player else f"`{e.name}`"
+        return f"{self.me.pos} {title(e.name)}" if var.per_player else f"the {title(e.name)}"
 
     def s_pass_stack(self, s):
         who = self.player(s.who)

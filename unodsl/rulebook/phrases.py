@@ -38,6 +38,12 @@ class _P:
         return "you" if self.you else "they"
 
 
+class Phrase(str):
+    """What a name stands for when it is no expression to say again: a value noted or drawn once ("the
+    roll"), a procedure's parameter ("n"). The translator's names map a name to a Phrase, a player
+    phrase (_P) or the expression it stands for."""
+
+
 _WHO = {
     # context -> (self phrase, card phrase)
     "on_play": (_P("you", True), "this card"),
