@@ -44,6 +44,17 @@ def identifiers(markdown: str) -> list[str]:
     return found
 
 
+def empty_sections(markdown: str) -> list[str]:
+    """The headings of a rendered rulebook with nothing under them before the next heading of their level or above."""
+    lines = [line for line in markdown.splitlines() if line.strip()]
+    found = []
+    for here, below in zip(lines, lines[1:] + ["# end"]):
+        if here.startswith("#") and below.startswith("#"):
+            if len(below) - len(below.lstrip("#")) <= len(here) - len(here.lstrip("#")):
+                found.append(here)
+    return found
+
+
 def _blocks() -> list[tuple[str, int, str, tuple, str]]:
     """(file, line, language, info words, text) of every fenced block of docs/*.md."""
     out = []
@@ -81,7 +92,9 @@ def workspace(tmp_path_factory) -> Path:
 def test_no_shipped_rulebook_names_an_identifier(path):
     result = check_file(str(path), str(REPO))
     assert result.game is not None and not result.errors
-    assert identifiers(render_rulebook(result.game, "markdown")) == []      # the text format says the same words
+    markdown = render_rulebook(result.game, "markdown")
+    assert identifiers(markdown) == []      # the text format says the same words
+    assert empty_sections(markdown) == []
 
 
 @pytest.mark.parametrize("name, line, info, body", DOC_VARIANTS,
@@ -94,7 +107,8 @@ def test_no_docs_example_rulebook_names_an_identifier(workspace, name, line, inf
     result = check_file(str(path), str(workspace))
     if result.game is None or result.errors:
         pytest.skip("a fragment that needs a file of its own (tests/test_docs.py checks the docs' examples)")
-    assert identifiers(render_rulebook(result.game, "markdown")) == []
+    markdown = render_rulebook(result.game, "markdown")
+    assert identifiers(markdown) == [] and empty_sections(markdown) == []
 
 
 EXAMPLES = [(name, line, kind, info, body) for name, line, kind, info, body in BLOCKS
@@ -202,6 +216,20 @@ def test_hidden_variables_are_not_said_as_changed(names_game):
     assert "If the last color is the current color, the next player is skipped" in markdown   # read, not set
 
 
+def test_an_effect_that_is_only_bookkeeping_leaves_no_empty_section(tmp_path):
+    game = _game(tmp_path, """\
+        state:
+          seen: {type: int, visibility: hidden}
+        cards:
+          number: {on_play: set seen = seen + 1}
+        events:
+          after_draw: set seen = 0
+    """)
+    markdown = render_rulebook(game, "markdown")
+    assert empty_sections(markdown) == [] and identifiers(markdown) == []
+    assert "### Number\n\nNo effect: it only has to match." in markdown and "After a player" not in markdown
+
+
 def test_a_procedure_is_said_once_and_named_where_it_runs(names_game):
     markdown = render_rulebook(names_game, "markdown")
     cards = _section(markdown, "What the cards do")
@@ -276,3 +304,4 @@ def test_identifiers_are_found():
                  "You may play it only when always.", "answer with the same type ()."):
         assert identifiers(line), line
     assert identifiers("The next player draws 2 cards. | Skip | 20 |") == []
+    assert empty_sections("# V\n\n## A\n\n### B\n\ntext\n\n## C\n\n## D\n\n- item\n") == ["## C"]

@@ -142,6 +142,13 @@ def _list_words(items: list[str], conj: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {conj} " + items[-1]
 
 
+def _said(lead: str, game, text, where: str, tail: str = "") -> str:
+    """`lead` and the English of an effect, or "" when the effect says nothing a player sees (only the
+    game's bookkeeping): an item with nothing after its lead is no item."""
+    said = describe_effect(game, text, where)
+    return f"{lead}{lower_first(said)}{tail}" if said else ""
+
+
 def _players_line(v) -> str:
     if v.allowed_players:
         counts = _list_words([str(n) for n in v.allowed_players], "or")
@@ -267,7 +274,7 @@ class _Rulebook:
             lines = []
             if ct.text:
                 lines.append(_one_line(ct.text))
-            elif ct.on_play is not None and ct.on_play.source.strip():
+            elif ct.on_play is not None and describe_effect(self.g, ct.on_play, "on_play"):
                 lines.append(describe_effect(self.g, ct.on_play, "on_play"))
             else:
                 lines.append("No effect: it only has to match." if ct.kind == "number" or not ct.wild
@@ -333,7 +340,7 @@ class _Rulebook:
                     "named)." if v.colors else "."),
                  "The player to the dealer's left plays first, and play goes to the left."]
         if v.on_deal is not None:
-            items.insert(2, "After the deal: " + lower_first(describe_effect(g, v.on_deal, "setup")))
+            items.insert(2, _said("After the deal: ", g, v.on_deal, "setup"))
         for pile in v.piles.values():
             face = ("face up: everyone may look through it" if pile.face_up
                     else "face down: only how many cards it holds is known")
@@ -360,8 +367,8 @@ class _Rulebook:
         else:
             items.append("Play any one card, or draw when drawing is allowed.")
         if v.turn_draw is not None:
-            items.append("When you draw on your turn: " + lower_first(describe_effect(g, v.turn_draw, "turn_draw"))
-                         + " The last card this puts in your hand is the card you drew.")
+            items.append(_said("When you draw on your turn: ", g, v.turn_draw, "turn_draw",
+                               " The last card this puts in your hand is the card you drew."))
         elif v.no_playable == "draw_until_playable":
             items.append("If you cannot play, draw cards one at a time until you draw one you can play.")
         else:
@@ -386,8 +393,7 @@ class _Rulebook:
             items.append("While a color lock is in force, wild cards "
                          + ("count as cards of the locked color." if v.lock_allows_wild else "may not be played."))
         if v.after_draw is not None:
-            items.append("After a player (the drawer) draws: "
-                         + lower_first(describe_effect(g, v.after_draw, "after_draw")))
+            items.append(_said("After a player (the drawer) draws: ", g, v.after_draw, "after_draw"))
         items.append("Skipped players lose their turn; players who are out of the round are passed over.")
         self.ul(items)
 
@@ -431,7 +437,7 @@ class _Rulebook:
         else:
             when, left = f"When a play leaves you {v.uno_at} cards", f"{v.uno_at} cards"
         penalty = (f"you draw {v.uno_penalty} cards." if v.uno_penalty_effect is None else
-                   "this happens: " + lower_first(describe_effect(g, v.uno_penalty_effect, "uno_penalty")))
+                   _said("this happens: ", g, v.uno_penalty_effect, "uno_penalty") or "nothing happens.")
         items = [f"{when}, call \"{word}\". If another player catches you before the "
                  f"next player begins their turn, {penalty}",
                  f"A player left with {left} by someone else's card (a swap, a pass, a gift) must call {word} too, "
@@ -494,8 +500,7 @@ class _Rulebook:
         if ignoring:
             items.append(f"A {_list_words(ignoring, 'or')} played as the last card has no effect.")
         if v.on_player_out is not None:
-            items.append("When a player (the out player) goes out: "
-                         + lower_first(describe_effect(g, v.on_player_out, "player_out")))
+            items.append(_said("When a player (the out player) goes out: ", g, v.on_player_out, "player_out"))
         cond = describe_condition(g, v.eliminate_when, "condition") if v.eliminate_when is not None else "never"
         if cond != "never":
             when = "At once" if cond == "always" else f"As soon as {cond}"
@@ -504,8 +509,8 @@ class _Rulebook:
                          f"drawing draws no more); your cards go "
                          f"{ELIMINATED_CARDS[v.eliminated_cards]}. The last player left in the round wins it.")
         if v.on_round_end is not None:
-            items.append("When a round with a winner ends, before it is scored: "
-                         + lower_first(describe_effect(g, v.on_round_end, "round_end")))
+            items.append(_said("When a round with a winner ends, before it is scored: ", g, v.on_round_end,
+                               "round_end"))
         stall = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
                  "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
                  "no_winner": "nobody wins it"}.get(v.stall, v.stall)
