@@ -6,18 +6,18 @@ card id or any other name as the file writes it), and the phrasings issue 29 fou
 from __future__ import annotations
 
 import re
-import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
-import yaml
 
 from unodsl.check import check_file, load
 from unodsl.effects.parse import parse
 from unodsl.model.variant import Text
 from unodsl.rulebook.document import render_rulebook
 from unodsl.rulebook.english import describe_condition, describe_effect
+
+from test_docs import workspace  # noqa: F401  (the fixture: variants/ with the docs' `file=` examples and a teams variant)
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -74,20 +74,6 @@ DOC_VARIANTS = [(name, line, info, body) for name, line, kind, info, body in BLO
                 if kind == "yaml" and name != "diagnostics.md" and re.search(r"^unodsl:", body, re.M)]
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory) -> Path:
-    """A copy of variants/ with every `file=` example of the docs written into it, as tests/test_docs.py does."""
-    root = tmp_path_factory.mktemp("english")
-    shutil.copytree(REPO / "variants", root / "variants")
-    for _, _, kind, info, body in BLOCKS:
-        for word in info:
-            if kind == "yaml" and word.startswith("file="):
-                target = root / "variants" / word[len("file="):]
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(body, encoding="utf-8")
-    return root
-
-
 @pytest.mark.parametrize("path", SHIPPED, ids=[str(p.relative_to(REPO)) for p in SHIPPED])
 def test_no_shipped_rulebook_names_an_identifier(path):
     result = check_file(str(path), str(REPO))
@@ -117,11 +103,7 @@ EXAMPLES = [(name, line, kind, info, body) for name, line, kind, info, body in B
 
 @pytest.mark.parametrize("name, line, kind, info, body", EXAMPLES, ids=[f"{n}:{line}" for n, line, *_ in EXAMPLES])
 def test_no_docs_effect_or_condition_example_reads_as_code(workspace, name, line, kind, info, body):
-    base = "flip.yaml" if "flip" in info else "classic.yaml"
-    if "teams" in info:
-        (workspace / "variants" / "_english_teams.yaml").write_text(
-            "unodsl: 1\nname: Teams\nextends: classic.yaml\nplayers: {allowed: [4, 6, 8]}\nteams: {size: 2}\n")
-        base = "_english_teams.yaml"
+    base = "_docs_teams.yaml" if "teams" in info else "flip.yaml" if "flip" in info else "classic.yaml"
     game = load(str(workspace / "variants" / base), str(workspace))
     tree, problems = parse(Text(body), kind)
     assert not problems
