@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv and install unodsl with its test tools and the rl, openspiel, lsp and web extras (tests/test_rl.py,
+# Create .venv and install unodsl with its test tools and the rl, openspiel, lsp, report, parquet, ray and web extras (tests/test_rl.py,
 # tests/test_openspiel.py, tests/test_lsp.py, tests/test_web.py; open_spiel installs from a wheel) into it: once. A later run finds the
 # install done for this pyproject.toml and touches neither pip nor the network, so it works
 # offline; a changed pyproject.toml (new dependencies) installs again.
@@ -10,9 +10,9 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import unodsl, pytest, hypothesis, pettingzoo, gymnasium, pyspiel, pygls, matplotlib, ray, starlette, uvicorn, httpx2, selenium" 2>/dev/null; then
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import unodsl, pytest, hypothesis, pettingzoo, gymnasium, pyspiel, pygls, matplotlib, pyarrow, ray, starlette, uvicorn, httpx2, selenium" 2>/dev/null; then
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".[test,rl,openspiel,lsp,report,ray,web,web-test]"
+    .venv/bin/python -m pip install --quiet -e ".[test,rl,openspiel,lsp,report,parquet,ray,web,web-test]"
     echo "$want" > "$stamp"
 fi
 # Compile unodsl's bytecode now: an editable install does not, and where

@@ -61,14 +61,15 @@ def test_a_report_is_written_once_and_never_over_a_file_without_force(tmp_path):
     made = unodsl("simulate", "classic", "-n", "40", "--report", str(page))
     assert made.returncode == 0 and "first player wins" in made.stdout
     text = page.read_text()
-    assert "<h2>Fairness</h2>" in text and text.count("data:image/png;base64,") == 3
+    # positions, length, snowball, the ladder, restricted play, cards
+    assert "<h2>Fairness</h2>" in text and text.count("data:image/png;base64,") == 6
     page.write_text("mine")
     again = unodsl("simulate", "classic", "-n", "40", "--report", str(page))
     assert again.returncode == 2 and "--force" in again.stderr and page.read_text() == "mine"
     assert unodsl("simulate", "classic", "-n", "40", "--report", str(page), "--force").returncode == 0
-    md = unodsl("simulate", "classic", "-n", "40", "--report", str(tmp_path / "r.md"))
+    md = unodsl("simulate", "classic", "-n", "40", "--report", str(tmp_path / "r.md"), "--study-games", "0")
     assert md.returncode == 0 and sorted(p.name for p in tmp_path.iterdir()) == [
-        "classic.html", "r-cards.png", "r-length.png", "r-positions.png", "r.md"]
+        "classic.html", "r-cards.png", "r-length.png", "r-positions.png", "r-snowball.png", "r.md"]
     odd = unodsl("simulate", "classic", "-n", "4", "--report", str(tmp_path / "r.pdf"))
     assert odd.returncode == 2 and "a report is .html or .md" in odd.stderr
 

@@ -46,34 +46,79 @@ def atomic_write(path: str, text: str | bytes, *, force: bool) -> None:
     move is a hard link, which the system refuses if `path` exists, whenever it was
     created (a check made earlier proves nothing): then TargetExists is raised and the
     temporary file, holding the text, is kept. Without hard links, an exclusive create.
+    The file gets the permissions the user's umask gives a new file (`file_mode`).
     """
-    parent = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(_bytes(text))
-            handle.flush()
-            os.fsync(handle.fileno())
-        if force:
-            os.replace(tmp, path)
+    with StreamingWrite(path, force=force) as handle:
+        handle.write(_bytes(text))
+
+
+def file_mode() -> int:
+    """The permissions of a new file under the process's umask (0o666 less the umask), as open() would give.
+
+    Temporary files are made 0600 (tempfile.mkstemp); a file moved into place from one must be given these.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+class StreamingWrite:
+    """A binary file written bit by bit beside `path` and moved into place when the block ends without error.
+
+    `with StreamingWrite(path, force=False) as handle: handle.write(...)`: as atomic_write, for output
+    too large to hold in memory (a per-game table). On an error inside the block the temporary file is
+    removed and `path` is untouched; TargetExists as for atomic_write.
+    """
+
+    def __init__(self, path: str, *, force: bool):
+        self.path, self.force = path, force
+        parent = os.path.dirname(os.path.abspath(path))
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
+        os.fchmod(fd, file_mode())
+        self.handle = os.fdopen(fd, "wb")
+
+    def __enter__(self):
+        return self.handle
+
+    def __exit__(self, kind, error, trace) -> None:
+        if kind is not None:
+            self.handle.close()
+            _remove(self.tmp)
             return
         try:
-            os.link(tmp, path, follow_symlinks=False)
-        except FileExistsError:
-            raise TargetExists(path, tmp) from None
-        except OSError as err:
-            if err.errno not in _NO_LINKS:
-                raise
-            _create_exclusive(path, text, tmp)
-        os.unlink(tmp)
-    except TargetExists:
-        raise
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+            self.handle.close()
+            _place(self.tmp, self.path, self.force)
+        except TargetExists:
+            raise
+        except BaseException:
+            _remove(self.tmp)
+            raise
+
+
+def _place(tmp: str, path: str, force: bool) -> None:
+    """Move the written temporary file `tmp` to `path` (see atomic_write)."""
+    if force:
+        os.replace(tmp, path)
+        return
+    try:
+        os.link(tmp, path, follow_symlinks=False)
+    except FileExistsError:
+        raise TargetExists(path, tmp) from None
+    except OSError as err:
+        if err.errno not in _NO_LINKS:
+            raise
+        with open(tmp, "rb") as handle:
+            _create_exclusive(path, handle.read(), tmp)
+    os.unlink(tmp)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _bytes(text: str | bytes) -> bytes:

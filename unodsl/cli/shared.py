@@ -159,9 +159,84 @@ def report_target(path: str, force: bool) -> tuple[str, str, bool]:
     return path, fmt, force
 
 
+def save_target(path: str, force: bool) -> tuple[str, str, bool]:
+    """(path, "csv" or "parquet", force) of a --save table, refused before any game is played when it cannot be
+    written (an existing file without --force, another extension, Parquet without pyarrow)."""
+    from ..runs.export import table_format
+    fmt = table_format(path)
+    if fmt is None:
+        raise click.BadParameter(f"'{path}': a table is .csv or .parquet", param_hint="'--save'")
+    refuse_overwrite(path, force)
+    import importlib.util
+    if fmt == "parquet" and importlib.util.find_spec("pyarrow") is None:
+        click.echo("unodsl: --save FILE.parquet needs pyarrow (pip install 'unodsl[parquet]'); .csv needs nothing",
+                   err=True)
+        sys.exit(2)
+    return path, fmt, force
+
+
 def isatty(stream) -> bool:
     """Whether `stream` is a terminal; False for a stream that cannot say (closed, replaced)."""
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def study_options(fn):
+    """The options of the studies that `--figures`, `--report` and `compare` play (runs/studies.py)."""
+    for option in reversed([
+        click.option("--study-games", type=click.IntRange(0, 10**9), default=None, metavar="N",
+                     help="Play the studies (skill gap, restricted play, luck against skill) on the first N "
+                          "games [all of them; 0: none]."),
+        click.option("--skill", "skill", multiple=True, metavar="STRONG/WEAK",
+                     help="Skill gap: one STRONG bot among WEAK ones (repeatable) [expert/heuristic; none: off]."),
+        click.option("--restrict", "restrict", multiple=True, metavar="OPTION",
+                     help="Restricted play: card:TYPE, challenge, play-drawn, stack, jump-in or uno (repeatable) "
+                          "[every one the variant offers; none: off]."),
+        click.option("--ladder", default=None, metavar="BOT,BOT,...",
+                     help="Luck against skill: the bots rated against each other [random,heuristic,expert; "
+                          "none: off]."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def study_plan(games_played: int, study_games, skill: tuple, restrict: tuple, ladder, games: tuple):
+    """The studies.Plan the options ask for, checked against the `games` compiled (a usage error otherwise)."""
+    import random
+
+    from ..agents.bots import make_bot
+    from ..runs.studies import DEFAULT_LADDER, DEFAULT_SKILL, Plan, check_restriction
+
+    def bot(name: str, option: str) -> str:
+        try:
+            make_bot(name, random.Random(0))
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint=option) from None
+        return name
+
+    pairs = DEFAULT_SKILL
+    if skill:
+        pairs = ()
+        for item in skill:
+            if item.strip() == "none":
+                continue
+            strong, slash, weak = item.partition("/")
+            if not slash:
+                raise click.BadParameter(f"'{item}' is not STRONG/WEAK (expert/heuristic)", param_hint="'--skill'")
+            pairs += ((bot(strong.strip(), "'--skill'"), bot(weak.strip(), "'--skill'")),)
+    restrictions = None
+    if restrict:
+        restrictions = tuple(r.strip() for r in restrict if r.strip() != "none")
+        for r in restrictions:
+            problems = [check_restriction(game, r) for game in games]
+            if all(problems):
+                raise click.BadParameter(problems[0], param_hint="'--restrict'")
+    rungs = DEFAULT_LADDER
+    if ladder is not None:
+        rungs = () if ladder.strip() == "none" else tuple(bot(b.strip(), "'--ladder'") for b in ladder.split(","))
+        if len(rungs) == 1:
+            raise click.BadParameter("a ladder needs two bots or more", param_hint="'--ladder'")
+    count = games_played if study_games is None else min(study_games, games_played)
+    return Plan(games=count, skill=pairs, restrict=restrictions, ladder=rungs)

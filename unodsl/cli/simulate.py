@@ -10,7 +10,9 @@ import time
 import click
 
 from .shared import (BOT_CHOICE, check_players, include_option, isatty, load_game, parse_rulings, root_option,
-                     report_target, rulings_option, with_includes, write_or_exit)
+                     report_target, rulings_option, save_target, study_options, study_plan, with_includes,
+                     write_or_exit)
+from .tables import SavedTable, figure_columns, luck_cells
 
 # A run in which more games than this share reach the turn limit says so: its figures are
 # those of games cut short, not of games played out.
@@ -50,11 +52,14 @@ def simulate_options(fn):
               help="Measure every game and write a report: .html (plots inside) or .md (with PNGs beside it).")
 @click.option("--figures", is_flag=True, help="Measure every game and print the designer's figures "
               "(docs/analytics.md) without writing a report.")
-@click.option("--force", is_flag=True, help="Overwrite an existing --report file.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Measure every game and write its figures to a table: .csv, or .parquet (the parquet extra).")
+@click.option("--force", is_flag=True, help="Overwrite an existing --report or --save file.")
 @click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True,
               help="process: a pool of --workers processes; ray: Ray tasks (the ray extra, docs/scale.md).")
+@study_options
 def simulate(file, games, players, bots, seed, workers, match, fmt, as_json, root, rulings, includes, report_path,
-             figures, force, backend) -> None:
+             figures, save_path, force, backend, study_games, skill, restrict, ladder) -> None:
     """Bots play N games (or matches); print turns, win rates with 95% intervals, points.
 
     Ctrl-C stops the run and prints the statistics of the games finished so far.
@@ -62,13 +67,15 @@ def simulate(file, games, players, bots, seed, workers, match, fmt, as_json, roo
     report = None
     if report_path is not None:
         report = report_target(report_path, force)
+    save = save_target(save_path, force) if save_path is not None else None
     run_simulation(file, games, players, bots or "heuristic", 1 if seed is None else seed, workers, match,
                    as_json or fmt == "json", root, rulings=parse_rulings(rulings), includes=includes,
-                   measure=figures or report is not None, report=report, backend=backend)
+                   measure=figures or report is not None or save is not None, report=report, backend=backend,
+                   studies=(study_games, skill, restrict, ladder), save=save)
 
 
 def run_simulation(file, games, players, bots, seed, workers, match, as_json, root, *, rulings=None, includes=(),
-                   measure=False, report=None, backend="process") -> None:
+                   measure=False, report=None, backend="process", studies=None, save=None) -> None:
     """Play the games, print the summary (text or JSON); exit 130 when Ctrl-C cut the run short."""
     # From here on Ctrl-C only raises a flag, looked at between games: the run stops
     # and the games finished so far are summarised.
@@ -81,17 +88,24 @@ def run_simulation(file, games, players, bots, seed, workers, match, as_json, ro
         if rulings:
             game = load_game(path, root, rulings, texts)
         check_players(game, players)
+        plan = study_plan(games, *studies, (game,)) if measure and studies else None
         started = time.perf_counter()
         bar = _Progress(games)
-        if backend == "ray":
-            from ..runs.ray_backend import run_on_ray
-            stats = run_on_ray(path, root, rulings or None, games, players, seed, bots.split(","), workers, match,
-                               bar.update, stop, measure, fast=game.fast, texts=texts)
-        else:
-            from ..runs.simulate import simulate as simulate_games
-            stats = simulate_games(path, games, players, seed, bots.split(","), workers, match, root,
-                                   rulings or None, progress=bar.update, game=game, stop=stop, measure=measure,
-                                   texts=texts)
+        columns = figure_columns([game], (players,), plan) if save else []
+        with SavedTable(save, ["luck_bots"], ["game", "luck_winner_side"], columns) as table:
+            on_rows = None if table is None else (
+                lambda rows: table.write([{"game": index, **values, **luck_cells(luck, plan.ladder)}
+                                          for index, values, luck in rows]))
+            extra = {"plan": plan, "on_rows": on_rows} if plan else {}
+            if backend == "ray":
+                from ..runs.ray_backend import run_on_ray
+                stats = run_on_ray(path, root, rulings or None, games, players, seed, bots.split(","), workers,
+                                   match, bar.update, stop, measure, fast=game.fast, texts=texts, **extra)
+            else:
+                from ..runs.simulate import simulate as simulate_games
+                stats = simulate_games(path, games, players, seed, bots.split(","), workers, match, root,
+                                       rulings or None, progress=bar.update, game=game, stop=stop,
+                                       measure=measure, texts=texts, **extra)
         bar.close()
     finally:
         _set_sigint(previous)
@@ -220,8 +234,30 @@ def _format_figures(r: dict) -> list[str]:
     lines.append(f"stack chains per game {chains['per_game']:.2f}, length mean {chains['mean']:.2f}, p95 "
                  f"{chains['p95']}, max {chains['max']}: " + ", ".join(
                      f"{row['length']}: {row['chains']:,}" for row in chains["histogram"]))
-    lines.append(f"lead changes per game {r['lead_changes']['mean']:.2f}, drama {r['drama']['mean']:.2f}")
-    shown = ", ".join(f"{c['card']} {c['plays_per_game']:.1f} ({c['win_rate']:.0%} won)" for c in r["cards"][:6])
+    lines.append(f"lead changes per game {r['lead_changes']['mean']:.2f}, drama {r['drama']['mean']:.2f} (share of "
+                 f"the winner's decisions made while another player led alone)")
+    agency = r["agency"]
+    lines.append(f"agency: a real choice at {agency['choice_share']['mean']:.1%} of decisions, "
+                 f"{agency['options']['mean']:.2f} distinct options per decision")
+    lines.append("snowball: the sole leader at " + ", ".join(
+        f"{row['at']}% of the game wins {row['win_rate']:.1%} [{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}]"
+        for row in r["snowball"]) + f" (fair share {first['fair']:.1%})")
+    lines.append(f"decisiveness: the winner leads alone for good over the last {r['decisiveness']['mean']:.1%} "
+                 f"of the game")
+    for row in r["skill"]:
+        lines.append(f"skill gap: one {row['strong']} among {row['weak']} bots wins {row['win_rate']:.1%} "
+                     f"[{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}] (fair share {row['fair']:.1%}), "
+                     f"{row['gap'] * 100:+.1f} points over {row['games']:,} games")
+    if r["luck"]:
+        luck = r["luck"]
+        lines.append("luck against skill: ratings " + ", ".join(
+            f"{b['bot']} {b['rating']:+.0f}" for b in luck["bots"]) + f" (Elo points, spread {luck['spread']:.0f}); "
+            f"the bots' strength explains {luck['explained']:.1%} of the outcome, luck the rest")
+    if r["restricted"]:
+        lines.append("restricted play (win-rate points lost by a player who may never...): " + ", ".join(
+            f"{row['restriction']} {row['value'] * 100:+.1f} [{row['ci95'][0] * 100:+.1f}, {row['ci95'][1] * 100:+.1f}]"
+            for row in r["restricted"]))
+    shown = ", ".join(f"{c['card']} {c['plays_per_game']:.1f}" for c in r["cards"][:6])
     lines.append(f"plays per game: {shown}")
     return lines
 

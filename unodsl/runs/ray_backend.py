@@ -13,6 +13,7 @@ import os
 
 from .pool import chunks
 from .simulate import Stats, run_range
+from .studies import NO_STUDIES
 
 _games: dict = {}               # per worker process: (path, root, rulings, fast) -> the compiled Game
 
@@ -25,8 +26,8 @@ def _chunk(path: str, root: str | None, rulings: dict | None, fast: bool | None,
     if game is None:
         from ..check import load
         game = _games[key] = load(path, root, rulings, fast=fast, texts=texts)
-    players, seed, start, stop, bots, match, measure = job
-    return run_range(game, players, seed, start, stop, bots, match, measure=measure)
+    players, seed, start, stop, bots, match, measure, plan, keep_rows = job
+    return run_range(game, players, seed, start, stop, bots, match, measure=measure, plan=plan, keep_rows=keep_rows)
 
 
 def _compare_chunk(sides: tuple, fast: bool | None, job: tuple):
@@ -39,29 +40,45 @@ def _compare_chunk(sides: tuple, fast: bool | None, job: tuple):
             from ..check import load
             _games[key] = load(path, root, rulings, fast=fast, texts=texts)
         games.append(_games[key])
-    players, seed, start, stop, bots, match = job
-    return compare_games(*games, stop - start, players, seed, bots, match, start)
+    players, seed, start, stop, bots, match, plan, keep_rows = job
+    return compare_games(*games, stop - start, players, seed, bots, match, start, plan=plan, keep_rows=keep_rows)
 
 
 def run_on_ray(path: str, root: str | None, rulings: dict | None, games: int, players: int, seed: int,
                bots: list[str], workers: int, match: bool, progress, stop: list, measure: bool,
-               fast: bool | None = None, address: str | None = None, texts: dict | None = None) -> Stats:
+               fast: bool | None = None, address: str | None = None, texts: dict | None = None,
+               plan=None, on_rows=None) -> Stats:
     """Play `games` games as Ray tasks and return their statistics (the arguments as simulate.simulate's)."""
     total = Stats(players)
+
+    def fold(part) -> None:
+        if on_rows is not None:
+            on_rows(part.rows)
+            part.rows = []
+        total.merge(part)
     _run(_chunk, lambda first, last: (path, root, rulings, fast, texts,
-                                      (players, seed, first, last, bots, match, measure)),
-         games, workers, total.merge, (lambda: progress(total.games)) if progress else None, stop, address)
+                                      (players, seed, first, last, bots, match, measure, plan or NO_STUDIES,
+                                       on_rows is not None)),
+         games, workers, fold, (lambda: progress(total.games)) if progress else None, stop, address)
     return total
 
 
 def compare_on_ray(sides: tuple, games: int, players: int, seed: int, bots: list[str], workers: int,
                    match: bool = False, progress=None, stop: list | None = None, fast: bool | None = None,
-                   address: str | None = None):
+                   address: str | None = None, plan=None, on_rows=None):
     """Compare two sides as Ray tasks (the arguments as compare.compare's) and return the Comparison."""
     from .compare import Comparison
-    total = Comparison()
-    _run(_compare_chunk, lambda first, last: (sides, fast, (players, seed, first, last, bots, match)),
-         games, workers, total.merge, (lambda: progress(total.games)) if progress else None,
+    plan = plan or NO_STUDIES
+    total = Comparison(ladder=plan.ladder if plan.games else ())
+
+    def fold(part) -> None:
+        if on_rows is not None:
+            on_rows(part.rows)
+            part.rows = []
+        total.merge(part)
+    _run(_compare_chunk, lambda first, last: (sides, fast, (players, seed, first, last, bots, match, plan,
+                                                            on_rows is not None)),
+         games, workers, fold, (lambda: progress(total.games)) if progress else None,
          stop if stop is not None else [], address)
     return total
 

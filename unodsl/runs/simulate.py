@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from ..engine import Game
 from .intervals import percentiles, wilson
-from .metrics import Report, play_measured
+from .metrics import Report, measure_game
 from .pool import chunks, ignore_sigint, run_pool
 from .seeds import game_seed, seat_bots
+from .studies import NO_STUDIES, Plan
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Stats:
     rounds: int = 0
     interrupted: bool = False                          # the run was stopped before all games were played
     report: Report | None = None                       # the designer's figures, when asked for (metrics.py)
+    rows: list = field(default_factory=list)           # with keep_rows: (game, its values) of every game
 
     def __post_init__(self):
         if not self.wins:
@@ -109,7 +111,8 @@ def teams_of(game: Game, players: int) -> int:
 
 
 def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: list[str],
-              match: bool = False, on_game=None, measure: bool = False, into: Stats | None = None) -> Stats:
+              match: bool = False, on_game=None, measure: bool = False, into: Stats | None = None,
+              plan: Plan = NO_STUDIES, keep_rows: bool = False) -> Stats:
     """Play games start..stop-1 and return their statistics.
 
     The cycle collector is off while the games are played. The engine and the bots
@@ -121,18 +124,24 @@ def run_range(game: Game, players: int, seed: int, start: int, stop: int, bots: 
 
     With `measure`, every game is played decision by decision and its figures go to
     `stats.report` (the same games: the bots draw from the same generators). `into`: the
-    Stats to add to (each game is in it before `on_game` is called).
+    Stats to add to (each game is in it before `on_game` is called). `plan`: the studies (studies.py) that
+    games below `plan.games` also play, with `measure`; `keep_rows`: keep every measured game's values in
+    `stats.rows` (the --save table).
     """
     stats = into if into is not None else Stats(players)
     if measure and stats.report is None:
-        stats.report = Report(players, teams_of(game, players))
+        stats.report = Report(players, teams_of(game, players), ladder=plan.ladder if plan.games else ())
+    restrictions = plan.restrictions(game) if measure and plan.games else ()
     collecting = gc.isenabled()
     gc.disable()
     try:
         for index in range(start, stop):
             if measure:
-                state, figures = play_measured(game, players, game_seed(seed, index), bots, match)
-                stats.report.add(figures, state)
+                state, figures, values, study = measure_game(game, players, seed, index, bots, match, plan,
+                                                             restrictions)
+                stats.report.add(figures, state, values, study)
+                if keep_rows:
+                    stats.rows.append((index, values, study and study[1]))
             else:
                 state = play_one(game, players, game_seed(seed, index), bots, match)
             stats.add(state)
@@ -166,20 +175,23 @@ def _init_worker(path: str, root: str | None, rulings: dict | None, texts: dict 
 
 
 def _work(args) -> Stats:
-    players, seed, start, stop, bots, match, measure = args
-    return run_range(_worker_game, players, seed, start, stop, bots, match, measure=measure)
+    players, seed, start, stop, bots, match, measure, plan, keep_rows = args
+    return run_range(_worker_game, players, seed, start, stop, bots, match, measure=measure, plan=plan,
+                     keep_rows=keep_rows)
 
 
 def simulate(path: str, games: int, players: int, seed: int, bots: list[str], workers: int = 1,
              match: bool = False, root: str | None = None, rulings: dict | None = None,
              progress=None, game: Game | None = None, stop: list | None = None, measure: bool = False,
-             texts: dict | None = None) -> Stats:
+             texts: dict | None = None, plan: Plan = NO_STUDIES, on_rows=None) -> Stats:
     """Simulate `games` bot games of the variant at `path` and return their statistics.
 
     `progress(done)` is called as games finish. A run stops between two games when
     `stop` (a list a signal handler appends to) becomes non-empty, or on
     KeyboardInterrupt; the statistics then cover the finished games and
-    `interrupted` is set. With `measure`, `report` holds the designer's figures (metrics.py).
+    `interrupted` is set. With `measure`, `report` holds the designer's figures (metrics.py), and those of
+    the studies `plan` names (studies.py); `on_rows(rows)` is called, in this process, with every measured
+    game's values (Stats.rows) as chunks of games finish, and the result keeps none of them.
     Any worker count gives the same statistics (and so does ray_backend.run_on_ray).
     `texts`: unsaved files (see check_file).
     """
@@ -188,15 +200,16 @@ def simulate(path: str, games: int, players: int, seed: int, bots: list[str], wo
         if game is None:
             from ..check import load
             game = load(path, root, rulings, texts=texts)
-        total = _serial(game, games, players, seed, bots, match, progress, stop, measure)
+        total = _serial(game, games, players, seed, bots, match, progress, stop, measure, plan, on_rows)
     else:
         total = _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop, game,
-                          measure, texts)
+                          measure, texts, plan, on_rows)
     total.interrupted = bool(stop)
     return total
 
 
-def _serial(game, games, players, seed, bots, match, progress, stop: list, measure: bool = False) -> Stats:
+def _serial(game, games, players, seed, bots, match, progress, stop: list, measure: bool = False,
+            plan: Plan = NO_STUDIES, on_rows=None) -> Stats:
     total = Stats(players)
 
     def on_game(index, state):
@@ -206,24 +219,41 @@ def _serial(game, games, players, seed, bots, match, progress, stop: list, measu
             raise _StopRun()
 
     try:
-        if not stop:
-            run_range(game, players, seed, 0, games, bots, match, on_game=on_game, measure=measure, into=total)
+        # With on_rows, in chunks: each chunk's rows are handed on and dropped, so memory stays flat.
+        for first, last in chunks(games, 1) if on_rows is not None else [(0, games)]:
+            if stop:
+                break
+            try:
+                run_range(game, players, seed, first, last, bots, match, on_game=on_game, measure=measure,
+                          into=total, plan=plan, keep_rows=on_rows is not None)
+            finally:
+                if on_rows is not None:
+                    on_rows(total.rows)
+                    total.rows = []
     except (_StopRun, KeyboardInterrupt):
         stop.append("interrupted")
     return total
 
 
 def _parallel(path, root, rulings, games, players, seed, bots, workers, match, progress, stop: list,
-              game: Game | None = None, measure: bool = False, texts: dict | None = None) -> Stats:
+              game: Game | None = None, measure: bool = False, texts: dict | None = None,
+              plan: Plan = NO_STUDIES, on_rows=None) -> Stats:
     """Small chunks over a process pool (pool.py); once stopped, the workers end at once."""
     import multiprocessing
     global _worker_game
     total = Stats(players)
-    jobs = [(players, seed, first, last, bots, match, measure) for first, last in chunks(games, workers)]
+    keep = on_rows is not None
+    jobs = [(players, seed, first, last, bots, match, measure, plan, keep) for first, last in chunks(games, workers)]
+
+    def fold(part: Stats) -> None:
+        if keep:
+            on_rows(part.rows)
+            part.rows = []
+        total.merge(part)
     try:
         # Forked workers start with the parent's memory: hand them the game compiled already.
         _worker_game = game if multiprocessing.get_start_method() == "fork" else None
-        run_pool(_work, jobs, workers, _init_worker, (path, root, rulings, texts), total.merge,
+        run_pool(_work, jobs, workers, _init_worker, (path, root, rulings, texts), fold,
                  (lambda: progress(total.games)) if progress else None, stop)
     finally:
         _worker_game = None
