@@ -448,3 +448,69 @@ def render_comparisons(blocks: list[dict], fmt: str, stem: str) -> dict[str, byt
         parts += _comparison_parts(block, block["figures"], f"differences-{i}")
     parts.append(_footer())
     return _page(f"Sweep against {blocks[0]['b']}", parts, fmt, stem)
+
+
+_STATUS_COLOURS = {"ok": "#c6f6d5", "interaction": "#faf089", "stall": "#f6ad55", "broken invariant": "#6b46c1",
+                   "conflict": "#c53030"}
+
+
+def _audit_matrix(rules: list[str], rows: list[dict]) -> bytes:
+    """A square of the house rules: each pair's cell coloured by its status (a single rule's on the diagonal),
+    the number of interacting figures written in it."""
+    import matplotlib.colors as mcolors
+    from matplotlib.patches import Patch
+    plt = _pyplot()
+    index = {rule: i for i, rule in enumerate(rules)}
+    statuses = list(_STATUS_COLOURS)
+    grid = [[-1] * len(rules) for _ in rules]
+    fig, ax = plt.subplots(figsize=(0.42 * len(rules) + 3.2, 0.42 * len(rules) + 2.2))
+    for row in rows:
+        if len(row["rules"]) > 2:
+            continue
+        i, j = index[row["rules"][0]], index[row["rules"][-1]]
+        code = statuses.index(row["status"])
+        grid[i][j] = grid[j][i] = code
+        if row["status"] == "interaction":
+            for x, y in {(i, j), (j, i)}:
+                ax.text(x, y, str(len(row["interactions"])), ha="center", va="center", fontsize=7)
+    cmap = mcolors.ListedColormap(["#ffffff", *_STATUS_COLOURS.values()])
+    ax.imshow([[c + 1 for c in line] for line in grid], cmap=cmap, vmin=0, vmax=len(statuses))
+    ax.set_xticks(range(len(rules)))
+    ax.set_xticklabels(rules, rotation=90, fontsize=8)
+    ax.set_yticks(range(len(rules)))
+    ax.set_yticklabels(rules, fontsize=8)
+    ax.set_xlabel("house rule")
+    ax.set_ylabel("house rule")
+    ax.set_title("Each pair of house rules over the base (a rule alone on the diagonal);\n"
+                 "in a yellow cell, the number of figures whose effects do not add up", fontsize=9)
+    ax.legend(handles=[Patch(color=c, label=s) for s, c in _STATUS_COLOURS.items()], loc="upper left",
+              bbox_to_anchor=(1.02, 1), frameon=False, fontsize=8)
+    return _png(fig)
+
+
+def render_audit(header: dict, rows: list[dict], fmt: str, stem: str) -> dict[str, bytes]:
+    """The files of an `audit --report` page: the square of pairs, the table, and each finding in words."""
+    parts: list = [("p", f"{len(header['rules'])} house rules over {header['variant']}, {header['players']} "
+                         f"players: every {'pair and triple' if header['size'] == 3 else 'pair'}, "
+                         f"{header['games']} heuristic games and {header['fuzz_games']} random-bot games each, "
+                         f"seed {header['seed']}."),
+                   ("plot", ("pairs", _audit_matrix(header["rules"], rows))),
+                   ("h2", "Every combination"),
+                   ("table", (["house rules", "status", "stalls (heuristic)", "stalls (random)", "what"], [
+                       [" + ".join(r["rules"]), r["status"],
+                        f"{r['heuristic_stalls']}/{r['heuristic_games']}" if r["heuristic_games"] else "",
+                        f"{r['random_stalls']}/{r['random_games']}" if r["random_games"] else "",
+                        "; ".join(r["conflicts"] or r["broken"] or [
+                            f"{i['words']}: {i['interaction']:+.3g} [{i['interval'][0]:+.3g}, {i['interval'][1]:+.3g}]"
+                            for i in r["interactions"]])] for r in rows]))]
+    parts += [
+        ("p", "conflict: check refuses the combination (the diagnostic is shown). stall: a heuristic game ended by "
+              "the stall ruling, or a game not over after 60,000 decisions. broken invariant: in random-bot games "
+              "checked after every action, the engine raised, offered no action, disagreed with its reference "
+              "mode, or a saved or replayed game came back different. interaction: the combination's effect on "
+              "a figure, against the base, differs from the sum of its rules' own effects (per game, paired on "
+              "the same seeds), beyond an interval corrected for the number of figures tested. Random bots play "
+              "long games, so their stalls are shown but not flagged."),
+        _footer(),
+    ]
+    return _page(f"Audit of house rules over {header['variant']}", parts, fmt, stem)
