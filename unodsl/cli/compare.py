@@ -11,7 +11,7 @@ import click
 from .shared import (BOT_CHOICE, check_players, include_option, load_game, parse_rulings, root_option,
                      report_target, rulings_option, save_target, study_options, study_plan, variant_file,
                      with_includes, write_or_exit)
-from .tables import SavedTable, figure_columns, luck_cells
+from .files import SavedTable, figure_columns, luck_cells
 
 
 class PlayerCounts(click.ParamType):

@@ -12,7 +12,7 @@ import click
 from .shared import (BOT_CHOICE, check_players, include_option, isatty, load_game, parse_rulings, root_option,
                      report_target, rulings_option, save_target, study_options, study_plan, with_includes,
                      write_or_exit)
-from .tables import SavedTable, figure_columns, luck_cells
+from .files import SavedTable, figure_columns, luck_cells
 
 # A run in which more games than this share reach the turn limit says so: its figures are
 # those of games cut short, not of games played out.
