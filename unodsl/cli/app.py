@@ -17,7 +17,7 @@ import sys
 import click
 
 from .. import __version__
-from . import audit, check, compare, listing, lsp, play, replay, rl_spec, rules, scenario_tests, serve, simulate
+from . import audit, check, compare, listing, lsp, play, replay, rl_spec, rules, scenario_tests, serve, simulate, solve
 from .shared import isatty
 
 
@@ -99,6 +99,7 @@ main.add_command(rl_spec.rl_spec_command)
 main.add_command(lsp.lsp_command)
 main.add_command(compare.compare_command)
 main.add_command(audit.audit_command)
+main.add_command(solve.solve_command)
 main.add_command(serve.serve)
 
 
