@@ -179,14 +179,19 @@ class SavedTable:
             self.writer.close()
         try:
             self.stream.__exit__(kind, error, trace)
-        except TargetExists as err:
-            click.echo(f"unodsl: '{err.path}' was created while the games were played; it was left as it was, "
-                       f"and the table is in '{err.kept}'", err=True)
-            sys.exit(1)
         except OSError as err:
-            click.echo(f"unodsl: cannot write the table '{self.save[0]}': {err.strerror or err}", err=True)
-            sys.exit(1)
+            exit_unwritten(err, self.save[0], "the table", "the games were played", "the table")
         return False
+
+
+def exit_unwritten(err: OSError, path: str, name: str, during: str, kept: str) -> None:
+    """Say why `path` was not written, keeping both texts (TargetExists: it appeared meanwhile), and exit 1."""
+    if isinstance(err, TargetExists):
+        click.echo(f"unodsl: '{path}' was created while {during}; it was left as it was, "
+                   f"and {kept} is in '{err.kept}'", err=True)
+    else:
+        click.echo(f"unodsl: cannot write {name} '{path}': {err.strerror or err}", err=True)
+    sys.exit(1)
 
 
 def luck_cells(luck, ladder: tuple) -> dict:

@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..diagnostics import format_text
-from .files import TargetExists, atomic_write, refuse_overwrite
+from .files import atomic_write, exit_unwritten, refuse_overwrite
 
 
 class BotList(click.ParamType):
@@ -137,13 +137,8 @@ def write_or_exit(path: str, text: str | bytes, force: bool, name: str, during: 
     so, keeping both texts, and exit 1."""
     try:
         atomic_write(path, text, force=force)
-    except TargetExists as err:
-        click.echo(f"unodsl: '{path}' was created while {during}; it was left as it was, "
-                   f"and {kept} is in '{err.kept}'", err=True)
-        sys.exit(1)
     except OSError as err:
-        click.echo(f"unodsl: cannot write {name} '{path}': {err.strerror or err}", err=True)
-        sys.exit(1)
+        exit_unwritten(err, path, name, during, kept)
 
 
 def report_target(path: str, force: bool) -> tuple[str, str, bool]:
