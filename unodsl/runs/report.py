@@ -207,6 +207,7 @@ def _sweep_plot(blocks: list[dict]) -> bytes:
             ax.plot([x], [factor * row["difference"]], "o", color="#1a202c", markersize=3)
         ax.axhline(0, color="#1a202c", linewidth=0.8)
         ax.set_xticks(range(len(points)))
+        ax.set_xlim(-0.5, len(points) - 0.5)
         ax.set_xticklabels(points, fontsize=7)
         ax.set_title(textwrap.fill(row0["words"], 44), fontsize=7)
         ax.set_ylabel(textwrap.fill(f"A - B, {words}", 26), fontsize=6)
@@ -214,7 +215,7 @@ def _sweep_plot(blocks: list[dict]) -> bytes:
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     fig.suptitle("The sweep: A - B at each point (paired 95% interval; red: it excludes 0)", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return _png(fig)
 
 
