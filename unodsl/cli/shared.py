@@ -13,22 +13,21 @@ from .files import atomic_write, exit_unwritten, refuse_overwrite
 
 
 class BotList(click.ParamType):
-    """`--bots`: one bot for every seat, or a comma list seated in turn (`heuristic,random,ismcts:200`).
+    """`--bots`: one seat spec for every seat, or a comma list seated in turn (`heuristic,random,ismcts:200`).
 
-    Each entry is a bot name with options after colons, as `agents.bots.make_bot` takes it;
-    the value stays the text given, checked entry by entry.
+    Each entry is a seat spec as `agents.seats.make_seat` takes it: a bot with options after colons,
+    `py:package.module:Class`, `ws://host:port`, `llm:MODEL` (docs/agents.md); the value stays the
+    text given, checked entry by entry (a py: class is imported; nothing connects).
     """
 
     name = "bots"
 
     def convert(self, value, param, ctx):
-        import random
-
-        from ..agents.bots import make_bot
+        from ..agents.seats import check_seat
         entries = [entry.strip() for entry in str(value).split(",")]
         for entry in entries:
             try:
-                make_bot(entry, random.Random(0))
+                check_seat(entry)
             except ValueError as err:
                 self.fail(str(err), param, ctx)
         return ",".join(entries)

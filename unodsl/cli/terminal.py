@@ -17,9 +17,7 @@ choice is echoed, so a game can be scripted:
 
 from __future__ import annotations
 
-import random
 import sys
-from collections import Counter
 from typing import TextIO
 
 from rich.color import Color, ColorParseError
@@ -27,10 +25,10 @@ from rich.console import Console
 from rich.text import Text
 
 from ..agents.bots import make_bot
+from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
-from ..rulebook.narration import (DECISION_HELP, group_hand, narrate, order_choices, score_table, sort_hand,
-                                  variable_lines)
+from ..rulebook.narration import narrate, order_choices, score_table, screen_lines, sort_hand  # noqa: F401 (sort_hand: tests)
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 
@@ -109,91 +107,11 @@ def styled(game: Game, text: str) -> Text:
     return out
 
 
-def _cards(game: Game, names: list[str]) -> Text:
-    return styled(game, " ".join(names)) if names else Text("(none)")
-
-
-
-def _grouped(game: Game, hand: list[str]) -> Text:
-    """The hand by color, the groups apart: "red_1 red_5 | blue_2 | wild"."""
-    out = Text()
-    for i, group in enumerate(group_hand(game, hand)):
-        out += Text(" | " if i else "") + _cards(game, group)
-    return out if hand else Text("(none)")
-
-
 def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
                 previous_hand: list[str] | None = None) -> list[Text]:
-    """The screen shown before the human decides, built only from their observation.
-
-    `events` are the lines of what happened since the human last acted (narrate); `legal` the
-    numbered choices; `previous_hand` the human's hand after their last move (to show
-    what came in and went out). Nothing else about the state is read, which keeps the view honest.
-    """
-    seat = obs["player"]
-    lines: list[Text] = []
-    heading = f"--- your move (p{seat}) --- "
-    heading += f"round {obs['round']}, turn {obs['turn']}" if obs.get("round", 0) > 1 else f"turn {obs['turn']}"
-    lines.append(Text(heading, style="bold"))
-    if events:
-        lines.append(Text("since your last move:"))
-        hidden = len(events) - MAX_EVENTS_SHOWN
-        if hidden > 0:
-            lines.append(Text(f"  ... {hidden} earlier entries"))
-        for entry in events[-MAX_EVENTS_SHOWN:]:
-            lines.append(Text("  ") + styled(game, entry))
-    top = Text("top card: ") + _cards(game, [obs["top"]] if obs["top"] else [])
-    top += Text("   color: ") + (styled(game, obs["color"]) if obs["color"] else Text("any"))
-    top += Text("   order: " + ("forward" if obs["direction"] >= 0 else "reversed"))
-    lines.append(top)
-    extras = [f"draw pile {obs['draw_pile']}", f"discard pile {obs['discard_pile']}"]
-    if obs.get("stack"):
-        extras.append(f"pending draw stack {obs['stack']}")
-    if obs.get("lock"):
-        extras.append(f"locked to {obs['lock']}")
-    lines.append(Text("piles: " + ", ".join(extras)))
-    if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
-        shown = Text(f"side up: {obs['side']}")
-        if obs["draw_pile_back"]:
-            shown += Text("   draw pile's top shows: ") + _cards(game, [obs["draw_pile_back"]])
-        lines.append(shown)
-        for q, backs in sorted(obs["backs"].items(), key=lambda item: int(item[0])):
-            lines.append(Text(f"the backs of p{q}'s cards: ") + _cards(game, sort_hand(game, backs)))
-    others = []
-    for q, size in enumerate(obs["hand_sizes"]):
-        if q == seat:
-            continue
-        note = f"p{q}: {size} card{'s' if size != 1 else ''}"
-        if obs["uno_called"][q]:
-            note += " (UNO!)"
-        if obs["eliminated"][q]:
-            note += " (out)"
-        if q == obs.get("dealer"):
-            note += " (dealer)"
-        others.append(note)
-    lines.append(Text("players: " + ", ".join(others)))
-    if any(obs["scores"]):
-        lines.append(Text("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"]))))
-    lines.extend(Text(line) for line in variable_lines(obs, seat))
-    for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
-        lines.append(Text(f"seen in p{q}'s hand (when shown to you): ") + _cards(game, sort_hand(game, cards)))
-    hand = sort_hand(game, obs["hand"])
-    if previous_hand is not None:
-        gained = list((Counter(hand) - Counter(previous_hand)).elements())
-        lost = list((Counter(previous_hand) - Counter(hand)).elements())
-        if gained:
-            lines.append(Text(f"you received {len(gained)}: ") + _cards(game, sort_hand(game, gained)))
-        if lost:
-            lines.append(Text(f"you lost {len(lost)}: ") + _cards(game, sort_hand(game, lost)))
-    lines.append(Text(f"your hand ({len(hand)}): ") + _grouped(game, hand))
-    if obs.get("drawn"):
-        lines.append(Text("you drew: ") + _cards(game, [obs["drawn"]]))
-    kind = obs["decision"]
-    lines.append(Text(f"decision: {kind} ({DECISION_HELP.get(kind, kind)})"))
-    width = len(str(len(legal)))
-    for number, action in enumerate(legal, start=1):
-        lines.append(Text(f"  {number:>{width}}) ") + styled(game, action))
-    return lines
+    """The screen shown before the human decides (narration.screen_lines), card and color names coloured."""
+    lines = screen_lines(game, obs, events, legal, previous_hand, limit=MAX_EVENTS_SHOWN)
+    return [Text(line, style="bold") if i == 0 else styled(game, line) for i, line in enumerate(lines)]
 
 
 # --- input and output ---------------------------------------------------------------
@@ -287,7 +205,9 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
     screen = _Screen(stdout, color)
     keyboard = _Keyboard(stdin, screen, interactive)
     state = game.new_game(players, seed=seed, match=match, record=True)
-    bot = make_bot(bots, random.Random(seed + seat))
+    specs = bots.split(",")
+    # Every other seat by its spec, seated in turn as simulate seats them, seeded as every front end seeds them.
+    seats = [None if q == seat else make_seat(specs[q % len(specs)], seat_rng(state.seed, q)) for q in range(players)]
     screen.show(Text(f"{game.variant.name}: {players} players, you are p{seat}, {bots} bots, seed {seed}"
                      + (", a match" if match else ""), style="bold"))
     screen.show("Type a choice number or an action (e.g. 'play red_7', 'draw'); '?' shows the choices again.")
@@ -315,13 +235,19 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
         if state.is_over:
             break
         if state.current_player != seat:
-            state.apply_id(bot.act(state))
+            q = state.current_player
+            try:
+                state.apply_id(seats[q].act(state))
+            except Forfeit as forfeit:      # the seat goes on as the heuristic bot; the player is told
+                events.append(f"p{q} ({forfeit.spec}) forfeits ({forfeit.reason}): the heuristic bot plays p{q} now")
+                seats[q] = make_bot("heuristic", seat_rng(state.seed, q))
             continue
         before = len(state.events)
         _decide(state, seat, screen, keyboard, events, hand_after)
         hand_after = state.hand(seat)
         events = []                         # the next screen tells what the human's move did
         seen = before + _echoed(state.events[before:], seat)
+    game_over(seats, state)
     _show_end(state, seat, screen, events)
     if match:
         _show_scores(screen, rounds, seat)

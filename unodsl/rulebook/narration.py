@@ -8,6 +8,8 @@ reads the state, which keeps the words honest.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..effects import layout as D
 from ..engine import Game
 from ..engine import events as E
@@ -246,3 +248,90 @@ def score_table(history: list[tuple[int, ...]], seat: int) -> list[str]:
     widths = [max(len(r[i]) for r in [heads] + rows) for i in range(n + 1)]
     return ["  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
             for row in [heads] + rows]
+
+
+def _cards(names: list[str]) -> str:
+    return " ".join(names) if names else "(none)"
+
+
+def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | None,
+                 previous_hand: list[str] | None = None, limit: int | None = None) -> list[str]:
+    """What a seat reads before it decides, line by line, built only from its observation: the terminal's
+    screen (`unodsl play`) and the text view (`unodsl.text`) alike.
+
+    `events` are the lines of what happened since the seat last acted (narrate), the last `limit` of them
+    shown; `legal` the numbered choices (None: no list, the decision only); `previous_hand` the seat's hand
+    after its last move (to show what came in and went out). The first line is the heading. A seat that is
+    not deciding now (obs has no legal actions and another seat is to act) reads who is.
+    """
+    seat = obs["player"]
+    lines: list[str] = []
+    deciding = obs.get("current_player") == seat and not obs.get("over")
+    heading = f"--- your move (p{seat}) --- " if deciding else f"--- p{seat}, waiting --- "
+    heading += f"round {obs['round']}, turn {obs['turn']}" if obs.get("round", 0) > 1 else f"turn {obs['turn']}"
+    lines.append(heading)
+    if events:
+        lines.append("since your last move:")
+        hidden = len(events) - limit if limit is not None else 0
+        if hidden > 0:
+            lines.append(f"  ... {hidden} earlier entries")
+        lines.extend("  " + entry for entry in (events[-limit:] if limit is not None else events))
+    top = "top card: " + _cards([obs["top"]] if obs["top"] else [])
+    top += "   color: " + (obs["color"] or "any")
+    top += "   order: " + ("forward" if obs["direction"] >= 0 else "reversed")
+    lines.append(top)
+    extras = [f"draw pile {obs['draw_pile']}", f"discard pile {obs['discard_pile']}"]
+    if obs.get("stack"):
+        extras.append(f"pending draw stack {obs['stack']}")
+    if obs.get("lock"):
+        extras.append(f"locked to {obs['lock']}")
+    lines.append("piles: " + ", ".join(extras))
+    if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
+        shown = f"side up: {obs['side']}"
+        if obs["draw_pile_back"]:
+            shown += "   draw pile's top shows: " + obs["draw_pile_back"]
+        lines.append(shown)
+        for q, backs in sorted(obs["backs"].items(), key=lambda item: int(item[0])):
+            lines.append(f"the backs of p{q}'s cards: " + _cards(sort_hand(game, backs)))
+    others = []
+    for q, size in enumerate(obs["hand_sizes"]):
+        if q == seat:
+            continue
+        note = f"p{q}: {size} card{'s' if size != 1 else ''}"
+        if obs["uno_called"][q]:
+            note += " (UNO!)"
+        if obs["eliminated"][q]:
+            note += " (out)"
+        if q == obs.get("dealer"):
+            note += " (dealer)"
+        others.append(note)
+    lines.append("players: " + ", ".join(others))
+    if any(obs["scores"]):
+        lines.append("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"])))
+    lines.extend(variable_lines(obs, seat))
+    for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
+        lines.append(f"seen in p{q}'s hand (when shown to you): " + _cards(sort_hand(game, cards)))
+    hand = sort_hand(game, obs["hand"])
+    if previous_hand is not None:
+        gained = list((Counter(hand) - Counter(previous_hand)).elements())
+        lost = list((Counter(previous_hand) - Counter(hand)).elements())
+        if gained:
+            lines.append(f"you received {len(gained)}: " + _cards(sort_hand(game, gained)))
+        if lost:
+            lines.append(f"you lost {len(lost)}: " + _cards(sort_hand(game, lost)))
+    grouped = " | ".join(_cards(group) for group in group_hand(game, hand))
+    lines.append(f"your hand ({len(hand)}): " + (grouped or "(none)"))
+    if obs.get("drawn"):
+        lines.append("you drew: " + obs["drawn"])
+    if not deciding:
+        if obs.get("over"):
+            lines.append("the game is over")
+        else:
+            lines.append(f"p{obs['current_player']} is deciding ({obs['decision']})")
+        return lines
+    kind = obs["decision"]
+    lines.append(f"decision: {kind} ({DECISION_HELP.get(kind, kind)})")
+    if legal is not None:
+        width = len(str(len(legal)))
+        lines.extend(f"  {number:>{width}}) {action}" for number, action in enumerate(legal, start=1))
+    return lines

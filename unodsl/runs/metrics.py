@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
+from ..agents.seats import game_over, wants_events
 from ..effects import layout as D
 from .intervals import percentiles, wilson
 from .seeds import game_seed, seat_bots
@@ -599,7 +600,7 @@ def play_measured(game, players: int, seed: int, bots: list[str], match: bool = 
 
     The bots are those `simulate.play_one` seats (seeds.seat_bots): the same game is played.
     """
-    state = game.new_game(players, seed=seed, match=match)
+    state = game.new_game(players, seed=seed, match=match, record=wants_events(bots))
     agents = seat_bots(state, bots)
     metrics = GameMetrics(state)
     step = metrics.step
@@ -608,6 +609,7 @@ def play_measured(game, players: int, seed: int, bots: list[str], match: bool = 
         action = agents[p].act(state)
         step(state, p, decision, action)
         state.apply_id(action)
+    game_over(agents, state)
     return state, metrics.finish(state)
 
 

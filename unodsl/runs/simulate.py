@@ -10,6 +10,7 @@ import gc
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..agents.seats import game_over, wants_events
 from ..engine import Game
 from .intervals import percentiles, wilson
 from .metrics import Report, measure_game
@@ -93,7 +94,7 @@ class Stats:
 
 def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool = False):
     """Play one game with bots and return the finished state (the bots' generators: seeds.seat_bots)."""
-    state = game.new_game(players, seed=seed, match=match)
+    state = game.new_game(players, seed=seed, match=match, record=wants_events(bots))
     if all(b == "random" for b in bots):
         # The hot path: the engine's own generator, integer actions, no per-decision dispatch.
         state.play_out(state.rng.random)
@@ -101,6 +102,7 @@ def play_one(game: Game, players: int, seed: int, bots: list[str], match: bool =
     agents = seat_bots(state, bots)
     while not state.over:
         state.apply_id(agents[state.current_player].act(state))
+    game_over(agents, state)
     return state
 
 

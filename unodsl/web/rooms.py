@@ -10,7 +10,6 @@ A spectator's view is the public part only, its events as a seat that is nobody'
 
 from __future__ import annotations
 
-import random
 import secrets
 import string
 import time
@@ -18,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..agents.bots import make_bot
+from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
 from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table, variable_lines
@@ -124,7 +124,7 @@ class Room:
         moved = False
         for seat in self.seats:
             if seat.taken and seat.bot is None and seat.away_since is not None and now - seat.away_since >= self.grace:
-                seat.bot = make_bot(self.bots.split(",")[0], random.Random(self.seed + seat.number))
+                seat.bot = make_seat(self.bots.split(",")[0], seat_rng(self.seed, seat.number))
                 moved = True
         if moved and self._advance():
             self._changed()
@@ -141,7 +141,7 @@ class Room:
                 seat.bot_name = names[seat.number % len(names)]
                 seat.token = secrets.token_urlsafe(24)      # nobody holds it: the seat is never free again
                 seat.name = f"{seat.bot_name} bot"
-                seat.bot = make_bot(seat.bot_name, random.Random(self.seed + seat.number))
+                seat.bot = make_seat(seat.bot_name, seat_rng(self.seed, seat.number))
         self.state = self.game.new_game(self.players, seed=self.seed, match=self.match, record=True)
         self._advance()
         self._changed()
@@ -169,11 +169,16 @@ class Room:
         state = self.state
         played = False
         while not state.is_over:
-            bot = self.seats[state.current_player].bot
-            if bot is None:
+            seat = self.seats[state.current_player]
+            if seat.bot is None:
                 break
-            state.apply_id(bot.act(state))      # the engine's step budget bounds every game
+            try:
+                state.apply_id(seat.bot.act(state))      # the engine's step budget bounds every game
+            except Forfeit:                 # an agent seat that forfeits is played by the heuristic bot from then on
+                seat.bot = make_bot("heuristic", seat_rng(self.seed, seat.number))
             played = True
+        if played and state.is_over:
+            game_over([seat.bot for seat in self.seats], state)
         return played
 
     def idle(self) -> float:
