@@ -10,9 +10,9 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import unodsl, pytest, hypothesis, pettingzoo, gymnasium, pyspiel, pygls, matplotlib, pyarrow, ray, starlette, uvicorn, httpx2, selenium" 2>/dev/null; then
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import unodsl, pytest, hypothesis, pettingzoo, gymnasium, pyspiel, pygls, matplotlib, pyarrow, ray, starlette, uvicorn, httpx2, selenium, mcp, choix" 2>/dev/null; then
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".[test,rl,openspiel,lsp,report,parquet,ray,web,web-test]"
+    .venv/bin/python -m pip install --quiet -e ".[test,rl,openspiel,lsp,report,parquet,ray,web,web-test,mcp,ladder]"
     echo "$want" > "$stamp"
 fi
 # Compile unodsl's bytecode now: an editable install does not, and where

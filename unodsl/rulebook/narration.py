@@ -286,6 +286,9 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
     if obs.get("lock"):
         extras.append(f"locked to {obs['lock']}")
     lines.append("piles: " + ", ".join(extras))
+    for name, cards in obs.get("piles", {}).items():         # a variant's named piles: face up shows its cards
+        lines.append(f"the {name} pile: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
+                                              else _cards(cards)))
     if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
         shown = f"side up: {obs['side']}"
         if obs["draw_pile_back"]:
