@@ -17,7 +17,8 @@ import sys
 import click
 
 from .. import __version__
-from . import audit, check, compare, listing, lsp, play, replay, rl_spec, rules, scenario_tests, serve, simulate, solve
+from . import (audit, check, compare, listing, lsp, mcp_command, play, replay, rl_spec, rules, scenario_tests, serve,
+                 simulate, solve)
 from .shared import isatty
 
 
@@ -101,6 +102,7 @@ main.add_command(compare.compare_command)
 main.add_command(audit.audit_command)
 main.add_command(solve.solve_command)
 main.add_command(serve.serve)
+main.add_command(mcp_command.mcp_command)
 
 
 if __name__ == "__main__":            # pragma: no cover

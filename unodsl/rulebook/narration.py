@@ -330,7 +330,7 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
         if obs.get("over"):
             lines.append("the game is over")
         else:
-            lines.append(f"p{obs['current_player']} is deciding ({obs['decision']})")
+            lines.append(f"p{obs['current_player']} is deciding" + (f" ({obs['decision']})" if obs["decision"] else ""))
         return lines
     kind = obs["decision"]
     lines.append(f"decision: {kind} ({DECISION_HELP.get(kind, kind)})")
