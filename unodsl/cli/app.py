@@ -17,8 +17,8 @@ import sys
 import click
 
 from .. import __version__
-from . import (audit, check, compare, listing, lsp, mcp_command, play, replay, rl_spec, rules, scenario_tests, serve,
-                 simulate, solve)
+from . import (check, compare, ladder, listing, lsp, mcp_command, play, replay, rl_spec, rules, scenario_tests,
+                 serve, simulate)
 from .shared import isatty
 
 
@@ -103,6 +103,7 @@ main.add_command(audit.audit_command)
 main.add_command(solve.solve_command)
 main.add_command(serve.serve)
 main.add_command(mcp_command.mcp_command)
+main.add_command(ladder.ladder)
 
 
 if __name__ == "__main__":            # pragma: no cover
