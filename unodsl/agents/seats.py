@@ -51,7 +51,10 @@ SEAT_KINDS: dict[str, str] = {
 }
 
 # Named seats: a short name for an agent class ('module:Class'), with default options.
-NAMED_SEATS: dict[str, tuple[str, dict]] = {}
+NAMED_SEATS: dict[str, tuple[str, dict]] = {
+    "classic-reader": ("unodsl.arena.scripted:ClassicReader", {}),     # the benchmark's scripted agents
+    "guesser": ("unodsl.arena.scripted:Guesser", {}),
+}
 
 
 def register_seat(name: str, target: str, **options: str) -> None:
@@ -365,6 +368,7 @@ class Seated:
         self.decisions = 0
         self.first_try_illegal = 0
         self.log: list[str] = []
+        self.refusals: list[tuple[int, str, str]] = []     # (attempt, decision kind, the engine's reason)
         self._since = 0
         self._started = False
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
@@ -399,6 +403,7 @@ class Seated:
                 self._since = len(state.events) if state.events is not None else 0
                 return action
             self.incidents["illegal"] += 1
+            self.refusals.append((attempt, state.decision, reason))
             if attempt == 0:
                 self.first_try_illegal += 1
             view.feedback = reason

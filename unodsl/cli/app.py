@@ -17,8 +17,8 @@ import sys
 import click
 
 from .. import __version__
-from . import (check, compare, ladder, listing, lsp, mcp_command, play, replay, rl_spec, rules, scenario_tests,
-                 serve, simulate)
+from . import (bench_rules, check, compare, ladder, listing, lsp, mcp_command, play, replay, rl_spec, rules,
+                 scenario_tests, serve, simulate)
 from .shared import isatty
 
 
@@ -104,6 +104,7 @@ main.add_command(solve.solve_command)
 main.add_command(serve.serve)
 main.add_command(mcp_command.mcp_command)
 main.add_command(ladder.ladder)
+main.add_command(bench_rules.bench_rules)
 
 
 if __name__ == "__main__":            # pragma: no cover

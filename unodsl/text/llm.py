@@ -98,6 +98,12 @@ class ChatAgent:
         self.messages.append({"role": "assistant", "content": reply})
         return parse_action(reply)
 
+    def answer(self, question: dict) -> str:
+        """A benchmark question (arena/bench.py): the rules given as the system prompt, the question as the user's."""
+        system = ("You are asked about a card game of the UNO family. These are its rules, exactly; where they "
+                  "differ from UNO as you know it, these rules hold.\n\n" + (question.get("rules") or ""))
+        return self.chat([{"role": "system", "content": system}, {"role": "user", "content": question["prompt"]}])
+
     def chat(self, messages: list[dict]) -> str:
         """One call of the chat endpoint; the reply's text. ChatError says what went wrong."""
         body = json.dumps({"model": self.model, "messages": messages, "temperature": self.temperature,
