@@ -108,6 +108,8 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=500, help="paired deals per opponent (2 games each)")
     ap.add_argument("--max-turns", type=int, default=300, help="turn cap of an episode (truncation)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--save", default=None, help="save the trained model here (a .zip; seat it with "
+                    "py:docs/examples/agents/maskable_policy.py:MaskablePolicy:path=FILE)")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
     print(f"MaskablePPO on {Path(args.variant).name}, 2 players, seat 0 against random; "
@@ -120,6 +122,9 @@ def main(argv=None) -> None:
     model.learn(total_timesteps=args.timesteps, callback=Budget(args.minutes * 60))
     took = time.perf_counter() - start
     print(f"trained {model.num_timesteps:,} timesteps in {took:.0f} s ({model.num_timesteps / took:,.0f} steps/s)")
+    if args.save:
+        model.save(args.save)
+        print(f"saved the model to {args.save}")
     eval_seed = 1_000_000 + args.seed
     for opponent in ("random", "heuristic"):
         print(f"against {opponent}, {args.games} paired deals (policy at seat 0 and at seat 1):")

@@ -327,6 +327,11 @@ class AgentView(SeatView):
         """What happened since the seat last decided (State.events_for): empty in a game that does not record."""
         return self._state.events_for(self.seat, self.since)
 
+    def observe(self, encoder):
+        """The seat's observation as a `unodsl.rl` encoder makes it (`encoder.encode(state, seat)`): what a trained
+        policy reads. The encoders read only what the seat may see (tests/test_rl.py)."""
+        return encoder.encode(self._state, self.seat)
+
     def action_id(self, text: str) -> int:
         """The id of an action string; IllegalAction if it names no action of the variant."""
         return self.game.action_from_string(text)
