@@ -194,3 +194,14 @@ def test_the_terminal_seats_python_agents(classic, tmp_path):
     state = play_terminal(classic, 2, 0, FIRST_LEGAL, 4, False, stdin=StringIO("1\n" * 400), stdout=out,
                           color=False, interactive=False)
     assert state.is_over
+
+
+def test_a_forfeit_stops_simulate_with_a_message_even_from_a_worker(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("class Bad:\n    def act(self, view):\n        return 'nonsense'\n")
+    spec = f"py:{bad}:Bad:retries=0:fallback=forfeit"
+    for workers in ("1", "2"):
+        result = CliRunner().invoke(main, ["simulate", "classic", "-n", "4", "--workers", workers, "--players", "2",
+                                           "--bots", f"{spec},heuristic"])
+        assert result.exit_code == 1
+        assert f"seat 0 ({spec}) forfeits" in result.output and "internal error" not in result.output

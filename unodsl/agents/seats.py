@@ -296,6 +296,9 @@ class Forfeit(Exception):
         super().__init__(f"seat {seat} ({spec}) forfeits: {reason}")
         self.seat, self.spec, self.reason = seat, spec, reason
 
+    def __reduce__(self):                   # back from a worker process whole
+        return (Forfeit, (self.seat, self.spec, self.reason))
+
 
 class AgentView(SeatView):
     """What an agent is given to decide from: the seat's view (SeatView), the legal actions as strings,

@@ -66,6 +66,9 @@ class _Group(click.Group):
             _quiet_broken_pipe()
             sys.exit(0)
         except Exception as err:          # a bug: one line, unless UNODSL_DEBUG asks for the traceback
+            if type(err).__name__ == "Forfeit" and type(err).__module__ == "unodsl.agents.seats":
+                click.echo(f"unodsl: {err} (its fallback is forfeit: the run stops)", err=True)
+                sys.exit(1)
             if os.environ.get("UNODSL_DEBUG"):
                 raise
             click.echo(f"unodsl: internal error: {type(err).__name__}: {err} "
