@@ -31,8 +31,9 @@ def test_specs_read_every_kind():
     py = parse_seat("py:my.agents:Policy:path=model.zip:timeout=2.5:fallback=forfeit")
     assert (py.kind, py.target, py.options, py.settings) == (
         "py", "my.agents:Policy", {"path": "model.zip"}, {"timeout": 2.5, "fallback": "forfeit"})
-    ws = parse_seat("ws://127.0.0.1:8765/seat?timeout=3&name=x")
-    assert (ws.kind, ws.target, ws.settings) == ("ws", "ws://127.0.0.1:8765/seat?name=x", {"timeout": 3.0})
+    ws = parse_seat("ws://127.0.0.1:8765/seat?timeout=3&name=x&legal=no")
+    assert (ws.kind, ws.target, ws.settings, ws.options) == (
+        "ws", "ws://127.0.0.1:8765/seat?name=x", {"timeout": 3.0}, {"legal": "no"})
     llm = parse_seat("llm:llama3:8b:retries=1")
     assert (llm.kind, llm.target, llm.settings) == ("llm", "llama3:8b", {"retries": 1})
     assert parse_seat("llm").target == ""

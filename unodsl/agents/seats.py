@@ -108,6 +108,7 @@ def seat_rng(engine_seed: int, seat: int) -> SeatRandom:
 
 
 SETTINGS = {"timeout": float, "fallback": str, "retries": int}     # options every agent seat takes
+WS_OPTIONS = ("legal",)               # a ws:// URL's query keys that are the remote seat's own options
 
 
 @dataclass(frozen=True)
@@ -135,14 +136,16 @@ def parse_seat(spec: str) -> SeatSpec:
         url, _, query = text.partition("?")
         if not url.split("//", 1)[1]:
             raise ValueError(f"'{text}': a ws:// seat needs a host (ws://127.0.0.1:8765)")
-        kept, settings = [], {}
+        kept, options, settings = [], {}, {}
         for item in filter(None, query.split("&")):
             key, _, value = item.partition("=")
             if key in SETTINGS:
                 settings[key] = _setting(text, key, value)
+            elif key in WS_OPTIONS:
+                options[key] = value
             else:
                 kept.append(item)
-        return SeatSpec(text, "ws", url + ("?" + "&".join(kept) if kept else ""), {}, settings)
+        return SeatSpec(text, "ws", url + ("?" + "&".join(kept) if kept else ""), options, settings)
     base, _, rest = text.partition(":")
     parts = rest.split(":") if rest else []
     if base == "llm":
