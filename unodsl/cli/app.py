@@ -17,8 +17,8 @@ import sys
 import click
 
 from .. import __version__
-from . import (bench_rules, check, compare, ladder, listing, lsp, mcp_command, play, replay, rl_spec, rules,
-                 scenario_tests, serve, simulate)
+from . import (audit, bench_rules, check, compare, ladder, listing, lsp, mcp_command, play, replay, rl_spec, rules,
+               scenario_tests, serve, simulate, solve)
 from .shared import isatty
 
 
