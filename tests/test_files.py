@@ -11,6 +11,9 @@ import errno
 import json
 import os
 import random
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,62 @@ def test_play_with_force_replaces_a_log_created_during_the_game(tmp_path, monkey
     assert result.exit_code == 0, result.output
     assert json.loads(log.read_text())["seed"] == 3
     assert [p.name for p in tmp_path.iterdir()] == ["same.log"]
+
+
+# ---------------------------------------------------------------- permissions: the user's umask
+
+UNODSL = [sys.executable, "-m", "unodsl.cli"]
+
+
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_a_new_file_gets_the_mode_the_umask_asks_for(tmp_path, mask, mode):
+    old = os.umask(mask)
+    try:
+        atomic_write(str(tmp_path / "new.txt"), "x\n", force=False)
+        atomic_write(str(tmp_path / "forced.txt"), "x\n", force=True)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == mode
+    assert stat.S_IMODE((tmp_path / "forced.txt").stat().st_mode) == mode
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path):
+    target = tmp_path / "mine.yaml"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    atomic_write(str(target), "new\n", force=True)
+    assert target.read_text() == "new\n" and stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+# Every command that writes a file, and the file(s) it writes (relative to the working folder).
+WRITERS = [
+    (["rules", "classic", "-o", "rules.md"], ["rules.md"]),
+    (["play", "classic", "--seed", "3", "--bots", "random", "--log", "game.log"], ["game.log"]),
+    (["test", "classic", "--junit", "junit.xml"], ["junit.xml"]),
+    (["simulate", "classic", "-n", "3", "--report", "report.md"], ["report.md", "*.png"]),
+]
+
+
+@pytest.mark.parametrize("args, written", WRITERS, ids=[args[0] for args, _ in WRITERS])
+def test_every_command_that_writes_honours_the_umask(tmp_path, args, written):
+    if args[0] == "simulate":
+        pytest.importorskip("matplotlib")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    stdin = "".join("1\n" for _ in range(400)) if args[0] == "play" else ""
+    result = subprocess.run(UNODSL + args, cwd=tmp_path, env=env, input=stdin, capture_output=True, text=True,
+                            umask=0o022, timeout=300)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    files_written = [p for pattern in written for p in tmp_path.glob(pattern)]
+    assert len(files_written) >= len(written)
+    for path in files_written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+
+
+def test_the_check_cache_honours_the_umask(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("UNODSL_NO_CACHE", None)
+    result = subprocess.run(UNODSL + ["check", "classic"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            umask=0o022, timeout=300)
+    assert result.returncode == 0, result.stderr
+    entries = list((tmp_path / "cache" / "unodsl" / "check").glob("*.json"))
+    assert entries and all(stat.S_IMODE(p.stat().st_mode) == 0o644 for p in entries)

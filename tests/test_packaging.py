@@ -17,8 +17,10 @@ REPO = Path(__file__).resolve().parent.parent
 @pytest.mark.skipif(os.environ.get("UNODSL_SKIP_PACKAGING") == "1", reason="packaging test disabled")
 def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(REPO)],
-                   check=True, cwd=tmp_path)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(REPO)],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert_no_setuptools_warning(built.stdout + built.stderr)
     wheel = next(wheels.glob("unodsl-*.whl"))
     import zipfile
     shipped = set(zipfile.ZipFile(wheel).namelist())
@@ -64,6 +66,30 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
     assert listed.returncode == 0 and "stacking-mattel" in listed.stdout
     tested = subprocess.run([unodsl, "test", "classic"], capture_output=True, text=True, cwd=work, env=clean)
     assert tested.returncode == 0 and " passed, 0 failed" in tested.stdout, tested.stdout + tested.stderr
+
+
+# What setuptools' warnings look like in pip's output: a box of stars, a named warning class.
+_SETUPTOOLS_WARNING = re.compile(r"\*{20,}|\w+Warning:|!!")
+
+
+def assert_no_setuptools_warning(output: str) -> None:
+    found = [line for line in output.splitlines() if _SETUPTOOLS_WARNING.search(line)]
+    assert not found, "setuptools warned:\n" + "\n".join(found[:20])
+
+
+@pytest.mark.skipif(os.environ.get("UNODSL_SKIP_PACKAGING") == "1", reason="packaging test disabled")
+def test_an_editable_install_prints_no_setuptools_warning(tmp_path):
+    """`pip install -e .` (what scripts/setup.sh runs) builds without a warning box: each package lies at its own path."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--no-deps", "-e", str(REPO)],
+                            capture_output=True, text=True, cwd=tmp_path, env=clean, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert_no_setuptools_warning(result.stdout + result.stderr)
+    where = subprocess.run([str(env_dir / "bin" / "python"), "-c", "import unodsl.source.catalog as c; print(c.folder())"],
+                           capture_output=True, text=True, cwd=tmp_path, env=clean, check=True)
+    assert where.stdout.strip().startswith(str(REPO))
 
 
 @pytest.mark.parametrize("code", [

@@ -65,7 +65,7 @@ def _unodsl(args: list[str], cwd: Path, stdin: str = ""):
                           env=dict(os.environ, PYTHONPATH=str(REPO), UNODSL_NO_CACHE="1", NO_COLOR="1"))
 
 
-def _run_commands(block: str, cwd: Path) -> None:
+def _run_commands(block: str, cwd: Path, unodsl=_unodsl) -> None:
     """Run each `unodsl ...` line; after a `$ unodsl ...` line, the lines up to the next command are its output."""
     lines = textwrap.dedent(block).splitlines()
     i = 0
@@ -78,7 +78,7 @@ def _run_commands(block: str, cwd: Path) -> None:
             expected.append(lines[i])
             i += 1
         stdin = "quit\n" if command[1] == "play" else ""
-        result = _unodsl(command[1:], cwd, stdin)
+        result = unodsl(command[1:], cwd, stdin)
         shown = result.stdout + result.stderr
         assert "Traceback" not in shown
         if command[1] == "play":        # scripted: the game starts and `quit` leaves it
@@ -92,8 +92,12 @@ def _run_commands(block: str, cwd: Path) -> None:
 
 
 def test_the_tutorial_followed_literally_works_at_every_step(tmp_path):
+    follow_tutorial(tmp_path / "my-uno")        # "mkdir my-uno && cd my-uno", outside the clone
+
+
+def follow_tutorial(folder: Path, unodsl=_unodsl) -> None:
+    """Do what docs/tutorial.md says, step by step, in `folder`, running its commands with `unodsl(args, cwd, stdin)`."""
     text = Path(REPO / "docs" / "tutorial.md").read_text(encoding="utf-8")
-    folder = tmp_path / "my-uno"                # "mkdir my-uno && cd my-uno", outside the clone
     folder.mkdir()
     steps = 0
     for match in _STEP.finditer(text):
@@ -110,7 +114,7 @@ def test_the_tutorial_followed_literally_works_at_every_step(tmp_path):
             path, right, wrong = folder / directive[1], directive[2], directive[3]
             original = path.read_text(encoding="utf-8")
             path.write_text(original.replace(f"{right}:", f"{wrong}:", 1), encoding="utf-8")
-            _run_commands(body, folder)
+            _run_commands(body, folder, unodsl)
             path.write_text(original, encoding="utf-8")
         elif kind == "on_play":                 # the card's on_play becomes the block shown
             path, card = folder / directive[1], directive[2]
@@ -132,7 +136,7 @@ def test_the_tutorial_followed_literally_works_at_every_step(tmp_path):
             shown.pop("description", None)
             assert mine == shown
         elif kind == "run":
-            _run_commands(body, folder)
+            _run_commands(body, folder, unodsl)
         else:
             raise AssertionError(f"unknown tutorial directive {directive}")
     assert steps >= 15

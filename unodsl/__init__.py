@@ -1,6 +1,6 @@
 """unodsl: describe, check, play and study UNO variants.
 
-    game = unodsl.load("variants/classic.yaml")
+    game = unodsl.load("classic")                  # a shipped name, or a file path
     state = game.new_game(players=4, seed=7)
     while not state.is_over:
         state.apply(state.legal_actions()[0])
@@ -14,7 +14,7 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "CheckResult": "check", "check_file": "check", "load": "check",
+    "CheckResult": "check", "check_file": "check", "load": "check", "variants": "check",
     "Diagnostic": "diagnostics", "DiagnosticError": "diagnostics",
     "Game": "engine", "IllegalAction": "engine", "InvalidState": "engine", "State": "engine",
 }

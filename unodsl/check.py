@@ -166,17 +166,68 @@ def _conflict_position(variant: Variant, rule_id: str, conflict) -> tuple[str, i
     return (node.path, node.line, node.column) if node is not None else (variant.path, 1, 1)
 
 
-def load(path: str, root: str | None = None, rulings: dict | None = None, fast: bool | None = None,
-         texts: dict[str, str] | None = None) -> Game:
-    """Load and compile a variant file; raises DiagnosticError listing every problem (`texts`: see check_file).
+def load(variant: str, root: str | None = None, rulings: dict | None = None, fast: bool | None = None,
+         texts: dict[str, str] | None = None, *, include=()) -> Game:
+    """Load and compile a variant: a shipped name (`"classic"`) or a file path; raises DiagnosticError
+    listing every problem.
 
-    `fast=False` compiles the reference mode, every rule through its one general implementation
-    (the default: the fast mode, unless the environment sets UNODSL_FAST=0).
+    `include` lays house rules (shipped names or paths) over it, as `include:` in a file would:
+    `load("classic", include=["stacking-mattel"])`. `rulings` overrides ruling values; `root` is the
+    folder that `extends`/`include` may not leave; `texts` (path -> text) is read in place of those
+    files on disk. `fast=False` compiles the reference mode, every rule through its one general
+    implementation (the default: the fast mode, unless the environment sets UNODSL_FAST=0).
     """
+    path = resolve(variant)
+    path, extra = with_includes(path, include, given=variant)
+    if extra:
+        texts = {**(texts or {}), **extra}
     result = check_file(path, root, rulings, fast, texts)
     if result.errors or result.game is None:
         raise DiagnosticError(result.errors or [Diagnostic(path, 1, 1, "E306", "the variant defines no cards")])
     return result.game
+
+
+def resolve(variant: str) -> str:
+    """The file a variant argument means: an existing path as given, else the shipped file it names.
+
+    A value that is no existing path, has no `/` and no `.yaml` ending is a name; an unknown name
+    raises DiagnosticError (E101) with the closest shipped name.
+    """
+    from .source import catalog
+    variant = os.fspath(variant)
+    if os.path.lexists(variant) or not catalog.is_name(variant):
+        return variant
+    found = catalog.path_of(variant)
+    if found is None:
+        raise DiagnosticError([Diagnostic(variant, 1, 1, "E101", catalog.unknown_message(variant))])
+    return found
+
+
+def with_includes(path: str, includes, given: str | None = None) -> tuple[str, dict[str, str] | None]:
+    """The variant to check: `path` itself, or an unsaved file in the working folder that extends it
+    and includes `includes`, with its text for check_file(texts=...).
+
+    The file is never written. It sits in the working folder, so the house rules' paths are read
+    as the user gave them, from there; the variant is named as `given` when that is a shipped name.
+    """
+    includes = [os.fspath(item) for item in ([includes] if isinstance(includes, str) else includes or ())]
+    if not includes:
+        return path, None
+    import json
+    from .source import catalog
+    given = os.fspath(given) if given is not None else path
+    ref = given if (not os.path.lexists(given) and catalog.is_name(given)) else os.path.abspath(path)
+    virtual = os.path.join(os.getcwd(), f".unodsl-{os.path.basename(given)}+includes.yaml")
+    text = (f"unodsl: 1\nname: {json.dumps(os.path.basename(given) + ' + ' + ', '.join(includes))}\n"
+            f"extends: {json.dumps(ref)}\ninclude: {json.dumps(includes)}\n")
+    return virtual, {virtual: text}
+
+
+def variants() -> list:
+    """Every shipped variant and house rule: `.name` (what `load` and `extends:` take), `.house_rule`,
+    `.title`, `.summary` (one sentence) and `.path` (the file), variants first."""
+    from .source.catalog import shipped
+    return shipped()
 
 
 _VALUE_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}

@@ -13,8 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
+
+from .files import atomic_write
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -82,9 +83,6 @@ def remember_clean(path: str, root: str | None, files: list[str]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         entry = {"files": {os.path.abspath(f): _read_as(f) for f in files}}
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entry, handle)
-        os.replace(tmp, folder / f"{_key(path, root)}.json")
+        atomic_write(str(folder / f"{_key(path, root)}.json"), json.dumps(entry), force=True)
     except OSError:
         pass

@@ -17,8 +17,8 @@ import sys
 import click
 
 from .. import __version__
-from . import (audit, bench_rules, check, compare, ladder, listing, lsp, mcp_command, play, replay, rl_spec, rules,
-               scenario_tests, serve, simulate, solve)
+from . import (audit, bench_rules, check, compare, ladder, listing, lsp, mcp_command, new, play, replay, rl_spec,
+               rules, scenario_tests, serve, simulate, solve)
 from .shared import isatty
 
 
@@ -108,6 +108,7 @@ main.add_command(serve.serve)
 main.add_command(mcp_command.mcp_command)
 main.add_command(ladder.ladder)
 main.add_command(bench_rules.bench_rules)
+main.add_command(new.new_command)
 
 
 if __name__ == "__main__":            # pragma: no cover

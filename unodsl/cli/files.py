@@ -1,26 +1,16 @@
-"""Writing files without ever losing what the user had: temp file, fsync, then a move that cannot clobber."""
+"""Refusing, before any work is done, to write where a file cannot be (over)written, and the --save tables; the
+writing itself is unodsl.files' (temp file, fsync, a move that cannot clobber, the user's umask)."""
 
 from __future__ import annotations
 
-import errno
 import os
 import sys
-import tempfile
-
 
 import click
 
-# os.link failing with one of these means the file system has no hard links (FAT, some network shares).
-_NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
+from ..files import StreamingWrite, TargetExists, atomic_write, file_mode
 
-
-class TargetExists(FileExistsError):
-    """The target appeared after refuse_overwrite looked; it is untouched and the text kept in `kept`."""
-
-    def __init__(self, path: str, kept: str):
-        super().__init__(errno.EEXIST, f"'{path}' exists; it was left as it was, and the new text is in '{kept}'")
-        self.path = path
-        self.kept = kept
+__all__ = ["StreamingWrite", "TargetExists", "atomic_write", "exit_unwritten", "file_mode", "refuse_overwrite"]
 
 
 def refuse_overwrite(path: str, force: bool) -> None:
@@ -39,104 +29,6 @@ def refuse_overwrite(path: str, force: bool) -> None:
         raise click.UsageError(f"folder '{parent}' does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise click.UsageError(f"cannot write in folder '{parent}'")
-
-
-def atomic_write(path: str, text: str | bytes, *, force: bool) -> None:
-    """Write text (UTF-8) or bytes to a temporary file beside `path` and move it into place.
-
-    With `force` the move is a rename, which replaces whatever is there. Without it the
-    move is a hard link, which the system refuses if `path` exists, whenever it was
-    created (a check made earlier proves nothing): then TargetExists is raised and the
-    temporary file, holding the text, is kept. Without hard links, an exclusive create.
-    The file gets the permissions the user's umask gives a new file (`file_mode`).
-    """
-    with StreamingWrite(path, force=force) as handle:
-        handle.write(_bytes(text))
-
-
-def file_mode() -> int:
-    """The permissions of a new file under the process's umask (0o666 less the umask), as open() would give.
-
-    Temporary files are made 0600 (tempfile.mkstemp); a file moved into place from one must be given these.
-    """
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-class StreamingWrite:
-    """A binary file written bit by bit beside `path` and moved into place when the block ends without error.
-
-    `with StreamingWrite(path, force=False) as handle: handle.write(...)`: as atomic_write, for output
-    too large to hold in memory (a per-game table). On an error inside the block the temporary file is
-    removed and `path` is untouched; TargetExists as for atomic_write.
-    """
-
-    def __init__(self, path: str, *, force: bool):
-        self.path, self.force = path, force
-        parent = os.path.dirname(os.path.abspath(path))
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
-        os.fchmod(fd, file_mode())
-        self.handle = os.fdopen(fd, "wb")
-
-    def __enter__(self):
-        return self.handle
-
-    def __exit__(self, kind, error, trace) -> None:
-        if kind is not None:
-            self.handle.close()
-            _remove(self.tmp)
-            return
-        try:
-            self.handle.flush()
-            os.fsync(self.handle.fileno())
-            self.handle.close()
-            _place(self.tmp, self.path, self.force)
-        except TargetExists:
-            raise
-        except BaseException:
-            _remove(self.tmp)
-            raise
-
-
-def _place(tmp: str, path: str, force: bool) -> None:
-    """Move the written temporary file `tmp` to `path` (see atomic_write)."""
-    if force:
-        os.replace(tmp, path)
-        return
-    try:
-        os.link(tmp, path, follow_symlinks=False)
-    except FileExistsError:
-        raise TargetExists(path, tmp) from None
-    except OSError as err:
-        if err.errno not in _NO_LINKS:
-            raise
-        with open(tmp, "rb") as handle:
-            _create_exclusive(path, handle.read(), tmp)
-    os.unlink(tmp)
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-def _bytes(text: str | bytes) -> bytes:
-    return text if isinstance(text, bytes) else text.encode("utf-8")
-
-
-def _create_exclusive(path: str, text: str | bytes, tmp: str) -> None:
-    """Write `path` only if it does not exist (O_EXCL): not atomic, but it never replaces a file."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    except FileExistsError:
-        raise TargetExists(path, tmp) from None
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(_bytes(text))
-        handle.flush()
-        os.fsync(handle.fileno())
 
 
 # --- `--save GAMES.csv|GAMES.parquet` of simulate and compare: every game's figures, written as games finish

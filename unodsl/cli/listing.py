@@ -12,11 +12,14 @@ import click
               help="text: one line per file; json: for tools.")
 def list_command(fmt: str) -> None:
     """List the shipped variants and house rules, by the names that commands and links take."""
-    from ..source.catalog import shipped
+    import os
+
+    from ..source.catalog import folder, shipped
     entries = shipped()
+    base = folder()
     if fmt == "json":
         click.echo(json.dumps([{"name": e.name, "house_rule": e.house_rule, "title": e.title,
-                                "summary": e.summary, "path": e.path} for e in entries], indent=2))
+                                "summary": e.summary, "path": os.path.relpath(e.path, base)} for e in entries], indent=2))
         return
     width = max(len(e.name) for e in entries)
     for heading, house in (("Variants (unodsl play NAME, extends: NAME)", False),

@@ -69,21 +69,11 @@ def parse_rulings(given: tuple[str, ...], grid: bool = False) -> dict:
 
 
 def with_includes(given: str, includes: tuple[str, ...]) -> tuple[str, dict | None]:
-    """The variant to load: `given` itself, or an unsaved file in the working folder that extends it
-    and includes `includes`, with its text for check_file(texts=...).
-
-    The file is never written. It sits in the working folder, so the house rules' paths are read
-    as the user typed them, from there; `given` is kept as a shipped name when it is one.
-    """
+    """The variant to load (`given`, a path or a shipped name) with `includes` laid over it: check.with_includes."""
     if not includes:
         return variant_file(given), None
-    import json
-    from ..source import catalog
-    ref = given if (not os.path.lexists(given) and catalog.is_name(given)) else os.path.abspath(given)
-    virtual = os.path.join(os.getcwd(), f".unodsl-{os.path.basename(given)}+includes.yaml")
-    text = (f"unodsl: 1\nname: {json.dumps(os.path.basename(given) + ' + ' + ', '.join(includes))}\n"
-            f"extends: {json.dumps(ref)}\ninclude: {json.dumps(list(includes))}\n")
-    return virtual, {virtual: text}
+    from ..check import with_includes as compose
+    return compose(variant_file(given), includes, given=given)
 
 
 # One option for every command that reads variants, so they all resolve links alike.

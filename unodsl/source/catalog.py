@@ -18,7 +18,7 @@ SCENARIOS = "scenarios"
 
 @dataclass(frozen=True)
 class Shipped:
-    """One shipped file: its name, whether it is a house rule, its path and a one-line summary."""
+    """One shipped file: its name, whether it is a house rule, its path (absolute) and a one-line summary."""
 
     name: str
     house_rule: bool
@@ -30,9 +30,10 @@ class Shipped:
 def folder() -> Path:
     """The shipped variants folder, from the installed package or the source tree."""
     here = Path(__file__).resolve().parent.parent      # unodsl/
+    # In a clone, data/variants is a link to the top-level variants/: paths are shown as the latter.
     for candidate in (here / "data" / "variants", here.parent / "variants"):
         if (candidate / "classic.yaml").is_file():
-            return candidate
+            return candidate.resolve()
     raise FileNotFoundError("the shipped variants were not found next to the unodsl package")
 
 
@@ -73,14 +74,13 @@ def shipped() -> list[Shipped]:
     """Every shipped variant and house rule with its title and one-line summary."""
     import yaml
     out = []
-    base = folder()
     for name in names():
         path = path_of(name)
         with open(path, encoding="utf-8") as handle:
             data = yaml.safe_load(handle) or {}
         house = data.get("house_rule") if isinstance(data.get("house_rule"), dict) else None
         text = (house or {}).get("summary") or data.get("description") or ""
-        out.append(Shipped(name, house is not None, os.path.relpath(path, base),
+        out.append(Shipped(name, house is not None, path,
                            str(data.get("name") or name), _first_sentence(str(text))))
     return out
 
