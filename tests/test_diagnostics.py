@@ -7,6 +7,8 @@ import pytest
 from unodsl.diagnostics import (
     Diagnostic,
     DiagnosticError,
+    Edit,
+    Fix,
     did_you_mean,
     format_full,
     format_json,
@@ -51,8 +53,14 @@ def test_to_dict_has_every_field():
     diag = Diagnostic("a.yaml", 2, 3, "E115", "bad tag", end_line=2, end_column=9)
     assert diag.to_dict() == {
         "path": "a.yaml", "line": 2, "column": 3, "end_line": 2, "end_column": 9,
-        "code": "E115", "severity": "error", "message": "bad tag",
+        "code": "E115", "severity": "error", "message": "bad tag", "fix": None,
     }
+    fixed = Diagnostic("a.yaml", 2, 3, "E201", "unknown key 'nmae' (did you mean 'name'?)",
+                       fix=Fix("replace 'nmae' by 'name'", (Edit(2, 3, 2, 7, "name"),)))
+    assert fixed.to_dict()["fix"] == {"title": "replace 'nmae' by 'name'",
+                                      "edits": [{"line": 2, "column": 3, "end_line": 2, "end_column": 7,
+                                                 "text": "name"}]}
+    assert fixed == Diagnostic("a.yaml", 2, 3, "E201", "unknown key 'nmae' (did you mean 'name'?)")
 
 
 def test_format_text_sorted_one_per_line():
@@ -142,9 +150,9 @@ def test_format_json_is_parseable_and_sorted():
     data = json.loads(format_json(diags))
     assert data == [
         {"path": "v.yaml", "line": 2, "column": 3, "end_line": 2, "end_column": 7,
-         "code": "E112", "severity": "error", "message": "dup"},
+         "code": "E112", "severity": "error", "message": "dup", "fix": None},
         {"path": "v.yaml", "line": 5, "column": 1, "end_line": None, "end_column": None,
-         "code": "W301", "severity": "warning", "message": "later"},
+         "code": "W301", "severity": "warning", "message": "later", "fix": None},
     ]
     assert json.loads(format_json([])) == []
 

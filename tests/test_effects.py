@@ -244,12 +244,12 @@ def test_unknown_card_attribute(full):
         """)
 
 
-def test_misspelt_keyword_gets_no_suggestion(full):
-    # 'nxt' is read as a variable; the suggestion list holds variables and colors, not keywords.
+def test_misspelt_player_word_gets_a_suggestion(full):
+    # 'nxt' is read as a variable; the suggestions hold variables, colors and the player words.
     assert full("""\
             on_play: nxt draws 2
         """) == pinned("""
-        v.yaml:8:14: E502 unknown name 'nxt'
+        v.yaml:8:14: E502 unknown name 'nxt' (did you mean 'next'?)
                 on_play: nxt draws 2
                          ^
         """)

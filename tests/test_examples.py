@@ -151,7 +151,7 @@ def test_the_readme_commands_work_as_written_from_an_empty_folder(installed, tmp
         shown = f"$ {command}\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
         assert result.returncode == 0 and "Traceback" not in shown, shown
         if args[0] == "play":
-            assert "your hand (7)" in result.stdout and "You left the game after" in result.stdout, shown
+            assert re.search(r"your hand \(\d+\)", result.stdout) and "You left the game after" in result.stdout, shown
     assert sorted(p.name for p in folder.iterdir()) == ["my-house.yaml"]
 
 

@@ -243,11 +243,25 @@ def test_e107_top_level_not_a_mapping(parser, text, found, position):
     assert diags[0].message == f"the top level must be a mapping of keys to values, but this file holds {found}"
 
 
-# ---------------------------------------------------------------- E110-E116
+# ---------------------------------------------------------------- E110-E117
+
+
+@pytest.mark.parametrize("text, value, position", [
+    ("name: x\nrule: a: b\n", "a: b", (2, 7)),
+    ("name: x\nrule: it's a: b   # note\n", "it's a: b", (2, 7)),
+    ("cards:\n  - on_play: if x: y\n", "if x: y", (2, 14)),
+])
+def test_e117_a_value_with_a_colon_is_reported_and_read_as_written(parser, text, value, position):
+    root, diags = load_text(text, "s.yaml")
+    assert where(diags) == [("E117", *position)]
+    found = root.value["rule"] if "rule" in root.value else root.value["cards"].value[0].value["on_play"]
+    assert (found.value, found.style, found.line, found.column) == (value, None, *position)
+    assert found.raw == value and found.end_column == position[1] + len(value)
+    assert diags[0].fix.edits[0].text.startswith("|\n")
 
 
 @pytest.mark.parametrize("text, position", [
-    ("name: x\nrule: a: b\n", (2, 8)),        # mapping values are not allowed here
+    ("name: x\nrule: a\n  b: c\n", (3, 4)),    # mapping values are not allowed here
     ("a: [1, 2\n", (2, 1)),                   # unclosed flow sequence
     ("a: 'open\n", (2, 1)),                   # unclosed quote
     ("a: 1\n b: 2\n", (2, 3)),                # bad indentation
@@ -256,6 +270,7 @@ def test_e107_top_level_not_a_mapping(parser, text, found, position):
     ("a: 1\n---\nb: 2\n", (2, 1)),            # a second document
 ])
 def test_e110_syntax_error_position(parser, text, position):
+    """(A `: ` inside a plain value is E117 and read on: test_e117_*.)"""
     root, diags = load_text(text, "s.yaml")
     assert root is None
     assert where(diags) == [("E110", *position)]

@@ -7,10 +7,11 @@ Each stage returns values and diagnostics; only the CLI prints.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .source.compose import compose_file
 from .diagnostics import Diagnostic, DiagnosticError
+from .fixes import attach_fixes
 from .effects.parse import with_syntax
 from .engine import ENGINE_RULINGS, Game
 from .model.build import build_variant
@@ -20,6 +21,11 @@ from .model.variant import Variant
 # Codes of the stages that read one file or one effect text at a time: YAML, the schema,
 # composition (E32x) and effect syntax.
 _ONE_FILE_STAGES = ("E1", "E2", "E32", "E4")
+
+
+# YAML problems after which the tree is whole all the same (E117: the value was read as the text it was
+# meant to be), so the later stages still check the file.
+_READ_ON = ("E117",)
 
 
 # Model errors after which the typed variant holds values the engine cannot build a game
@@ -61,7 +67,7 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None,
                                              scenario_file.key_column or scenario_file.column, "E208",
                                              f"this is a scenario file: use 'unodsl test {path}'"))
         return result
-    if comp.root is not None and not any(d.code.startswith("E1") for d in comp.diagnostics):
+    if comp.root is not None and not any(d.code.startswith("E1") and d.code not in _READ_ON for d in comp.diagnostics):
         variant, diags = build_variant(comp.root, path, comp.house_rules, comp.links)
         result.diagnostics.extend(diags)
         result.variant = variant
@@ -81,7 +87,10 @@ def check_file(path: str, root: str | None = None, rulings: dict | None = None,
         # the deck, effect meaning, the semantic checks) would only report what that file
         # was to provide. What looks at one file or one effect text at a time still stands.
         result.diagnostics = [d for d in result.diagnostics if d.code.startswith(_ONE_FILE_STAGES)]
-    result.diagnostics = sorted(set(result.diagnostics), key=lambda d: (d.sort_key(), d.message))
+    # set() keeps one of two equal diagnostics; a fix given by a stage must survive it.
+    fixed = {d: d.fix for d in result.diagnostics if d.fix is not None}
+    unique = [replace(d, fix=fixed.get(d)) for d in set(result.diagnostics)]
+    result.diagnostics = sorted(attach_fixes(unique, result.texts), key=lambda d: (d.sort_key(), d.message))
     return result
 
 

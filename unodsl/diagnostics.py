@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Literal, Mapping
 
 Severity = Literal["error", "warning"]
@@ -21,6 +21,32 @@ LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 
 _CARET_INDENT = "    "
 _MAX_SHOWN = 100  # longest source excerpt shown under a diagnostic
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text from (line, column) up to, not including, (end_line, end_column) by `text`; 1-based."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+    def to_dict(self) -> dict:
+        return {"line": self.line, "column": self.column, "end_line": self.end_line, "end_column": self.end_column,
+                "text": self.text}
+
+
+@dataclass(frozen=True)
+class Fix:
+    """How to mend a diagnostic: edits of the diagnostic's file, and a title that says it (`replace 'colr' by 'color'`)."""
+
+    title: str
+    edits: tuple[Edit, ...]
+
+    def to_dict(self) -> dict:
+        return {"title": self.title, "edits": [edit.to_dict() for edit in self.edits]}
 
 
 @dataclass(frozen=True)
@@ -35,6 +61,8 @@ class Diagnostic:
     severity: str = "error"
     end_line: int | None = None
     end_column: int | None = None
+    # What `unodsl check --fix` would change; not part of what the diagnostic *is* (equality, hashing).
+    fix: Fix | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         # W codes are warnings by definition, so callers cannot get the two out of step.
@@ -56,6 +84,7 @@ class Diagnostic:
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
+            "fix": self.fix.to_dict() if self.fix is not None else None,
         }
 
     def header(self) -> str:
@@ -151,6 +180,63 @@ def _visible(text: str) -> str:
 def format_json(diags: Iterable[Diagnostic]) -> str:
     """A JSON list of diagnostic objects, sorted by position."""
     return json.dumps([d.to_dict() for d in sorted(diags, key=Diagnostic.sort_key)], indent=2)
+
+
+def format_github(diags: Iterable[Diagnostic]) -> str:
+    """One GitHub Actions workflow command per diagnostic (`::error file=...,line=...::message`): annotations on a PR."""
+    lines = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        kind = "error" if d.severity == "error" else "warning"
+        where = f"file={_github_property(d.path)},line={d.line},col={d.column}"
+        if d.end_line is not None and d.end_column is not None:
+            where += f",endLine={d.end_line},endColumn={d.end_column}"
+        lines.append(f"::{kind} {where},title={_github_property(d.code)}::{_github_data(d.code + ' ' + d.message)}")
+    return "\n".join(lines)
+
+
+def _github_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_sarif(diags: Iterable[Diagnostic], tool_version: str, rules: Mapping[str, str] | None = None) -> str:
+    """A SARIF 2.1.0 log (what code-scanning services read): one result per diagnostic, its fix as a replacement.
+
+    `rules` maps a code to its one-line description (the tool's rule list); paths are given as written.
+    """
+    ordered = sorted(diags, key=Diagnostic.sort_key)
+    codes = sorted({d.code for d in ordered} | set(rules or {}))
+    index = {code: i for i, code in enumerate(codes)}
+    results = []
+    for d in ordered:
+        region = {"startLine": d.line, "startColumn": d.column}
+        if d.end_line is not None and d.end_column is not None:
+            region.update(endLine=d.end_line, endColumn=d.end_column)
+        location = {"artifactLocation": {"uri": _sarif_uri(d.path)}, "region": region}
+        result = {"ruleId": d.code, "ruleIndex": index[d.code], "level": "error" if d.severity == "error" else "warning",
+                  "message": {"text": d.message}, "locations": [{"physicalLocation": location}]}
+        if d.fix is not None:
+            result["fixes"] = [{"description": {"text": d.fix.title}, "artifactChanges": [{
+                "artifactLocation": {"uri": _sarif_uri(d.path)},
+                "replacements": [{"deletedRegion": {"startLine": e.line, "startColumn": e.column,
+                                                    "endLine": e.end_line, "endColumn": e.end_column},
+                                  "insertedContent": {"text": e.text}} for e in d.fix.edits]}]}]
+        results.append(result)
+    driver = {"name": "unodsl", "version": tool_version,
+              "rules": [{"id": code, **({"shortDescription": {"text": rules[code]}} if rules and code in rules else {})}
+                        for code in codes]}
+    log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+           "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": results}]}
+    return json.dumps(log, indent=2)
+
+
+def _sarif_uri(path: str) -> str:
+    """A path as a SARIF artifact URI: relative paths stay relative (to the folder the check ran in), with `/`."""
+    from urllib.parse import quote
+    return quote(path.replace("\\", "/"))
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

@@ -17,7 +17,7 @@ import sys
 import click
 
 from .. import __version__
-from . import (audit, bench_rules, check, compare, ladder, listing, lsp, mcp_command, new, play, replay, rl_spec,
+from . import (audit, bench_rules, check, compare, fmt, ladder, listing, lsp, mcp_command, new, play, replay, rl_spec,
                rules, scenario_tests, serve, simulate, solve)
 from .shared import isatty
 
@@ -109,6 +109,7 @@ main.add_command(mcp_command.mcp_command)
 main.add_command(ladder.ladder)
 main.add_command(bench_rules.bench_rules)
 main.add_command(new.new_command)
+main.add_command(fmt.fmt_command)
 
 
 if __name__ == "__main__":            # pragma: no cover

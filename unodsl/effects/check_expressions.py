@@ -10,6 +10,9 @@ from .fold import fold
 from .types import BOOL, CARD_ATTRIBUTES, COLOR, GROUP, INT, MATCH_READS, MAX_NUMBER, PLAYER, STRING, VARIABLE_TYPES
 from ..diagnostics import suggestion_suffix
 
+# The words that name a player (effect.lark's player_kw): a misspelt one parses as a name.
+PLAYER_WORDS = ("self", "next", "previous", "dealer", "partner", "catcher")
+
 
 class ExpressionChecks:
     """The check of each expression: its operands' types and its own."""
@@ -117,7 +120,11 @@ class ExpressionChecks:
     def e_rule_ref(self, e):
         rulings = self.v.rulings
         if e.name not in rulings:
-            self.fail(e.span, "E502", f"unknown ruling '{e.name}'" + suggestion_suffix(e.name, rulings))
+            hint = suggestion_suffix(e.name, rulings)
+            if not hint:       # a new ruling, not a typo: say where it goes, with the lines to write
+                hint = (f": declare it under rulings: in this file, e.g. "
+                        f"'rulings: {{{e.name}: {{value: true, summary: What it decides.}}}}'")
+            self.fail(e.span, "E502", f"unknown ruling '{e.name}'" + hint)
         self.c.rulings_used.add(e.name)
         value = self.c.ruling_value(e.name)
         if rulings[e.name].type == "color":
@@ -160,7 +167,8 @@ class ExpressionChecks:
             self.checked.refers[id(e)] = colors.index(e.name)
             return COLOR
         visible = [n for scope in self.scopes for n in scope] + list(self.v.state) + list(self.v.player_state)
-        self.fail(e.span, "E502", f"unknown name '{e.name}'" + suggestion_suffix(e.name, visible + list(colors)))
+        self.fail(e.span, "E502", f"unknown name '{e.name}'"
+                  + suggestion_suffix(e.name, visible + list(colors) + list(PLAYER_WORDS)))
 
     def e_comparison(self, e):
         lt, rt = self.expr(e.left), self.expr(e.right)

@@ -17,7 +17,7 @@ from lark.indenter import Indenter
 
 from . import ast as A
 from .ast import Span, Syntax, diagnostic_at
-from ..diagnostics import Diagnostic, suggestion_suffix
+from ..diagnostics import Diagnostic, Edit, Fix, suggestion_suffix
 from .lexer import ContextLexer
 from ..model.variant import Text, Variant
 
@@ -134,7 +134,14 @@ def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Dia
         code, msg = message.split(" ", 1)
         if start == "condition":
             line, column = _unflatten(original, column)
-        return None, [diagnostic_at(text, line, column, code, msg)]
+        comparison = isinstance(err, UnexpectedToken) and err.token.value == "="
+        if comparison:              # `let x = ...` and `set x = ...` take it: anywhere else it was meant as a test
+            msg += " (to compare, write '==')"
+        found = diagnostic_at(text, line, column, code, msg)
+        if comparison:
+            found = replace(found, fix=Fix("replace '=' by '=='", (
+                Edit(found.line, found.column, found.line, found.column + 1, "=="),)))
+        return None, [found]
     except Exception:                           # indentation errors from the postlexer
         line = _bad_dedent_line(source)
         return None, [diagnostic_at(text, line, 1, "E403",
@@ -208,6 +215,10 @@ def parse(text: Text, start: str = "effect") -> tuple[A.Effect | A.Condition | N
     """Parse an effect (or, with start='condition', a condition) into its syntax tree, or None and why not."""
     tree, diags = parse_tree(text, start)
     if tree is None:
+        if start == "effect":
+            folded = _folded_lines(text)
+            if folded is not None:
+                return None, [folded]
         return None, diags
     flattened = start == "condition"
     deep = _too_deep(tree)
@@ -223,6 +234,36 @@ def parse(text: Text, start: str = "effect") -> tuple[A.Effect | A.Condition | N
             raise
         line, column = builder.start_of(err.obj)
         return None, [diagnostic_at(text, line, column, "E510", f"'{err.obj.data}' cannot be used here")]
+
+
+def _folded_lines(text: Text) -> Diagnostic | None:
+    """E406 for an effect written over several lines without `|`, which YAML folded into one line that does not
+    parse, when the lines as written parse as a `|` block would keep them; with the fix that makes it one."""
+    node = text.node
+    if node is None or node.style not in (None, "'", '"') or node.end_line <= node.line or node.raw is None \
+            or node.key_column is None or (node.style is not None and "\\" in node.raw):
+        return None
+    raw = node.raw[1:-1] if node.style else node.raw
+    if node.style == "'":
+        raw = raw.replace("''", "'")
+    first, *rest = raw.split("\n")
+    rest = [line.rstrip() for line in rest]
+    margin = min((len(line) - len(line.lstrip(" ")) for line in rest if line.strip()), default=0)
+    lines = [first.strip()] + [line[margin:] for line in rest]
+    block = "\n".join(lines).strip("\n") + "\n"
+    tree, problems = parse_tree(Text(block, None))
+    if tree is None or problems:
+        return None
+    indent = " " * (node.key_column - 1 + 2)
+    new = "|\n" + "\n".join(indent + line if line.strip() else "" for line in block.rstrip("\n").split("\n"))
+    count = len(block.rstrip("\n").split("\n"))
+    key = text.node.path
+    return Diagnostic(key, node.line, node.column, "E406",
+                      f"this effect is written on {count} lines without '|', so YAML joins them into one line; "
+                      f"write '|' after the key and the statements below it, one per line",
+                      end_line=node.end_line, end_column=node.end_column,
+                      fix=Fix("make the effect a '|' block", (Edit(node.line, node.column, node.end_line,
+                                                                    node.end_column, new),)))
 
 
 def _too_deep(tree: Tree) -> Tree | None:

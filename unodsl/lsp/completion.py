@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..source import catalog
 from .cursor import Context
 from .effect_words import next_words
-from .schema_tree import ITEM, SchemaTree
+from ..source.schema_tree import ITEM, SchemaTree
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .schema_tree import ITEM
+from ..source.schema_tree import ITEM
 
 # How far up to look for a line's parents: a mapping is not thousands of lines long.
 MAX_LINES_UP = 5000

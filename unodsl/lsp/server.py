@@ -23,7 +23,7 @@ from ..check import CheckResult
 from .checking import Located, check_text, same_file
 from .completion import Item, Names, complete
 from .cursor import context_at
-from .schema_tree import variant_schema
+from ..source.schema_tree import variant_schema
 from .symbols import Symbol, symbol_at
 from .text import Text
 

@@ -23,7 +23,7 @@ from ..source import catalog
 from .checking import same_file
 from .cursor import context_at, key_at
 from .effect_docs import effect_doc
-from .schema_tree import ITEM, SchemaTree
+from ..source.schema_tree import ITEM, SchemaTree
 from .text import Text
 
 # A value in a link or a list: a name or a path, up to the YAML punctuation around it.

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import yaml
 
-from ..diagnostics import Diagnostic, offset_to_position, split_lines
+from ..diagnostics import Diagnostic, Edit, Fix, offset_to_position, split_lines
 from .node import _BREAK_CHARS, Node, _advance
 
 # Python refuses longer decimal strings (int_max_str_digits), and no real rule needs one.
@@ -95,6 +95,7 @@ class _Builder:
         self.documents = 0
         self.root: Node | None = None
         self.loader = None
+        self.patches = 0        # values read again in quotes (E117)
 
     def build(self) -> Node | None:
         """Run the whole event stream; every YAML failure becomes a diagnostic."""
@@ -121,6 +122,9 @@ class _Builder:
                 root = retry.build()
                 self.diags.extend(retry.diags)
                 return root
+            recovered = self._value_with_colon(exc)
+            if recovered is not None:
+                return recovered
             self.diags.extend(self._syntax_problems(exc))
             return None
         except yaml.YAMLError as exc:
@@ -364,6 +368,45 @@ class _Builder:
             message = f"character U+{ord(char):04X} is not allowed in YAML text"
         return Diagnostic(self.path, line, column, "E104", message)
 
+    def _value_with_colon(self, exc: yaml.MarkedYAMLError) -> Node | None:
+        """E117 for a one-line value holding ': ' (`on_play: if x: skip next`), which YAML reads as a second key,
+        and the tree read as if the value were quoted, so that the rest of the file is still checked.
+
+        The line is read again with the value in quotes; the value's node then keeps the text and the
+        positions of the line as written, so the effect's own diagnostics point into it.
+        """
+        mark = exc.problem_mark
+        if mark is None or "mapping values are not allowed" not in str(exc.problem) or self.patches >= _MAX_PATCHES:
+            return None
+        lines = self.text.split("\n")
+        if not 0 <= mark.line < len(lines):
+            return None
+        found = _KEY_AND_VALUE.match(lines[mark.line])
+        if found is None or ": " not in found.group("value") + " " or mark.column < found.start("value"):
+            return None
+        value = found.group("value").rstrip()
+        start = found.start("value")
+        quoted = "'" + value.replace("'", "''") + "'"
+        text = "\n".join(lines[:mark.line] + [lines[mark.line][:start] + quoted + lines[mark.line][start + len(value):]]
+                         + lines[mark.line + 1:])
+        retry = _Builder(text, self.path, self.max_depth, self.max_aliases, self.max_nodes, self.loader_class)
+        retry.patches = self.patches + 1
+        root = retry.build()
+        line, column = mark.line + 1, start + 1
+        indent = " " * (len(found.group("indent")) + 2)
+        key = found.group("key")
+        self.diags.append(Diagnostic(
+            self.path, line, column, "E117",
+            f"the value of '{key}' holds ': ', which YAML reads as the start of another key: write it as a '|' "
+            f"block ('{key}: |' and the text on the next line) or in quotes",
+            end_line=line, end_column=column + len(value),
+            fix=Fix("make the value a '|' block", (Edit(line, column, line, column + len(value),
+                                                         "|\n" + indent + value),))))
+        self.diags.extend(retry.diags)
+        if root is not None:
+            _restore(root, line, column, value, lines[mark.line][start:start + len(value)])
+        return root
+
     def _syntax_problems(self, exc: yaml.MarkedYAMLError) -> list[Diagnostic]:
         """E110 with the parser's own wording, or E111 for every tab when a tab broke the parse."""
         mark = exc.problem_mark or exc.context_mark
@@ -388,6 +431,23 @@ class _Builder:
 
 
 # ---------------------------------------------------------------- small helpers
+
+_MAX_PATCHES = 100
+# A block mapping line `key: value` (or `- key: value`) whose value is plain text: what E117 reads again quoted.
+_KEY_AND_VALUE = re.compile(r"^(?P<indent>[ ]*(?:-[ ]+)*)(?P<key>[A-Za-z0-9_][A-Za-z0-9_ -]*):[ ]+"
+                            r"(?P<value>[^\s'\"|>{}\[\]&*!#%@`,?:-][^#]*?|-[^\s#][^#]*?)(?:[ \t]+#.*)?$")
+
+
+def _restore(node: Node, line: int, column: int, value: str, raw: str) -> bool:
+    """Give the scalar read again in quotes at (line, column) the plain text it was written as; True when found."""
+    if node.kind == "scalar":
+        if node.line == line and node.column == column and node.value == value:
+            node.style, node.raw, node.end_column = None, raw, column + len(raw)
+            return True
+        return False
+    children = node.value.values() if node.kind == "map" else node.value
+    return any(_restore(child, line, column, value, raw) for child in children)
+
 
 
 def _position(mark) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..source.schema import load_schema
+from .schema import load_schema
 
 ITEM = "[]"
 _EFFECT_REFS = {"#/$defs/effect": "effect", "#/$defs/condition": "condition"}
