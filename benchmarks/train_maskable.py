@@ -7,12 +7,12 @@ Wilson 95% intervals, beside the same policy untrained (its initial weights) as 
 Prints figures; asserts nothing.
 
 sb3-contrib needs PyTorch, which is not a dependency of unodsl (no extra, not in CI): install both in a
-venv of their own, torch's CPU build first (unpinned, pip takes a CUDA build and its libraries, GBs):
+venv of their own, torch's CPU build first (a plain `pip install torch` takes the CUDA build, GBs):
 
-    python3 -m venv /work/venv-sb3
-    /work/venv-sb3/bin/pip install torch==2.13.0          # the CPU build lies on this machine's disk
-    /work/venv-sb3/bin/pip install -e ".[rl]" sb3-contrib
-    nice /work/venv-sb3/bin/python benchmarks/train_maskable.py --minutes 5
+    python3 -m venv venv-sb3
+    venv-sb3/bin/pip install torch --index-url https://download.pytorch.org/whl/cpu
+    venv-sb3/bin/pip install -e ".[rl]" sb3-contrib
+    nice venv-sb3/bin/python benchmarks/train_maskable.py --minutes 5
 """
 
 from __future__ import annotations

@@ -15,7 +15,18 @@ from .pimc import PimcBot
 from .simple import HeuristicBot, RandomBot
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot, "cheat": CheatBot}
+def _baseline(rng):
+    """The shipped baseline policy for classic at 2 players (unodsl.rl.policy.PolicyBot: numpy and the rl extra).
+
+    It reads the RL observation vector, which lives a layer above the bots: imported by name on first
+    use, as the seat kinds of the seat registry are (it becomes a named seat there).
+    """
+    import importlib
+    return importlib.import_module("unodsl.rl.policy").PolicyBot(rng)
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot,
+        "cheat": CheatBot, "baseline": _baseline}
 
 
 def make_bot(name: str, rng: random.Random):
