@@ -152,7 +152,7 @@ def test_the_readme_commands_work_as_written_from_an_empty_folder(installed, tmp
         assert result.returncode == 0 and "Traceback" not in shown, shown
         if args[0] == "play":
             assert re.search(r"your hand \(\d+\)", result.stdout) and "You left the game after" in result.stdout, shown
-    assert sorted(p.name for p in folder.iterdir()) == ["my-house.yaml"]
+    assert sorted(p.name for p in folder.iterdir()) == ["my-house.yaml", "our-rules.yaml"]
 
 
 # ---------------------------------------------------------------- the Python examples of the docs
