@@ -15,18 +15,12 @@ from .pimc import PimcBot
 from .simple import HeuristicBot, RandomBot
 
 
-def _baseline(rng):
-    """The shipped baseline policy for classic at 2 players (unodsl.rl.policy.PolicyBot: numpy and the rl extra).
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot, "cheat": CheatBot}
 
-    It reads the RL observation vector, which lives a layer above the bots: imported by name on first
-    use, as the seat kinds of the seat registry are (it becomes a named seat there).
-    """
-    import importlib
-    return importlib.import_module("unodsl.rl.policy").PolicyBot(rng)
-
-
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot,
-        "cheat": CheatBot, "baseline": _baseline}
+# Trained policies by name, each for the table it was trained for (unlike BOTS, which play any variant):
+# 'module:callable(rng)'. They read the RL observation vector, a layer above the bots, so they are
+# imported by name on first use, as the seat registry's seat kinds are.
+POLICIES = {"baseline": "unodsl.rl.policy:PolicyBot"}         # classic, 2 players (docs/rl.md)
 
 
 def make_bot(name: str, rng: random.Random):
@@ -36,8 +30,18 @@ def make_bot(name: str, rng: random.Random):
     iterations for ismcts). Raises ValueError naming the bots, or the bot's options.
     """
     base, *options = name.strip().split(":")
+    if base in POLICIES:
+        if options:
+            raise ValueError(f"bot '{base}' takes no options")
+        import importlib
+        module, _, attribute = POLICIES[base].partition(":")
+        try:
+            return getattr(importlib.import_module(module), attribute)(rng)
+        except ImportError as err:
+            raise ValueError(f"bot '{base}' needs numpy and the rl extra (pip install 'unodsl[rl]'): "
+                             f"{err.name} is missing") from None
     if base not in BOTS:
-        raise ValueError(f"unknown bot '{base}' (choose from {', '.join(BOTS)})")
+        raise ValueError(f"unknown bot '{base}' (choose from {', '.join([*BOTS, *POLICIES])})")
     bot_class = BOTS[base]
     if not options:
         return bot_class(rng)
