@@ -269,7 +269,7 @@ def test_make_bot_reads_options():
 
 
 @pytest.mark.parametrize("name, message", [
-    ("minimax", "unknown bot 'minimax' (choose from random, heuristic, expert, pimc, ismcts, cheat, baseline)"),
+    ("minimax", "unknown bot 'minimax' (choose from random, heuristic, expert, pimc, ismcts, cheat)"),
     ("heuristic:3", "bot 'heuristic' takes no options"),
     ("expert:3", "bot 'expert' takes no options"),
     ("ismcts:0", "bot 'ismcts' option iterations='0': must be at least 1"),

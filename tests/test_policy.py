@@ -14,7 +14,6 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import unodsl  # noqa: E402
-from unodsl.agents.bots import make_bot  # noqa: E402
 from unodsl.rl.actions import ActionTable  # noqa: E402
 from unodsl.rl.observation import ObservationEncoder  # noqa: E402
 from unodsl.rl.policy import BASELINE, PolicyBot, PolicyError  # noqa: E402
@@ -71,11 +70,11 @@ def test_a_policy_refuses_a_table_it_was_not_trained_for(tmp_path):
 @pytest.mark.skipif(not Path(BASELINE).exists(), reason="the baseline policy is not exported yet")
 def test_the_shipped_baseline_is_a_seat_by_name_and_needs_no_torch():
     code = ("import sys, random, unodsl\n"
-            "from unodsl.agents.bots import make_bot\n"
+            "from unodsl.agents.seats import make_seat\n"
             "game = unodsl.load('classic')\n"
             "wins = 0\n"
             "for seed in range(20):\n"
-            "    bots = [make_bot('baseline', random.Random(seed)), make_bot('random', random.Random(seed))]\n"
+            "    bots = [make_seat('baseline', random.Random(seed)), make_seat('random', random.Random(seed))]\n"
             "    state = game.new_game(2, seed=seed)\n"
             "    while not state.is_over:\n"
             "        state.apply_id(bots[state.current_player].act(state))\n"

@@ -17,12 +17,6 @@ from .simple import HeuristicBot, RandomBot
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot, "cheat": CheatBot}
 
-# Trained policies by name, each for the table it was trained for (unlike BOTS, which play any variant):
-# 'module:callable(rng)'. They read the RL observation vector, a layer above the bots, so they are
-# imported by name on first use, as the seat registry's seat kinds are.
-POLICIES = {"baseline": "unodsl.rl.policy:PolicyBot"}         # classic, 2 players (docs/rl.md)
-
-
 def make_bot(name: str, rng: random.Random):
     """Create a bot by name, options after colons: 'pimc:30', 'ismcts:200:c=0.7:rollout=random'.
 
@@ -30,18 +24,8 @@ def make_bot(name: str, rng: random.Random):
     iterations for ismcts). Raises ValueError naming the bots, or the bot's options.
     """
     base, *options = name.strip().split(":")
-    if base in POLICIES:
-        if options:
-            raise ValueError(f"bot '{base}' takes no options")
-        import importlib
-        module, _, attribute = POLICIES[base].partition(":")
-        try:
-            return getattr(importlib.import_module(module), attribute)(rng)
-        except ImportError as err:
-            raise ValueError(f"bot '{base}' needs numpy and the rl extra (pip install 'unodsl[rl]'): "
-                             f"{err.name} is missing") from None
     if base not in BOTS:
-        raise ValueError(f"unknown bot '{base}' (choose from {', '.join([*BOTS, *POLICIES])})")
+        raise ValueError(f"unknown bot '{base}' (choose from {', '.join(BOTS)})")
     bot_class = BOTS[base]
     if not options:
         return bot_class(rng)

@@ -54,6 +54,7 @@ SEAT_KINDS: dict[str, str] = {
 NAMED_SEATS: dict[str, tuple[str, dict]] = {
     "classic-reader": ("unodsl.arena.scripted:ClassicReader", {}),     # the benchmark's scripted agents
     "guesser": ("unodsl.arena.scripted:Guesser", {}),
+    "baseline": ("unodsl.rl.policy:PolicyAgent", {}),      # the shipped trained policy: classic, 2 players (rl.md)
 }
 
 

@@ -10,6 +10,8 @@ observation vector of `ObservationEncoder` (the leak test holds it to that) and 
     from unodsl.rl.policy import PolicyBot
     bot = PolicyBot.baseline()               # the shipped classic policy, 2 players
     state.apply_id(bot.act(state))
+
+As a seat of every front end it is the named seat `baseline` (`--bots baseline`; PolicyAgent).
 """
 
 from __future__ import annotations
@@ -89,7 +91,10 @@ class PolicyBot(Bot):
         return cls(rng, BASELINE)
 
     def _tables_for(self, state) -> tuple[ObservationEncoder, ActionTable]:
-        game, n = state.g, state.n
+        return self.tables(state.g, state.n)
+
+    def tables(self, game, n: int) -> tuple[ObservationEncoder, ActionTable]:
+        """The encoder and action table of `game` at `n` players; PolicyError when the policy was trained for another."""
         key = (id(game), n)
         found = self._tables.get(key)
         if found is None:
@@ -110,7 +115,11 @@ class PolicyBot(Bot):
             return legal[0]
         encoder, actions = self._tables_for(state)
         seat = state.current_player
-        logits = self.policy.logits(encoder.encode(state, seat))
+        return self.choose(encoder.encode(state, seat), legal, seat, actions)
+
+    def choose(self, observation, legal: list[int], seat: int, actions: ActionTable) -> int:
+        """The engine id the policy takes, from the seat's observation vector and its legal engine ids."""
+        logits = self.policy.logits(observation)
         mask = actions.mask(seat, legal, bool)
         logits = np.where(mask, logits, -np.inf)
         if self.sample:
@@ -126,6 +135,24 @@ class PolicyBot(Bot):
 
     def decide(self, view) -> int:
         raise NotImplementedError("a policy decides from its seat's observation vector: call act(state)")
+
+
+class PolicyAgent:
+    """The policy as an agent of the seat protocol (agents/seats.py): the named seat `baseline`
+    (`--bots baseline`), or `py:unodsl.rl.policy:PolicyAgent:path=FILE.npz` for another exported policy."""
+
+    def __init__(self, path: str = BASELINE, sample: str = "false"):
+        self.bot = PolicyBot(random.Random(0), path, sample=str(sample).lower() in ("true", "1", "yes"))
+
+    def act(self, view) -> int:
+        """The action id for the seat deciding in `view` (an AgentView), from its observation vector."""
+        legal = list(view.legal)
+        if len(legal) == 1:
+            return legal[0]
+        encoder, actions = self.bot.tables(view.game, len(view.hand_sizes))
+        if view.rng is not None:
+            self.bot.rng = view.rng
+        return self.bot.choose(view.observe(encoder), legal, view.seat, actions)
 
 
 _LOADED: dict[str, Policy] = {}
