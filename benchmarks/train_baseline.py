@@ -37,9 +37,17 @@ try:                                    # noqa: E402
     import gymnasium as gym
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
 except ImportError as err:          # not installed: say how, without a traceback
     sys.exit(f"train_baseline.py needs sb3-contrib and PyTorch ({err.name} is missing): see docs/rl.md")
+
+
+def _budget():
+    """train_maskable.py's Budget callback (this folder is off sys.path: see above)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("train_maskable", Path(__file__).with_name("train_maskable.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Budget
 
 
 class Mixed(gym.Env):
@@ -70,15 +78,6 @@ class Mixed(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         return self.env.action_masks()
-
-
-class Budget(BaseCallback):
-    def __init__(self, seconds: float):
-        super().__init__()
-        self.seconds, self.start = seconds, time.perf_counter()
-
-    def _on_step(self) -> bool:
-        return time.perf_counter() - self.start < self.seconds
 
 
 def export(model, scale: np.ndarray, out: Path, meta: dict) -> None:
@@ -130,7 +129,7 @@ def main(argv=None) -> None:
     env = Mixed(args.heuristic_share, args.max_turns, args.seed)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=0)
     start = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=Budget(args.minutes * 60))
+    model.learn(total_timesteps=args.timesteps, callback=_budget()(args.minutes * 60))
     took = time.perf_counter() - start
     print(f"trained {model.num_timesteps:,} timesteps in {took:.0f} s ({model.num_timesteps / took:,.0f} steps/s)")
     out = Path(args.out)
