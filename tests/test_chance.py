@@ -26,7 +26,7 @@ def load(variant):
 
 def table_size(game) -> int:
     v = game.variant
-    return v.allowed_players[-1] if v.allowed_players else max(v.min_players, 3)
+    return v.allowed_players[-1] if v.allowed_players else min(max(v.min_players, 3), v.max_players)
 
 
 def natural_deal(game, n, seed):
