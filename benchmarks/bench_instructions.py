@@ -41,12 +41,25 @@ run_range(game, 4, 1, 0, int(sys.argv[3]), [sys.argv[2]], on_game=count)
 print("PLAYED", *played)
 """
 
+# The hand-written engine (benchmarks/reference_engine.py) on the same number of seeded games: its
+# turns are its decisions' turns (it records no decisions, so both columns are its turns).
+HANDWRITTEN_CHILD = """
+import sys
+sys.path.insert(0, "benchmarks")
+import reference_engine
+run = reference_engine.run(int(sys.argv[3]), 4, 1)
+print("PLAYED", run["turns"], run["turns"])
+"""
+HANDWRITTEN = "hand-written engine"
+
 
 def instructions(variant: str, bots: str, games: int, mode: str = "fast") -> tuple[int, int, int]:
-    """(instructions, turns, decisions) of one run under cachegrind (`mode`: fast or reference)."""
+    """(instructions, turns, decisions) of one run under cachegrind (`mode`: fast or reference; variant
+    HANDWRITTEN: the hand-written engine)."""
     env = dict(os.environ, PYTHONHASHSEED="0")
+    child = HANDWRITTEN_CHILD if variant == HANDWRITTEN else CHILD
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, "-c", CHILD, variant, bots, str(games), mode],
+                          sys.executable, "-c", child, variant, bots, str(games), mode],
                          capture_output=True, text=True, env=env, cwd=REPO, check=True)
     refs = int(re.search(r"I\s+refs:\s+([\d,]+)", out.stderr).group(1).replace(",", ""))
     turns, decisions = map(int, re.search(r"PLAYED (\d+) (\d+)", out.stdout).groups())
@@ -60,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--games", type=int, help="games per variant (default: 20 random, 200 heuristic)")
     parser.add_argument("--reference", action="store_true",
                         help="count the engine's reference mode (Game(fast=False)) instead of the fast one")
+    parser.add_argument("--handwritten", action="store_true",
+                        help="also count the hand-written engine (benchmarks/reference_engine.py, random bots, "
+                             "4 players) on as many games: compare it with benchmarks/reference-rules.yaml")
     args = parser.parse_args(argv)
     mode = "reference" if args.reference else "fast"
     if shutil.which("valgrind") is None:
@@ -67,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     games = args.games or DEFAULT_GAMES[args.bots]
     rows = []
-    for variant in args.variants:
+    for variant in args.variants + ([HANDWRITTEN] if args.handwritten else []):
         total, turns, decisions = instructions(variant, args.bots, games, mode)
         base, _, _ = instructions(variant, args.bots, 0, mode)
         play = total - base

@@ -37,6 +37,9 @@ import unodsl  # noqa: E402
 from unodsl.runs.simulate import run_range  # noqa: E402
 
 BOTS = ("random", "heuristic")
+# Every bot of agents/bots.py, the search bots with small budgets so that a game takes well under a
+# second (run_all.py times these: issue 28 asks for every variant at half classic's speed "with every bot").
+EVERY_BOT = ("random", "heuristic", "expert", "cheat:2", "pimc:2", "ismcts:10")
 CLASSIC = "classic.yaml"
 
 
@@ -80,7 +83,7 @@ def calibrate(game, players: int, bots: str, seed: int, seconds: float) -> int:
         games *= 2
 
 
-def measure(files: list[Path], repeats: int, seconds: float, seed: int, log=print) -> dict:
+def measure(files: list[Path], repeats: int, seconds: float, seed: int, log=print, bots_list=BOTS) -> dict:
     """Time every (variant, bots) pair `repeats` times, alternating, and return the summaries."""
     info = machine()
     pairs, errors = [], {}
@@ -92,7 +95,7 @@ def measure(files: list[Path], repeats: int, seconds: float, seed: int, log=prin
             log(f"bench_variants: cannot load {rel(path)}: {errors[rel(path)]}")
             continue
         players = players_for(game)
-        for bots in BOTS:
+        for bots in bots_list:
             games = calibrate(game, players, bots, seed, seconds)
             pairs.append({"variant": rel(path), "name": game.variant.name, "file": path.name,
                           "bots": bots, "players": players, "games": games, "game": game, "runs": []})
@@ -170,10 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="alternating repeats (>= 5 recommended)")
     parser.add_argument("--seconds", type=float, default=1.0, help="target duration of one run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", nargs="+", default=list(BOTS),
+                        help=f"the bots, each timed on every variant (default: {' '.join(BOTS)}; "
+                             f"run_all.py: {' '.join(EVERY_BOT)})")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     result = measure(variant_files(args.files), args.repeats, args.seconds, args.seed,
-                     log=lambda text: print(text, file=sys.stderr))
+                     log=lambda text: print(text, file=sys.stderr), bots_list=args.bots)
     print(json.dumps(result, indent=2) if args.json else format_result(result))
     return 0
 

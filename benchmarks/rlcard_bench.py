@@ -12,7 +12,16 @@
 #     while not game.is_over():
 #         state, pid = game.step(rng.choice(game.get_legal_actions()))
 #
-# A "turn" is one `step` call.  RLCard's rules differ from the reference
+# and, as "bare round mechanics", the same game without the `UnoGame` wrapper: the
+# dealer, the players and the `UnoRound` made and driven directly, no state dict
+# built per step (`get_state`), which is what an engine's rules cost alone:
+#
+#     dealer, players = Dealer(np_random), [Player(i, np_random) ...]; deal 7 each
+#     round = Round(dealer, n, np_random); round.perform_top_card(players, round.flip_top_card())
+#     while not round.is_over:
+#         round.proceed_round(players, rng.choice(round.get_legal_actions(players, round.current_player)))
+#
+# A "turn" is one `step` (or `proceed_round`) call.  RLCard's rules differ from the reference
 # engine's: it only offers "draw" when nothing is playable, auto-plays a drawn
 # card that is a wild or matches the target colour, offers Wild Draw Four only
 # when nothing else is legal, and has no challenge, so its games are far shorter.
@@ -117,18 +126,57 @@ def _time_games(game, rng: random.Random, games: int, seed: int) -> dict:
     }
 
 
-def worker(games: int, repeats: int, players: int, seed: int) -> dict:
-    """Run inside the venv: time `repeats` batches of `games` RLCard games (after a warm-up)."""
+def _time_bare_rounds(players: int, rng: random.Random, games: int, seed: int) -> dict:
+    """As _time_games, the same loop on RLCard's round mechanics alone: no UnoGame, no state dict per step."""
+    import numpy
+    from rlcard.games.uno import Dealer, Player, Round
+
+    np_random = numpy.random.RandomState(seed)
+    rng.seed(seed)
+    choice = rng.choice
+    turns = stalled = errors = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        dealer = Dealer(np_random)
+        seats = [Player(i, np_random) for i in range(players)]
+        for player in seats:
+            dealer.deal_cards(player, 7)
+        round_ = Round(dealer, players, np_random)
+        round_.perform_top_card(seats, round_.flip_top_card())
+        legal, proceed = round_.get_legal_actions, round_.proceed_round
+        game_turns = 0
+        try:
+            while not round_.is_over:
+                proceed(seats, choice(legal(seats, round_.current_player)))
+                game_turns += 1
+                if game_turns >= TURN_CAP:
+                    stalled += 1
+                    break
+        except IndexError:  # as in _time_games
+            errors += 1
+        turns += game_turns
+    elapsed = time.perf_counter() - start
+    return {"seconds": elapsed, "games_per_s": games / elapsed, "turns_per_s": turns / elapsed, "turns": turns,
+            "turns_per_game": turns / games, "stalled": stalled, "errors": errors}
+
+
+def worker(games: int, repeats: int, players: int, seed: int, bare: bool = False) -> dict:
+    """Run inside the venv: time `repeats` batches of `games` RLCard games (after a warm-up); `bare`: the
+    round mechanics alone (_time_bare_rounds)."""
     import numpy
     import rlcard
     from rlcard.games.uno.game import UnoGame
 
-    game = UnoGame(num_players=players)
     rng = random.Random(seed)
-    _time_games(game, rng, WARMUP_GAMES, seed + 1)
-    runs = [_time_games(game, rng, games, seed) for _ in range(repeats)]
+    if bare:
+        _time_bare_rounds(players, rng, WARMUP_GAMES, seed + 1)
+        runs = [_time_bare_rounds(players, rng, games, seed) for _ in range(repeats)]
+    else:
+        game = UnoGame(num_players=players)
+        _time_games(game, rng, WARMUP_GAMES, seed + 1)
+        runs = [_time_games(game, rng, games, seed) for _ in range(repeats)]
     return {
-        "engine": f"rlcard {rlcard.__version__} UnoGame",
+        "engine": f"rlcard {rlcard.__version__} {'round mechanics' if bare else 'UnoGame'}",
         "rlcard_version": rlcard.__version__,
         "numpy_version": numpy.__version__,
         "python": sys.version.split()[0],
@@ -152,14 +200,15 @@ def _median(values) -> float:
     return (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def measure_rlcard(games: int, repeats: int, players: int = 4, seed: int = 0) -> dict | None:
-    """Time RLCard in its venv and return the worker's JSON record, or None (reason on stderr)."""
+def measure_rlcard(games: int, repeats: int, players: int = 4, seed: int = 0, bare: bool = False) -> dict | None:
+    """Time RLCard in its venv and return the worker's JSON record, or None (reason on stderr); `bare`: its
+    round mechanics alone."""
     python = ensure_venv()
     if python is None:
         return None
     command = [str(python), str(Path(__file__).resolve()), "--worker",
                "--games", str(games), "--repeats", str(repeats),
-               "--players", str(players), "--seed", str(seed)]
+               "--players", str(players), "--seed", str(seed)] + (["--bare"] if bare else [])
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         print(f"rlcard_bench: worker failed:\n{result.stderr}", file=sys.stderr)
@@ -174,12 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bare", action="store_true", help="time the round mechanics alone, without UnoGame")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        record = worker(args.games, args.repeats, args.players, args.seed)
+        record = worker(args.games, args.repeats, args.players, args.seed, args.bare)
     else:
-        record = measure_rlcard(args.games, args.repeats, args.players, args.seed)
+        record = measure_rlcard(args.games, args.repeats, args.players, args.seed, args.bare)
         if record is None:
             return 1
     print(json.dumps(record, indent=None if args.worker else 2))
