@@ -31,8 +31,13 @@ DEFAULT_GAMES = {"random": 20, "heuristic": 200}
 CHILD = """
 import sys
 from unodsl.check import load
+from unodsl.runs import simulate
 from unodsl.runs.simulate import run_range
-game = load(sys.argv[1], fast=sys.argv[4] == "fast")
+game = load(sys.argv[1], fast=sys.argv[4] != "reference")
+if sys.argv[4] == "prototype":
+    sys.path.insert(0, "benchmarks")
+    import generated_prototype
+    simulate.play_one = generated_prototype.play_one_for(game)
 played = [0, 0]
 def count(index, state):
     played[0] += state.total_turns
@@ -73,11 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--games", type=int, help="games per variant (default: 20 random, 200 heuristic)")
     parser.add_argument("--reference", action="store_true",
                         help="count the engine's reference mode (Game(fast=False)) instead of the fast one")
+    parser.add_argument("--prototype", action="store_true",
+                        help="count the generated-module prototype (benchmarks/generated_prototype.py) instead")
     parser.add_argument("--handwritten", action="store_true",
                         help="also count the hand-written engine (benchmarks/reference_engine.py, random bots, "
                              "4 players) on as many games: compare it with benchmarks/reference-rules.yaml")
     args = parser.parse_args(argv)
-    mode = "reference" if args.reference else "fast"
+    mode = "reference" if args.reference else "prototype" if args.prototype else "fast"
     if shutil.which("valgrind") is None:
         print("bench_instructions: valgrind is not installed", file=sys.stderr)
         return 2

@@ -1,0 +1,329 @@
+"""A prototype of issue 28's generated fast mode: a rollout module written for one Game, as Python source.
+
+Not the engine's fast mode (engine/fast.py is): the stand-in that settles what the generator will
+emit, measured on the hand-written engine's rules (benchmarks/reference-rules.yaml) against the
+hand-written engine (bench_throughput.py, bench_instructions.py). `source_for(game)` writes the module;
+`compile_for(game)` returns its `play_out(state, rand)`, which plays the same game as
+`State.play_out(rand)` in the reference mode, from the same draws (tests/test_generated_prototype.py
+holds it to that: the same history and the same saved state at the end, on every seed tried).
+
+What it settles:
+
+* **Data layout.** The State keeps its hands as lists (their order is part of the state: it is
+  saved, shown and compared step by step), and the module adds, in locals, one bitmask per seat of
+  the kinds held: matching is `mask & ROW[color + 1][top]`, the number of playable kinds its
+  `bit_count()`, the i-th of them the i-th set bit (sorted by kind, as the legal actions are). A
+  card moved keeps both: `hand.remove(k)` then the bit cleared if no copy is left (`k not in hand`,
+  a C scan of a short list), `hand.append(k)` and the bit set. Per-kind counts were not needed.
+* **Tables as constants.** Rows, bits, colors, types and action ids are literals of the source,
+  which is hashed with the Game's digest (a cache key).
+* **State in locals.** The turn's scalars (current seat, color, direction, the top card's row,
+  turn counters, steps, the drawn card, who played) live in locals and are written back only when
+  control hands over to the reference body, and at the end.
+* **Effect bodies inline** where a card type's effect is one the prototype knows (the classic
+  five: penalty, skip, reverse, choose color, the challenged Wild Draw Four), each counting the
+  steps its ops would (one per op run, and one per card drawn), since `steps` is saved state; the
+  real generator makes these from each instruction's one body (a template with its operands).
+* **Hand-over.** Any other case goes to the reference body with the state exactly as it would
+  be: a play that would empty the hand (the round ends: `State._play`), a card type whose effect
+  is not inlined (`State._play`), a refill of the draw pile (`State._draw_one`), the turn limit
+  (`State._next_turn`), and every decision the fast loop does not start in (`legal_action_ids` and
+  `apply_id`, as the reference mode's rollout does). After a hand-over the locals are read again
+  and the masks rebuilt.
+* **Random numbers.** Every decision draws `rand()` exactly as the listed rollout does
+  (`int(rand() * n)` over the n legal actions), and shuffles go through the State's own methods,
+  so both modes consume the generator alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+# The card effects the prototype inlines: the classic five, by their effect text (the real generator
+# reads the compiled ops instead).
+PENALTY_2 = "next draws 2 and loses turn"
+SKIP = "skip next"
+REVERSE = "reverse\nif players == 2 and rule.two_player_reverse_is_skip:\n    skip next"
+CHOOSE = "choose color"
+WD4 = ("choose color\nnext may challenge:\n    guilty: self draws 4\n    innocent: next draws 6; skip next"
+       "      # a lost challenge is not a stackable penalty\n    accepted: next draws 4 and loses turn")
+
+
+class NotCovered(Exception):
+    """The Game has a rule the prototype does not specialise (the real generator hands it over instead)."""
+
+
+def _effect_kind(text: str | None) -> str:
+    text = (getattr(text, "source", text) or "").strip()
+    for name, known in (("penalty2", PENALTY_2), ("skip", SKIP), ("reverse", REVERSE), ("choose", CHOOSE),
+                        ("wd4", WD4)):
+        if text == known.strip():
+            return name
+    return "" if not text else "other"
+
+
+def _check(game) -> None:
+    """Raise NotCovered unless the Game has the shape the prototype's loop assumes."""
+    v = game.variant
+    if game.strict_kinds or game.jump_in or game.stacking or game.uno_hand >= 0 or game.uno_left >= 0:
+        raise NotCovered("strict restrictions, jump-in, stacking or UNO calls")
+    if not game.may_always_draw or not game.may_keep_drawn or not game.simple_draw:
+        raise NotCovered("not classic's turn (may always draw, may keep, one card)")
+    if game.after_draw >= 0 or game.turn_draw >= 0 or game.eliminate_when is not None or game.sets is not None:
+        raise NotCovered("draw events, eliminations or sets")
+    if v.team_size > 1:
+        raise NotCovered("teams")
+
+
+def source_for(game) -> str:
+    """The Python source of the module specialised for `game` (raises NotCovered)."""
+    _check(game)
+    g = game
+    kinds = g.num_kinds
+    colors = len(g.variant.colors)
+    rows = []
+    for c in range(-1, colors):
+        row = []
+        for top in range(kinds):
+            ok = g.playable_after[c + 1][top]
+            row.append((1 << kinds) - 1 if ok is None else sum(1 << k for k in ok))
+        rows.append(tuple(row))
+    color_masks = tuple(sum(1 << k for k in range(kinds) if g.k_color[k] == c) for c in range(-1, colors))
+    effect = {}
+    for t, type_id in enumerate(g.type_ids):
+        card = g.variant.cards[type_id] if isinstance(g.variant.cards, dict) else g.variant.cards[t]
+        effect[t] = _effect_kind(getattr(card, "on_play", None))
+        if g.restriction[t] is not None and effect[t] != "wd4":
+            effect[t] = "other"
+    # What a kind does when played: 0 plain, 1 penalty 2, 2 skip, 3 reverse, 4 choose color, 5 wd4, 9 hand over.
+    codes = {"": 0, "penalty2": 1, "skip": 2, "reverse": 3, "choose": 4, "wd4": 5, "other": 9}
+    action = tuple(codes[effect[g.k_type[k]]] for k in range(kinds))
+    steps_of = {}
+    for t in range(len(g.type_ids)):
+        code = g.on_play[t]
+        steps_of[t] = len(g.codes[code][0]) if code >= 0 else 0
+    src = f'''\
+# Generated by benchmarks/generated_prototype.py for {g.variant.name!r}: a prototype, read its docstring.
+BIT = {tuple(1 << k for k in range(kinds))!r}
+ROWS = {tuple(rows)!r}
+COLOR_MASK = {color_masks!r}
+K_COLOR = {tuple(g.k_color)!r}
+ACT = {action!r}
+A_DRAW, A_KEEP, A_COLOR, A_CHALLENGE, A_ACCEPT = {g.A_DRAW}, {g.A_KEEP}, {g.A_COLOR}, {g.A_CHALLENGE}, {g.fixed_actions["challenge"][1]}
+COLORS = {colors}
+PLAIN_TURNS = {g.plain_turns}
+DECK_SIZE = {g.deck_size}
+
+
+def mask_of(hand):
+    mask = 0
+    for k in hand:
+        mask |= BIT[k]
+    return mask
+
+
+def play_out(st, rand):
+    """State.play_out for this variant, specialised (the same game as the reference mode's)."""
+    hands, uno_called, revealed, n = st.hands, st.uno_called, st.revealed, st.n
+    hist = st.history.append
+    follow = (None, tuple((s + 1) % n for s in range(n)), tuple((s - 1) % n for s in range(n)))
+    no_skips = [0] * n
+    while not st.over:
+        pending = st.pending
+        if (pending[0] != "turn" or st.lock_owner >= 0 or st.next_exact >= 0 or st.turn_from >= 0 or st.stack
+                or st.vulnerable or st.uno_askers or st.frames or st.skip != no_skips or not all(hands)
+                or True in st.eliminated):
+            # Not a plain turn: one decision the reference way (the listed rollout's draw).
+            actions = st.legal_action_ids()
+            st.apply_id(actions[int(rand() * len(actions))])
+            continue
+        # --- the fast loop: load the state into locals
+        cur, color, d = pending[1], st.color, st.direction
+        pile, discard = st.draw_pile, st.discard
+        turns, total, steps, drawn = st.turns, st.total_turns, st.steps, st.drawn_this_turn
+        following = follow[d]
+        row = ROWS[color + 1][discard[-1]]
+        masks = [mask_of(h) for h in hands]
+        st.pending = None
+        while True:
+            hand = hands[cur]
+            skipped = -1
+            legal = masks[cur] & row
+            m = legal.bit_count()
+            i = int(rand() * (m + 1))
+            k = -1
+            if i == m:                                  # draw
+                hist(A_DRAW)
+                if pile:
+                    k = pile.pop()
+                else:                                   # refill: the reference body's
+                    st.draw_pile, st.discard = pile, discard
+                    k = st._draw_one()
+                    pile, discard = st.draw_pile, st.discard
+                    row = ROWS[color + 1][discard[-1]]
+                if k >= 0:
+                    hand.append(k)
+                    masks[cur] |= BIT[k]
+                    steps += 1
+                    uno_called[cur] = False
+                    drawn = k
+                    if row >> k & 1:                    # the drawn card may be played: play or keep
+                        if int(rand() * 2) == 1:
+                            hist(A_KEEP)
+                            k = -1
+                        else:
+                            hist(k)
+                    else:
+                        k = -1
+            else:
+                while i:
+                    legal &= legal - 1
+                    i -= 1
+                k = (legal & -legal).bit_length() - 1
+                hist(k)
+            if k >= 0:
+                act = ACT[k]
+                if len(hand) == 1 or act == 9:
+                    # The round ends with this play, or its effect is not inlined: the reference body plays it.
+                    st.current, st.color, st.direction, st.draw_pile, st.discard = cur, color, d, pile, discard
+                    st.turns, st.total_turns, st.steps, st.drawn_this_turn = turns, total, steps, drawn
+                    st.next_player, st.played_by = cur, -1
+                    st._play(cur, k, False)
+                    break
+                hand.remove(k)
+                if k not in hand:
+                    masks[cur] ^= BIT[k]
+                discard.append(k)
+                if act == 0:
+                    color = K_COLOR[k]
+                    row = ROWS[color + 1][k]
+                elif act == 4 or act == 5:
+                    honest = not masks[cur] & COLOR_MASK[color + 1]
+                    steps += 1                          # choose color: a decision
+                    c = int(rand() * COLORS)
+                    hist(A_COLOR + c)
+                    color = c
+                    row = ROWS[c + 1][k]
+                    if act == 5:
+                        v = following[cur]
+                        steps += 1                      # next may challenge: a decision
+                        if int(rand() * 2) == 0:
+                            hist(A_CHALLENGE)
+                            seen = revealed.get(v)
+                            if seen is None:
+                                seen = revealed[v] = {{}}
+                            seen[cur] = list(hand)
+                            if honest:
+                                victim, count, skipped, steps = v, 6, v, steps + 3
+                            else:
+                                victim, count, steps = cur, 4, steps + 2
+                        else:
+                            hist(A_ACCEPT)
+                            victim, count, skipped, steps = v, 4, v, steps + 2
+                        got_hand = hands[victim]
+                        if count <= len(pile):
+                            got_hand += pile[:-count - 1:-1]
+                            del pile[-count:]
+                            uno_called[victim] = False
+                            steps += count
+                        else:
+                            st.draw_pile, st.discard = pile, discard
+                            steps += st._draw(victim, count)
+                            pile, discard = st.draw_pile, st.discard
+                        masks[victim] = mask_of(got_hand)
+                else:
+                    color = K_COLOR[k]
+                    row = ROWS[color + 1][k]
+                    if act == 1:                        # next draws 2 and loses turn
+                        v = skipped = following[cur]
+                        got_hand = hands[v]
+                        if 2 <= len(pile):
+                            got_hand += pile[:-3:-1]
+                            del pile[-2:]
+                            uno_called[v] = False
+                            steps += 3
+                        else:
+                            st.draw_pile, st.discard = pile, discard
+                            steps += 1 + st._draw(v, 2)
+                            pile, discard = st.draw_pile, st.discard
+                            row = ROWS[color + 1][k]
+                        masks[v] = mask_of(got_hand)
+                    elif act == 2:                      # skip next
+                        skipped = following[cur]
+                        steps += 1
+                    else:                               # reverse (a skip with two players)
+                        d = -d
+                        following = follow[d]
+                        if n == 2:
+                            skipped = following[cur]
+                            steps += 4
+                        else:
+                            steps += 2
+            # --- the hand-off: the next seat in play, a skipped one passed over
+            seat = following[cur]
+            if seat == skipped:
+                seat = following[seat]
+            if turns >= PLAIN_TURNS:
+                st.current, st.color, st.direction, st.draw_pile, st.discard = cur, color, d, pile, discard
+                st.turns, st.total_turns, st.steps, st.drawn_this_turn = turns, total, steps, drawn
+                st.played_by = cur if k >= 0 else -1
+                st._next_turn(seat)
+                break
+            cur = seat
+            turns += 1
+            total += 1
+            steps = 0
+            drawn = -1
+'''
+    return src
+
+
+def digest(game) -> str:
+    """The cache key of the module: the source's hash (the source holds every table it reads)."""
+    return hashlib.sha256(source_for(game).encode()).hexdigest()[:16]
+
+
+def compile_for(game):
+    """`play_out(state, rand)` of the module made for `game` (raises NotCovered)."""
+    namespace: dict = {}
+    exec(compile(source_for(game), f"<generated for {game.variant.name}>", "exec"), namespace)
+    return namespace["play_out"]
+
+
+def play_one_for(game):
+    """A `runs.simulate.play_one` for random bots that plays out with the module made for `game`."""
+    play_out = compile_for(game)
+
+    def play_one(g, players, seed, bots, match=False):
+        state = g.new_game(players, seed=seed, match=match)
+        play_out(state, state.rng.random)
+        return state
+    return play_one
+
+
+def compile_native(game, folder: str):
+    """`play_out` of the same module compiled to C by Cython (the optional compiled tier), built in `folder`
+    under its digest (a second call finds it built). Needs Cython and a C compiler; raises otherwise."""
+    import importlib.util
+    import subprocess
+    import sys
+    import sysconfig
+    from pathlib import Path
+
+    name = f"unodsl_generated_{digest(game)}"
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    library = out / f"{name}{suffix}"
+    if not library.exists():
+        source = out / f"{name}.py"
+        source.write_text(source_for(game))
+        c_file = out / f"{name}.c"
+        subprocess.run([sys.executable, "-m", "cython", "-3", str(source), "-o", str(c_file)], check=True)
+        include = sysconfig.get_paths()["include"]
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", f"-I{include}", str(c_file), "-o", str(library)],
+                       check=True)
+    spec = importlib.util.spec_from_file_location(name, library)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.play_out

@@ -1,0 +1,70 @@
+"""The generated-module prototype (benchmarks/generated_prototype.py) plays the reference mode's games.
+
+Each seed is played out twice from a new game, by the prototype and by the reference mode's
+rollout (Game(fast=False), every decision listed), from the same draws: the histories and the
+saved states at the end must be the same. Games at 2, 3 and 4 players, so that a two-player
+Reverse (a skip) and refills of the draw pile come up; a match plays several rounds.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import unodsl
+from unodsl.engine import Game
+from unodsl.runs.simulate import game_seed
+
+from bench_scripts import bench_module
+
+P = bench_module("generated_prototype")
+
+
+@pytest.fixture(scope="module")
+def games():
+    fast = unodsl.load("benchmarks/reference-rules.yaml")
+    return fast, Game(fast.variant, fast.ruling_overrides, fast=False), P.compile_for(fast)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_prototype_plays_the_reference_modes_games(games, players):
+    fast, reference, play_out = games
+    for index in range(25):
+        seed = game_seed(players, index)
+        a, b = fast.new_game(players, seed=seed), reference.new_game(players, seed=seed)
+        play_out(a, random.Random(seed).random)
+        b.play_out(random.Random(seed).random)
+        assert a.history == b.history, f"{players} players, seed {seed}"
+        assert a.to_json() == b.to_json(), f"{players} players, seed {seed}"
+
+
+def test_the_prototype_plays_a_match_and_from_the_games_own_generator(games):
+    fast, reference, play_out = games
+    for index in range(4):
+        seed = game_seed(4, 100 + index)
+        a, b = fast.new_game(4, seed=seed, match=True), reference.new_game(4, seed=seed, match=True)
+        play_out(a, a.rng.random)
+        b.play_out()
+        assert a.round > 1 and a.history == b.history and a.to_json() == b.to_json()
+
+
+def test_the_prototype_refuses_what_it_does_not_specialise():
+    with pytest.raises(P.NotCovered):
+        P.source_for(unodsl.load("variants/classic.yaml"))          # UNO calls
+
+
+def test_the_prototype_compiled_by_cython_plays_the_same_games(games, tmp_path):
+    """The optional compiled tier: the same module through Cython and the C compiler (skipped without them)."""
+    pytest.importorskip("Cython")
+    fast, reference, _ = games
+    try:
+        play_out = P.compile_native(fast, str(tmp_path))
+    except (OSError, RuntimeError) as error:          # no C compiler: nothing to test here
+        pytest.skip(f"cannot build the compiled module: {error}")
+    for index in range(6):
+        seed = game_seed(3, index)
+        a, b = fast.new_game(3, seed=seed), reference.new_game(3, seed=seed)
+        play_out(a, random.Random(seed).random)
+        b.play_out(random.Random(seed).random)
+        assert a.history == b.history and a.to_json() == b.to_json(), f"seed {seed}"
