@@ -65,8 +65,10 @@ def _effect_kind(text: str | None) -> str:
 def _check(game) -> None:
     """Raise NotCovered unless the Game has the shape the prototype's loop assumes."""
     v = game.variant
-    if game.strict_kinds or game.jump_in or game.stacking or game.uno_hand >= 0 or game.uno_left >= 0:
-        raise NotCovered("strict restrictions, jump-in, stacking or UNO calls")
+    if game.strict_kinds or game.jump_in or game.stacking:
+        raise NotCovered("strict restrictions, jump-in or stacking")
+    if (game.uno_hand, game.uno_left) not in ((-1, -1), (2, 1)):
+        raise NotCovered("UNO called at another hand size than one card")
     if not game.may_always_draw or not game.may_keep_drawn or not game.simple_draw:
         raise NotCovered("not classic's turn (may always draw, may keep, one card)")
     if game.after_draw >= 0 or game.turn_draw >= 0 or game.eliminate_when is not None or game.sets is not None:
@@ -109,6 +111,8 @@ ROWS = {tuple(rows)!r}
 COLOR_MASK = {color_masks!r}
 K_COLOR = {tuple(g.k_color)!r}
 ACT = {action!r}
+K = {kinds}
+UNO_HAND, UNO_LEFT = {g.uno_hand}, {g.uno_left}
 A_DRAW, A_KEEP, A_COLOR, A_CHALLENGE, A_ACCEPT = {g.A_DRAW}, {g.A_KEEP}, {g.A_COLOR}, {g.A_CHALLENGE}, {g.fixed_actions["challenge"][1]}
 COLORS = {colors}
 PLAIN_TURNS = {g.plain_turns}
@@ -124,12 +128,13 @@ def mask_of(hand):
 
 def play_out(st, rand):
     """State.play_out for this variant, specialised (the same game as the reference mode's)."""
-    hands, uno_called, revealed, n = st.hands, st.uno_called, st.revealed, st.n
+    n = st.n
     hist = st.history.append
     follow = (None, tuple((s + 1) % n for s in range(n)), tuple((s - 1) % n for s in range(n)))
     no_skips = [0] * n
     while not st.over:
         pending = st.pending
+        hands = st.hands
         if (pending[0] != "turn" or st.lock_owner >= 0 or st.next_exact >= 0 or st.turn_from >= 0 or st.stack
                 or st.vulnerable or st.uno_askers or st.frames or st.skip != no_skips or not all(hands)
                 or True in st.eliminated):
@@ -137,7 +142,8 @@ def play_out(st, rand):
             actions = st.legal_action_ids()
             st.apply_id(actions[int(rand() * len(actions))])
             continue
-        # --- the fast loop: load the state into locals
+        # --- the fast loop: load the state into locals (the reference body rebinds some lists: read them here)
+        uno_called, revealed, vulnerable = st.uno_called, st.revealed, st.vulnerable
         cur, color, d = pending[1], st.color, st.direction
         pile, discard = st.draw_pile, st.discard
         turns, total, steps, drawn = st.turns, st.total_turns, st.steps, st.drawn_this_turn
@@ -150,9 +156,11 @@ def play_out(st, rand):
             skipped = -1
             legal = masks[cur] & row
             m = legal.bit_count()
-            i = int(rand() * (m + 1))
+            nn = 2 * m if len(hand) == UNO_HAND else m  # each play doubled with an UNO call
+            i = int(rand() * (nn + 1))
             k = -1
-            if i == m:                                  # draw
+            uno = False
+            if i == nn:                                 # draw
                 hist(A_DRAW)
                 if pile:
                     k = pile.pop()
@@ -168,19 +176,25 @@ def play_out(st, rand):
                     uno_called[cur] = False
                     drawn = k
                     if row >> k & 1:                    # the drawn card may be played: play or keep
-                        if int(rand() * 2) == 1:
+                        nd = 2 if len(hand) == UNO_HAND else 1
+                        j = int(rand() * (nd + 1))
+                        if j == nd:
                             hist(A_KEEP)
                             k = -1
                         else:
-                            hist(k)
+                            uno = j == 1
+                            hist(k + K if uno else k)
                     else:
                         k = -1
             else:
+                if i >= m:
+                    i -= m
+                    uno = True
                 while i:
                     legal &= legal - 1
                     i -= 1
                 k = (legal & -legal).bit_length() - 1
-                hist(k)
+                hist(k + K if uno else k)
             if k >= 0:
                 act = ACT[k]
                 if len(hand) == 1 or act == 9:
@@ -188,11 +202,15 @@ def play_out(st, rand):
                     st.current, st.color, st.direction, st.draw_pile, st.discard = cur, color, d, pile, discard
                     st.turns, st.total_turns, st.steps, st.drawn_this_turn = turns, total, steps, drawn
                     st.next_player, st.played_by = cur, -1
-                    st._play(cur, k, False)
+                    st._play(cur, k, uno)
                     break
                 hand.remove(k)
                 if k not in hand:
                     masks[cur] ^= BIT[k]
+                if len(hand) == UNO_LEFT:               # at UNO: called, or open to a catch
+                    uno_called[cur] = uno
+                    if not uno:
+                        vulnerable.append(cur)
                 discard.append(k)
                 if act == 0:
                     color = K_COLOR[k]
@@ -263,7 +281,7 @@ def play_out(st, rand):
             seat = following[cur]
             if seat == skipped:
                 seat = following[seat]
-            if turns >= PLAIN_TURNS:
+            if turns >= PLAIN_TURNS or vulnerable:     # the turn limit, or the catch window opens
                 st.current, st.color, st.direction, st.draw_pile, st.discard = cur, color, d, pile, discard
                 st.turns, st.total_turns, st.steps, st.drawn_this_turn = turns, total, steps, drawn
                 st.played_by = cur if k >= 0 else -1

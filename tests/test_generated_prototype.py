@@ -51,7 +51,7 @@ def test_the_prototype_plays_a_match_and_from_the_games_own_generator(games):
 
 def test_the_prototype_refuses_what_it_does_not_specialise():
     with pytest.raises(P.NotCovered):
-        P.source_for(unodsl.load("variants/classic.yaml"))          # UNO calls
+        P.source_for(unodsl.load("variants/no-mercy.yaml"))         # stacking
 
 
 def test_the_prototype_compiled_by_cython_plays_the_same_games(games, tmp_path):
@@ -68,3 +68,17 @@ def test_the_prototype_compiled_by_cython_plays_the_same_games(games, tmp_path):
         play_out(a, random.Random(seed).random)
         b.play_out(random.Random(seed).random)
         assert a.history == b.history and a.to_json() == b.to_json(), f"seed {seed}"
+
+
+def test_the_prototype_plays_classic_with_uno_calls():
+    """Classic has UNO calls: a play doubled with a call, a forgotten call handed to the catch window."""
+    fast = unodsl.load("variants/classic.yaml")
+    reference = Game(fast.variant, fast.ruling_overrides, fast=False)
+    play_out = P.compile_for(fast)
+    for players in (2, 4):
+        for index in range(10):
+            seed = game_seed(players, index)
+            a, b = fast.new_game(players, seed=seed), reference.new_game(players, seed=seed)
+            play_out(a, random.Random(seed).random)
+            b.play_out(random.Random(seed).random)
+            assert a.history == b.history and a.to_json() == b.to_json(), f"{players} players, seed {seed}"
