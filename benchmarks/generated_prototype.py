@@ -114,7 +114,7 @@ ACT = {action!r}
 K = {kinds}
 UNO_HAND, UNO_LEFT = {g.uno_hand}, {g.uno_left}
 A_DRAW, A_KEEP, A_COLOR, A_CHALLENGE, A_ACCEPT = {g.A_DRAW}, {g.A_KEEP}, {g.A_COLOR}, {g.A_CHALLENGE}, {g.fixed_actions["challenge"][1]}
-COLORS = {colors}
+COLOR_ACTIONS = {tuple(tuple(a) for a in g.color_actions)!r}     # per side up
 PLAIN_TURNS = {g.plain_turns}
 DECK_SIZE = {g.deck_size}
 
@@ -144,6 +144,7 @@ def play_out(st, rand):
             continue
         # --- the fast loop: load the state into locals (the reference body rebinds some lists: read them here)
         uno_called, revealed, vulnerable = st.uno_called, st.revealed, st.vulnerable
+        color_actions = COLOR_ACTIONS[st.side]         # a flip (handed over) changes the side
         cur, color, d = pending[1], st.color, st.direction
         pile, discard = st.draw_pile, st.discard
         turns, total, steps, drawn = st.turns, st.total_turns, st.steps, st.drawn_this_turn
@@ -218,9 +219,9 @@ def play_out(st, rand):
                 elif act == 4 or act == 5:
                     honest = not masks[cur] & COLOR_MASK[color + 1]
                     steps += 1                          # choose color: a decision
-                    c = int(rand() * COLORS)
-                    hist(A_COLOR + c)
-                    color = c
+                    a = color_actions[int(rand() * len(color_actions))]
+                    hist(a)
+                    color = c = a - A_COLOR
                     row = ROWS[c + 1][k]
                     if act == 5:
                         v = following[cur]
