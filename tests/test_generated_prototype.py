@@ -71,11 +71,15 @@ def test_the_prototype_compiled_by_cython_plays_the_same_games(games, tmp_path):
         assert a.history == b.history and a.to_json() == b.to_json(), f"seed {seed}"
 
 
-def test_the_prototype_plays_classic_with_uno_calls():
-    """Classic has UNO calls: a play doubled with a call, a forgotten call handed to the catch window."""
+@pytest.mark.parametrize("from_bodies", [False, True])
+def test_the_prototype_plays_classic_with_uno_calls(from_bodies):
+    """Classic has UNO calls: a play doubled with a call, a forgotten call handed to the catch window; with
+    from_bodies, Draw Two and Skip run their effects made from ops.penalty's and ops.skip's own bodies."""
     fast = unodsl.load("variants/classic.yaml")
     reference = Game(fast.variant, fast.ruling_overrides, fast=False)
-    play_out = P.compile_for(fast)
+    if from_bodies:
+        assert "st.skip[p_" in P.source_for(fast, from_bodies=True)
+    play_out = P.compile_for(fast, from_bodies)
     for players in (2, 4):
         for index in range(10):
             seed = game_seed(players, index)
