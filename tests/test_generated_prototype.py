@@ -22,6 +22,14 @@ from bench_scripts import bench_module
 P = bench_module("generated_prototype")
 
 
+def _same_game(fast, reference, play_out, players: int, seed: int) -> None:
+    """Play seed out with `play_out` and with the reference mode's rollout: the same history and saved state."""
+    a, b = fast.new_game(players, seed=seed), reference.new_game(players, seed=seed)
+    play_out(a, random.Random(seed).random)
+    b.play_out(random.Random(seed).random)
+    assert a.history == b.history and a.to_json() == b.to_json(), f"{players} players, seed {seed}"
+
+
 @pytest.fixture(scope="module")
 def games():
     fast = unodsl.load("benchmarks/reference-rules.yaml")
@@ -82,11 +90,7 @@ def test_the_prototype_plays_classic_with_uno_calls(from_bodies):
     play_out = P.compile_for(fast, from_bodies)
     for players in (2, 4):
         for index in range(10):
-            seed = game_seed(players, index)
-            a, b = fast.new_game(players, seed=seed), reference.new_game(players, seed=seed)
-            play_out(a, random.Random(seed).random)
-            b.play_out(random.Random(seed).random)
-            assert a.history == b.history and a.to_json() == b.to_json(), f"{players} players, seed {seed}"
+            _same_game(fast, reference, play_out, players, game_seed(players, index))
 
 
 CASES = sorted(glob.glob("variants/*.yaml")) + sorted(glob.glob("variants/house-rules/*.yaml"))
@@ -105,8 +109,4 @@ def test_the_prototype_plays_every_shipped_variant_it_covers(path):
     v = fast.variant
     for players in list(v.allowed_players or range(v.min_players, v.max_players + 1))[:4]:
         for index in range(3):
-            seed = game_seed(players, index)
-            a, b = fast.new_game(players, seed=seed), reference.new_game(players, seed=seed)
-            play_out(a, random.Random(seed).random)
-            b.play_out(random.Random(seed).random)
-            assert a.history == b.history and a.to_json() == b.to_json(), f"{players} players, seed {seed}"
+            _same_game(fast, reference, play_out, players, game_seed(players, index))
