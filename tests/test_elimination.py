@@ -121,7 +121,7 @@ def test_the_condition_is_type_checked_with_a_position(tmp_path):
                     "round:\n  eliminate_when: hand(slef) >= 25\n", encoding="utf-8")
     diags = [d for d in check_file(str(path), root="/").diagnostics if d.severity == "error"]
     assert [(d.line, d.column, d.code) for d in diags] == [(5, 24, "E502")]
-    assert diags[0].message == "unknown name 'slef'"
+    assert diags[0].message == "unknown name 'slef' (did you mean 'self'?)"
 
 
 def test_a_bad_place_for_the_cards_is_a_schema_error(tmp_path):

@@ -178,7 +178,8 @@ def test_wild_draw_four_challenge_reveals_hand_only_to_challenger(classic):
     pytest.fail("no challenge happened in 200 games")
 
 
-@pytest.mark.parametrize("path", VARIANTS)
+# Tiny UNO's one action card, the Wild, pauses for its colour: it has no straight effect to compare.
+@pytest.mark.parametrize("path", [p for p in VARIANTS if p != "variants/tiny.yaml"])
 def test_straight_effects_end_where_the_effect_frame_would(path, monkeypatch):
     """An effect run without a frame (it cannot pause or push) leaves the very state the VM would."""
     game = unodsl.load(path, fast=True)
@@ -225,11 +226,12 @@ def test_games_make_no_reference_cycles(path):
     import gc
     from unodsl.runs.simulate import run_range
     game = unodsl.load(path)
+    players = min(4, game.variant.max_players)
     gc.collect()
     gc.disable()
     try:
         for bots, match, games in ((["random"], False, 20), (["heuristic"], False, 60), (["heuristic"], True, 5)):
-            stats = run_range(game, 4, 3, 0, games, bots, match)
+            stats = run_range(game, players, 3, 0, games, bots, match)
             assert stats.games == games
         assert gc.collect() == 0
     finally:

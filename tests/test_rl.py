@@ -75,6 +75,7 @@ ACTION_SPACE = {
     "variants/no-mercy.yaml": (144, 149, 4851),
     "variants/teams-standard-deck.yaml": (None, 120, 3105),
     "variants/teams.yaml": (None, 283, 8581),
+    "variants/tiny.yaml": (9, None, 53),                    # two players only
     "variants/trolls-band-together.yaml": (121, 123, 3221),
 }
 
@@ -277,10 +278,13 @@ def invariance_positions(path, n, full_state=False, games=3, every=9, steps=150)
 @pytest.mark.parametrize("path, n", tables())
 def test_observation_is_the_same_for_every_deal_of_the_unseen_cards(path, n):
     checked = 0
-    for _, agent, seen, again in invariance_positions(path, n):
+    # Three games' worth of positions; a variant of short games (Tiny UNO) plays more games to reach them.
+    for _, agent, seen, again in invariance_positions(path, n, games=30):
         assert np.array_equal(seen["observation"], again["observation"]), agent
         assert np.array_equal(seen["action_mask"], again["action_mask"]), agent
         checked += 1
+        if checked == 50 * n:
+            break
     assert checked > 10
 
 
@@ -339,10 +343,12 @@ SPECS = REPO / "tests" / "rl_spec"
 
 @pytest.mark.parametrize("path", sorted(REPO.glob("variants/*.yaml")), ids=lambda p: p.stem)
 def test_rl_spec_golden(path):
-    """The printed action table and observation layout; regenerate with `unodsl rl-spec FILE -p 4`."""
+    """The printed action table and observation layout; regenerate with `unodsl rl-spec FILE -p 4`
+    (at its largest table for a variant of fewer players: Tiny UNO, `-p 2`)."""
     from click.testing import CliRunner
     from unodsl.cli import main
-    result = CliRunner().invoke(main, ["rl-spec", str(path), "--players", "4"])
+    players = min(4, game(path.relative_to(REPO).as_posix()).variant.max_players)
+    result = CliRunner().invoke(main, ["rl-spec", str(path), "--players", str(players)])
     assert result.exit_code == 0, result.output
     assert result.output == (SPECS / f"{path.stem}.txt").read_text(encoding="utf-8")
 
@@ -367,10 +373,9 @@ def doc_examples():
     return text.split("```python\n")[1:]
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(len(doc_examples())))
 def test_docs_rl_examples_run(index, monkeypatch, capsys):
     blocks = [b.split("```", 1)[0] for b in doc_examples()]
-    assert len(blocks) == 4
     if "import pyspiel" in blocks[index]:
         pytest.importorskip("pyspiel")
     monkeypatch.chdir(REPO)
