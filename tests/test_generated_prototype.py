@@ -32,7 +32,7 @@ def _same_game(fast, reference, play_out, players: int, seed: int) -> None:
 
 @pytest.fixture(scope="module")
 def games():
-    fast = unodsl.load("benchmarks/reference-rules.yaml")
+    fast = unodsl.load("benchmarks/reference-rules.yaml", fast=True)     # the fast mode's tables, in either mode
     return fast, Game(fast.variant, fast.ruling_overrides, fast=False), P.compile_for(fast)
 
 
@@ -60,7 +60,7 @@ def test_the_prototype_plays_a_match_and_from_the_games_own_generator(games):
 
 def test_the_prototype_refuses_what_it_does_not_specialise():
     with pytest.raises(P.NotCovered):
-        P.source_for(unodsl.load("variants/no-mercy.yaml"))         # stacking
+        P.source_for(unodsl.load("variants/no-mercy.yaml", fast=True))         # stacking
 
 
 def test_the_prototype_compiled_by_cython_plays_the_same_games(games, tmp_path):
@@ -83,7 +83,7 @@ def test_the_prototype_compiled_by_cython_plays_the_same_games(games, tmp_path):
 def test_the_prototype_plays_classic_with_uno_calls(from_bodies):
     """Classic has UNO calls: a play doubled with a call, a forgotten call handed to the catch window; with
     from_bodies, Draw Two and Skip run their effects made from ops.penalty's and ops.skip's own bodies."""
-    fast = unodsl.load("variants/classic.yaml")
+    fast = unodsl.load("variants/classic.yaml", fast=True)
     reference = Game(fast.variant, fast.ruling_overrides, fast=False)
     if from_bodies:
         assert "st.skip[p_" in P.source_for(fast, from_bodies=True)
@@ -100,7 +100,7 @@ CASES = sorted(glob.glob("variants/*.yaml")) + sorted(glob.glob("variants/house-
 def test_the_prototype_plays_every_shipped_variant_it_covers(path):
     """Every shipped variant and house rule whose turn the prototype specialises, at every player count it
     allows: the effects it does not inline are handed to the reference body, and the game is the same."""
-    fast = unodsl.load(path)
+    fast = unodsl.load(path, fast=True)
     try:
         play_out = P.compile_for(fast)
     except P.NotCovered as reason:

@@ -46,7 +46,7 @@ CALLS = [
 
 
 def _positions(path: str, count: int):
-    fast = unodsl.load(path)
+    fast = unodsl.load(path, fast=True)
     game = Game(fast.variant, fast.ruling_overrides, fast=False)
     for index in range(count):
         players = 2 + index % 3
