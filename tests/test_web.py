@@ -140,7 +140,11 @@ def test_two_seats_two_bots_and_a_spectator_play_a_whole_game_and_nothing_leaks(
             steps += 1
             assert steps < 2000
     assert views[-1]["over"] and views[-1]["winner"] is not None
-    assert any("p2 plays" in line or "p3 plays" in line for line in views[-1]["log"])     # the bots played
+    log = views[-1]["log"]
+    assert any(line.startswith(("heuristic bot plays", "heuristic bot 2 plays")) for line in log)   # the bots, named
+    assert any(line.startswith(("Ann ", "Bob ")) for line in log)                 # the players, by name
+    assert not any(re.search(r"\bp\d+\b", line) for q in (0, 1) for line in views[q]["log"] + log)   # never "p2"
+    assert "you" in " ".join(views[0]["log"]) and not any(line.startswith("Ann ") for line in views[0]["log"])
     checked = sum(_check_no_leak(got[q], q, snaps) for q in got)
     assert checked > 3 * steps
 

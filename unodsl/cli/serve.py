@@ -20,7 +20,11 @@ from .shared import BOT_CHOICE, variant_file
 @click.option("--grace", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Seconds a disconnected player's seat waits before a bot plays it (until they return).")
 @click.option("--seed", type=int, default=None, help="Deal every room from this seed (for demonstrations and tests).")
-def serve(file: str, host: str, port: int, players: int, bots: str, grace: float, seed: int | None) -> None:
+@click.option("--db", "db", default=None, metavar="PATH",
+              help="The SQLite file that keeps the rooms over a restart [$XDG_STATE_HOME/unodsl/rooms.sqlite3]; "
+                   "':memory:' keeps nothing.")
+def serve(file: str, host: str, port: int, players: int, bots: str, grace: float, seed: int | None,
+          db: str | None) -> None:
     """Serve the variant in the browser: make a room, share its code, play (docs/play.md)."""
     try:
         import uvicorn
@@ -30,14 +34,22 @@ def serve(file: str, host: str, port: int, players: int, bots: str, grace: float
         click.echo(f"unodsl: serve needs the web extra (pip install 'unodsl[web]'): {err}", err=True)
         sys.exit(2)
     from ..web.rooms import RoomError
+    from ..web.store import MEMORY, Store, StoreError, default_path
+    path = default_path() if db is None else db
     try:
-        lobby = Lobby(variant_file(file), bots=bots, players=players, grace=grace, seed=seed)
+        store = None if path == MEMORY else Store(path)
+    except (StoreError, OSError) as err:
+        click.echo(f"unodsl: {err}", err=True)
+        sys.exit(1)
+    try:
+        lobby = Lobby(variant_file(file), bots=bots, players=players, grace=grace, seed=seed, store=store)
         lobby.base.check_players(players)
     except RoomError as err:
         click.echo(str(err), err=True)
         sys.exit(1)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    click.echo(f"unodsl: serving {lobby.base.variant.name} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    kept = f"rooms kept in {path}" + (f" ({len(lobby.rooms)} restored)" if lobby.rooms else "") if store else "rooms not kept"
+    click.echo(f"unodsl: serving {lobby.base.variant.name} on http://{host}:{port}/ ({kept}; Ctrl-C stops)", err=True)
     # ws_max_size: a frame past 64 KB closes the connection before it is read into memory.
     uvicorn.run(create_app(lobby), host=host, port=port, log_level="warning", ws_max_size=65536)

@@ -10,6 +10,7 @@ A spectator's view is the public part only, its events as a seat that is nobody'
 
 from __future__ import annotations
 
+import re
 import secrets
 import string
 import time
@@ -26,7 +27,11 @@ CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c n
 CODE_LENGTH = 6
 LOG_SENT = 80              # the last lines of a seat's log that a view carries
 NAME_LENGTH = 24
+CHAT_LENGTH = 200          # characters of one chat line
+CHAT_KEPT = 100            # chat lines a room keeps
+CHAT_SENT = 30             # the last chat lines a view carries
 SPECTATOR = -1             # events_for(-1): the events as a seat that is nobody's sees them
+SEAT_WORD = re.compile(r"\bp(\d+)\b")    # how the narration names a seat ("p2 plays", "p2's hand")
 
 
 class RoomError(Exception):
@@ -57,12 +62,14 @@ class Room:
 
     def __init__(self, code: str, game: Game, players: int, *, bots: str = "heuristic", seed: int | None = None,
                  match: bool = False, house_rules: tuple[str, ...] = (), rulings: dict | None = None,
-                 rulebook: str = "", grace: float = 30.0, clock: Callable[[], float] = time.monotonic):
+                 rulebook: str = "", grace: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 listed: bool = False, turn_timer: float = 0.0):
         game.check_players(players)
         self.code = code
         self.game = game
         self.players = players
         self.bots = bots
+        self.fixed_seed = seed                   # the server's --seed: each game of the room dealt from it
         self.seed = secrets.randbelow(2**31) if seed is None else seed
         self.match = match
         self.house_rules = house_rules
@@ -70,14 +77,22 @@ class Room:
         self.rulebook = rulebook
         self.grace = grace
         self.clock = clock
+        self.listed = listed                     # shown in the lobby's list of open rooms
+        self.turn_timer = turn_timer             # seconds a connected player may think (0: no limit)
         self.seats = [Seat(q) for q in range(players)]
         self.state: State | None = None          # None until the game starts
         self.version = 0
+        self.game_number = 0                     # 0 the first game, 1 after a rematch, ...
+        self.results: list[dict] = []            # the room's finished games: winner, points, names
+        self.chat: list[dict] = []               # {"seat", "name", "text"}, the last CHAT_KEPT
         self.rounds: list[tuple[int, ...]] = []  # a match's scores after each round
         self.spectator_log: list[str] = []
         self.spectator_seen = 0
         self.listeners: list[Callable[[Room], None]] = []     # told after every change
         self.changed_at = clock()
+        self.deciding_since = clock()            # when the decision in wait began (the turn timer)
+        self.deciding_key: tuple = ()
+        self.saved_game, self.saved_actions, self.saved_chat = 0, 0, 0      # what store.Store has written
 
     # --- seats
 
@@ -100,13 +115,25 @@ class Room:
             raise RoomError("every seat is taken: you can watch the game")
         seat = free[0]
         seat.token = secrets.token_urlsafe(24)
-        seat.name = _clean_name(name) or f"player {seat.number}"
+        seat.name = self._unique(_clean_name(name) or f"player {seat.number + 1}")
         seat.connections = 1
         if all(s.taken for s in self.seats):
             self.start()
         else:
             self._changed()
         return seat
+
+    def _unique(self, name: str) -> str:
+        """`name`, or with a number after it when another seat has it already ("Ann 2")."""
+        taken = {s.name.casefold() for s in self.seats if s.taken}
+        candidate, n = name, 1
+        while candidate.casefold() in taken:
+            n += 1
+            candidate = f"{name[:NAME_LENGTH - 3]} {n}"
+        return candidate
+
+    def names(self) -> list[str]:
+        return [s.name or f"player {s.number + 1}" for s in self.seats]
 
     def leave(self, seat: Seat) -> None:
         """One of the seat's connections closed; the last one starts the grace period."""
@@ -126,8 +153,27 @@ class Room:
             if seat.taken and seat.bot is None and seat.away_since is not None and now - seat.away_since >= self.grace:
                 seat.bot = make_seat(self.bots.split(",")[0], seat_rng(self.seed, seat.number))
                 moved = True
-        if moved and self._advance():
+        played = moved and self._advance()
+        state = self.state
+        if self.turn_timer and not state.is_over and now - self.deciding_since >= self.turn_timer:
+            seat = self.seats[state.current_player]
+            if seat.bot is None and not seat.bot_name and seat.connections > 0:
+                # The player is here but has not decided in time: a bot decides this once for them.
+                stand_in = make_bot("heuristic", seat_rng(self.seed + self.version, seat.number))
+                self.timed_out(seat)
+                state.apply_id(stand_in.act(state))
+                self._advance()
+                played = True
+        if played:
             self._changed()
+
+    def timed_out(self, seat: Seat) -> None:
+        """Say in every log that `seat`'s time ran out (before the bot's move is narrated)."""
+        self._narrate()
+        line = f"{seat.name}'s time is up: a bot decides for them"
+        for other in self.seats:
+            other.log.append(f"your time is up: a bot decides for you" if other is seat else line)
+        self.spectator_log.append(line)
 
     # --- the game
 
@@ -140,10 +186,47 @@ class Room:
             if not seat.taken:
                 seat.bot_name = names[seat.number % len(names)]
                 seat.token = secrets.token_urlsafe(24)      # nobody holds it: the seat is never free again
-                seat.name = f"{seat.bot_name} bot"
+                seat.name = self._unique(f"{seat.bot_name} bot")
+        self._deal()
+        self._advance()
+        self._changed()
+
+    def _deal(self) -> None:
+        for seat in self.seats:
+            if seat.bot_name:
                 seat.bot = make_seat(seat.bot_name, seat_rng(self.seed, seat.number))
         self.state = self.game.new_game(self.players, seed=self.seed, match=self.match, record=True)
+        self.rounds, self.spectator_log, self.spectator_seen = [], [], 0
+        for seat in self.seats:
+            seat.log, seat.seen = [], 0
+
+    def rematch(self, seat: Seat) -> None:
+        """Deal a new game in this room to the same seats, once the game is over."""
+        if self.state is None or not self.state.is_over:
+            raise RoomError("a rematch is for when the game is over")
+        self.game_number += 1
+        self.seed = (self.fixed_seed + self.game_number if self.fixed_seed is not None
+                     else secrets.randbelow(2**31))
+        self._deal()
+        for s in self.seats:
+            s.log.append(f"{'you ask' if s is seat else seat.name + ' asks'} for a rematch: "
+                         f"game {self.game_number + 1} in this room")
+        self.spectator_log.append(f"{seat.name} asks for a rematch: game {self.game_number + 1} in this room")
         self._advance()
+        self._changed()
+
+    def say(self, seat: Seat | None, text: str) -> None:
+        """A chat line (or a quick reaction) from `seat`; spectators do not chat."""
+        if seat is None:
+            raise RoomError("join a seat to chat (spectators watch)")
+        text = "".join(ch for ch in str(text) if ch.isprintable()).strip()[:CHAT_LENGTH]
+        if not text:
+            raise RoomError("an empty chat line")
+        self.chat.append({"seat": seat.number, "name": seat.name, "text": text})
+        if len(self.chat) > CHAT_KEPT:
+            drop = len(self.chat) - CHAT_KEPT
+            del self.chat[:drop]
+            self.saved_chat = max(0, self.saved_chat - drop)
         self._changed()
 
     def act(self, seat: Seat, action: str, version: int) -> None:
@@ -188,8 +271,16 @@ class Room:
     def _changed(self) -> None:
         self.version += 1
         self.changed_at = self.clock()
-        if self.state is not None:
+        state = self.state
+        if state is not None:
             self._narrate()
+            key = (self.game_number, len(state.history))
+            if key != self.deciding_key:            # a new decision: its time starts now
+                self.deciding_key, self.deciding_since = key, self.changed_at
+            if state.is_over and len(self.results) <= self.game_number:
+                self.results.append({"game": self.game_number, "winner": state.winner, "names": self.names(),
+                                     "points": list(state.scores),
+                                     "cards": [len(h) for h in state.hands]})
         for listener in list(self.listeners):
             listener(self)
 
@@ -200,11 +291,52 @@ class Room:
         for e in state.events[self.spectator_seen:end]:
             if e.kind == E.ROUND_OVER:
                 self.rounds.append(e.scores)
-        self.spectator_log += narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR)
+        names = self.names()
+        self.spectator_log += self.named(narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR), names)
         self.spectator_seen = end
         for seat in self.seats:
-            seat.log += narrate(state.events_for(seat.number, seat.seen), seat.number)
+            seat.log += self.named(narrate(state.events_for(seat.number, seat.seen), seat.number), names)
             seat.seen = end
+
+    def named(self, lines: list[str], names: list[str] | None = None) -> list[str]:
+        """The narration's lines with each seat's name for its "p2"."""
+        names = names or self.names()
+
+        def name(m: re.Match) -> str:
+            q = int(m.group(1))
+            return names[q] if q < len(names) else m.group(0)
+        return [SEAT_WORD.sub(name, line) for line in lines]
+
+    # --- a restart
+
+    def record(self) -> dict:
+        """The settings a restored room is made with again (store.Store keeps them)."""
+        return {"settings": {"players": self.players, "bots": self.bots, "seed": self.fixed_seed,
+                             "match": self.match, "house_rules": list(self.house_rules), "rulings": self.rulings,
+                             "listed": self.listed, "turn_timer": self.turn_timer}}
+
+    def restore(self, saved: dict) -> None:
+        """Take back a kept room's seats, chat and results, and replay its game's action log through the
+        engine from its seed: the same deal, hands and log lines. IllegalAction when the log no longer
+        replays (the variant changed)."""
+        for seat, row in zip(self.seats, saved["seats"]):
+            seat.token, seat.name, seat.bot_name = row["token"], row["name"], row["bot_name"]
+            if seat.taken and not seat.bot_name:
+                seat.away_since = self.clock()       # nobody is connected yet: the grace period runs
+        self.game_number = self.saved_game = saved["game"]
+        self.seed = saved["seed"]
+        self.results = list(saved["results"])
+        self.chat = list(saved["chat"])
+        self.saved_chat = len(self.chat)
+        if saved["started"]:
+            self._deal()
+            for action in saved["actions"]:
+                self.state.apply(action)
+            self.saved_actions = len(self.state.history)
+            self._advance()
+            self._narrate()
+            self.deciding_key = (self.game_number, len(self.state.history))
+        self.version = saved["version"]
 
     # --- what a seat is told
 
@@ -212,7 +344,7 @@ class Room:
         """What `seat` may know now (None: a spectator), as a JSON-ready dict."""
         number = SPECTATOR if seat is None else seat.number
         out = {"type": "view", "version": self.version, "room": self.room_info(), "seat": number,
-               "started": self.state is not None}
+               "started": self.state is not None, "chat": self.chat[-CHAT_SENT:], "game": self.game_number}
         if self.state is None:
             return out
         state, game = self.state, self.game
@@ -223,7 +355,8 @@ class Room:
             "stack": state.stack, "round": state.round, "turn": state.turns, "deciding": deciding,
             "lock": game.variant.colors[state.lock_color] if state.lock_owner >= 0 else None,
             "scores": list(state.scores), "over": state.is_over, "winner": state.winner,
-            "score_table": score_table(self.rounds, number) if self.match and self.rounds else [],
+            "score_table": self.named(score_table(self.rounds, number)) if self.match and self.rounds else [],
+            "rounds": [list(r) for r in self.rounds], "results": self.results,
             "log": (self.spectator_log if seat is None else seat.log)[-LOG_SENT:],
             "log_total": len(self.spectator_log if seat is None else seat.log),
         })
@@ -232,14 +365,16 @@ class Room:
             entry.update(cards=hand_size, uno=bool(state.uno_called[q]), out=bool(state.eliminated[q]),
                          dealer=q == state.dealer)
         if seat is None:
-            out["variables"] = variable_lines(state.variables_seen_by(SPECTATOR), SPECTATOR)   # the public ones
+            out["variables"] = self.named(variable_lines(state.variables_seen_by(SPECTATOR), SPECTATOR))   # public
             return out
         obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
         out["revealed"] = obs["revealed"]
-        out["variables"] = variable_lines(obs, number)       # declared variables the seat may see
+        out["variables"] = self.named(variable_lines(obs, number))       # declared variables the seat may see
         out["drawn"] = obs.get("drawn")
         if deciding == number and seat.bot is None:
+            if self.turn_timer:
+                out["time_left"] = max(0.0, self.turn_timer - (self.clock() - self.deciding_since))
             out["decision"] = state.decision
             out["help"] = DECISION_HELP.get(state.decision, state.decision)
             out["choices"] = order_choices(obs["legal_actions"])
@@ -250,6 +385,7 @@ class Room:
         return {"code": self.code, "variant": self.game.variant.name, "players": self.players,
                 "colors": list(self.game.variant.colors),
                 "house_rules": list(self.house_rules), "rulings": self.rulings, "match": self.match,
+                "listed": self.listed, "turn_timer": self.turn_timer,
                 "seats": [{"seat": s.number, "name": s.name, "taken": s.taken, "bot": bool(s.bot_name),
                            "away": s.taken and not s.bot_name and s.connections == 0,
                            "autoplayed": s.bot is not None and not s.bot_name} for s in self.seats]}

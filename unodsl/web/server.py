@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import json
 import os
+import sqlite3
+import sys
 import time
 from importlib import resources
 
@@ -32,7 +34,9 @@ from ..check import check_file, ruling_problem
 from ..diagnostics import format_text
 from ..rulebook.document import render_rulebook
 from ..source import catalog
+from ..engine import IllegalAction
 from .rooms import Room, RoomError, Seat, new_code
+from .store import Store
 
 MAX_MESSAGE = 4096          # bytes of one client message
 MAX_RATE = 40               # client messages in one second before the connection is closed
@@ -46,7 +50,7 @@ class Lobby:
     """The server's rooms, all for one variant file, each with its own house rules and rulings."""
 
     def __init__(self, variant_path: str, *, bots: str = "heuristic", players: int = 4, grace: float = 30.0,
-                 seed: int | None = None):
+                 seed: int | None = None, store: Store | None = None, warn=None):
         self.variant_path = variant_path         # as given: diagnostics name it so
         self.bots = bots
         self.players = players
@@ -54,6 +58,63 @@ class Lobby:
         self.seed = seed
         self.rooms: dict[str, Room] = {}
         self.base = self.load((), {})       # refuses a broken variant before the server starts
+        self.store = store
+        self.variant_key = os.path.abspath(variant_path)     # the rooms a store keeps are per variant file
+        self.warn = warn or (lambda message: print(f"unodsl: {message}", file=sys.stderr))
+        self.store_failed = False
+        if store is not None:
+            self.restore()
+
+    def restore(self) -> None:
+        """Make again the rooms the store keeps for this variant, each game replayed from its action log."""
+        for saved in self.store.rooms(self.variant_key):
+            settings = saved["settings"]
+            try:
+                game = self.load(tuple(settings["house_rules"]), settings["rulings"])
+                room = self._room(saved["code"], game, settings)
+                room.restore(saved)
+            except (RoomError, IllegalAction, ValueError, KeyError, TypeError) as err:
+                self.warn(f"room {saved['code']} was not restored (the variant or its house rules changed "
+                          f"since it was kept: {str(err).splitlines()[0][:200]})")
+                continue
+            self.rooms[room.code] = room
+
+    def _room(self, code: str, game, settings: dict) -> Room:
+        room = Room(code, game, settings["players"], bots=self.bots, seed=settings["seed"],
+                    match=bool(settings["match"]), house_rules=tuple(settings["house_rules"]),
+                    rulings=settings["rulings"], rulebook=render_rulebook(game, "text"), grace=self.grace,
+                    listed=bool(settings.get("listed")), turn_timer=float(settings.get("turn_timer") or 0))
+        if self.store is not None:
+            room.listeners.append(self._save)       # before the views are sent: a view never runs ahead
+        return room
+
+    def _save(self, room: Room) -> None:
+        try:
+            self.store.save(room, self.variant_key)
+        except sqlite3.Error as err:           # the game goes on in memory; say so once
+            if not self.store_failed:
+                self.warn(f"the rooms could not be saved to {self.store.path} ({err}): a restart will lose them")
+                self.store_failed = True
+
+    def remove(self, code: str) -> None:
+        """Close a room: gone from the server and from the store."""
+        self.rooms.pop(code, None)
+        if self.store is not None:
+            try:
+                self.store.delete(code)
+            except sqlite3.Error:
+                pass
+
+    def open_rooms(self) -> list[dict]:
+        """The rooms their makers listed that have a free seat and have not started, for the lobby page."""
+        out = []
+        for room in self.rooms.values():
+            if room.listed and room.state is None and not all(s.taken for s in room.seats):
+                out.append({"code": room.code, "variant": room.game.variant.name,
+                            "house_rules": list(room.house_rules), "match": room.match, "players": room.players,
+                            "names": [s.name for s in room.seats if s.taken],
+                            "free": sum(not s.taken for s in room.seats)})
+        return out
 
     def load(self, includes: tuple[str, ...], rulings: dict):
         """The variant with shipped house rules laid over it and rulings changed; RoomError lists problems."""
@@ -108,11 +169,16 @@ class Lobby:
             game.check_players(players)
         except ValueError as err:
             raise RoomError(str(err)) from None
-        code = new_code(self.rooms)
-        room = Room(code, game, players, bots=self.bots, seed=self.seed, match=bool(body.get("match", False)),
-                    house_rules=tuple(includes), rulings=rulings, rulebook=render_rulebook(game, "text"),
-                    grace=self.grace)
+        timer = body.get("turn_timer", 0) or 0
+        if type(timer) not in (int, float) or not 0 <= timer <= 3600:
+            raise RoomError("a turn timer is a number of seconds from 0 (none) to 3600")
+        code = new_code(set(self.rooms) | (self.store.codes() if self.store is not None else set()))
+        room = self._room(code, game, {"players": players, "seed": self.seed, "match": bool(body.get("match", False)),
+                                       "house_rules": list(includes), "rulings": rulings,
+                                       "listed": bool(body.get("listed", False)), "turn_timer": timer})
         self.rooms[code] = room
+        if self.store is not None:
+            self._save(room)      # kept from the start: a restart before anyone joins keeps the room
         return room
 
 
@@ -166,6 +232,9 @@ def create_app(lobby: Lobby) -> Starlette:
         for conn in watchers.get(room.code, []):
             conn.offer_view(room)
 
+    for restored in lobby.rooms.values():
+        restored.listeners.append(broadcast)
+
     async def page(request: Request) -> Response:
         return FileResponse(os.path.join(static, "index.html"), media_type="text/html")
 
@@ -186,6 +255,9 @@ def create_app(lobby: Lobby) -> Starlette:
             return JSONResponse({"error": str(err)}, status_code=400)
         room.listeners.append(broadcast)
         return JSONResponse({"code": room.code, "room": room.room_info()})
+
+    async def open_rooms(request: Request) -> Response:
+        return JSONResponse({"rooms": lobby.open_rooms()})
 
     async def room_info(request: Request) -> Response:
         room = lobby.rooms.get(request.path_params["code"].upper())
@@ -226,7 +298,7 @@ def create_app(lobby: Lobby) -> Starlette:
             for code, room in list(lobby.rooms.items()):
                 room.tick()
                 if not watchers.get(code) and room.idle() > ROOM_IDLE:
-                    del lobby.rooms[code]
+                    lobby.remove(code)
                     watchers.pop(code, None)
 
     @contextlib.asynccontextmanager
@@ -240,6 +312,7 @@ def create_app(lobby: Lobby) -> Starlette:
         Route("/favicon.ico", no_icon),
         Route("/api/options", options),
         Route("/api/rooms", create, methods=["POST"]),
+        Route("/api/rooms", open_rooms, methods=["GET"]),
         Route("/api/rooms/{code}", room_info),
         WebSocketRoute("/ws/{code}", socket),
         Mount("/static", StaticFiles(directory=static), name="static"),
@@ -269,18 +342,22 @@ def _handle(conn: Connection, text: str, room: Room, watchers: dict) -> bool:
             conn.room = room
             watchers.setdefault(room.code, []).append(conn)
             conn.offer_view(room)
-        elif kind in ("act", "start"):
+        elif kind in ("act", "start", "rematch", "chat"):
             if conn.seat is None:
                 raise RoomError("join a seat first (spectators do not play)")
             if kind == "start":
                 room.start()
+            elif kind == "rematch":
+                room.rematch(conn.seat)
+            elif kind == "chat":
+                room.say(conn.seat, message.get("text", ""))
             else:
                 action, version = message.get("action"), message.get("version")
                 if not isinstance(action, str) or type(version) is not int:
                     raise RoomError('an action is {"type": "act", "action": "...", "version": N}')
                 room.act(conn.seat, action, version)
         else:
-            raise RoomError(f"unknown message type {str(kind)[:40]!r} (join, watch, start, act)")
+            raise RoomError(f"unknown message type {str(kind)[:40]!r} (join, watch, start, act, rematch, chat)")
     except RoomError as err:
         return conn.reply({"type": "error", "message": str(err), "version": room.version})
     return True
