@@ -51,5 +51,10 @@ def serve(file: str, host: str, port: int, players: int, bots: str, grace: float
         raise click.UsageError(str(err)) from None
     kept = f"rooms kept in {path}" + (f" ({len(lobby.rooms)} restored)" if lobby.rooms else "") if store else "rooms not kept"
     click.echo(f"unodsl: serving {lobby.base.variant.name} on http://{host}:{port}/ ({kept}; Ctrl-C stops)", err=True)
+    import threading
+
+    from ..web import combos
+    # Which house rules clash: the lobby page asks for it first; it loads each house rule once (seconds).
+    threading.Thread(target=combos.clashes, args=(lobby,), daemon=True).start()
     # ws_max_size: a frame past 64 KB closes the connection before it is read into memory.
     uvicorn.run(create_app(lobby), host=host, port=port, log_level="warning", ws_max_size=65536)

@@ -35,6 +35,7 @@ from ..diagnostics import format_text
 from ..rulebook.document import render_rulebook
 from ..source import catalog
 from ..engine import IllegalAction
+from . import combos
 from .rooms import Room, RoomError, Seat, new_code
 from .store import Store
 
@@ -133,6 +134,8 @@ class Lobby:
                             f"extends: {json.dumps(base)}\ninclude: {json.dumps(list(includes))}\n")}
         result = check_file(path, rulings=rulings or None, texts=texts)
         if result.errors or result.game is None:
+            if includes:        # a page's choice: the problem in words, never the server's paths or codes
+                raise RoomError("these choices do not make a game: " + "; ".join(d.message for d in result.errors[:3]))
             raise RoomError(format_text(result.errors) or "the variant defines no cards")
         for name, value in rulings.items():
             problem = ruling_problem(result.game.variant, name, value)
@@ -147,9 +150,10 @@ class Lobby:
     def options(self) -> dict:
         v = self.base.variant
         shipped = {s.name: s for s in catalog.shipped()}
+        clashes = combos.clashes(self)          # the first call loads each house rule once (seconds)
         return {"variant": v.name, "players": self.players, "bots": self.bots,
-                "house_rules": [{"name": n, "title": shipped[n].title, "summary": shipped[n].summary}
-                                for n in self.house_rules()],
+                "house_rules": [{"name": n, "title": shipped[n].title, "summary": shipped[n].summary,
+                                 "clashes": clashes.get(n, [])} for n in self.house_rules()],
                 "rulings": [{"name": r.name, "value": r.value, "summary": r.summary,
                              "choices": list(r.choices) if r.choices else None}
                             for r in v.rulings.values()]}
@@ -164,6 +168,9 @@ class Lobby:
                 or not isinstance(rulings, dict) or type(players) is not int
                 or any(isinstance(v, (dict, list)) for v in rulings.values())):
             raise RoomError('a room is {"players": N, "include": [names], "rulings": {name: value}}')
+        clash = combos.first_clash(self, includes)
+        if clash:
+            raise RoomError(f"these house rules do not go together: {clash}")
         game = self.load(tuple(includes), rulings)
         try:
             game.check_players(players)
@@ -242,7 +249,7 @@ def create_app(lobby: Lobby) -> Starlette:
         return Response(status_code=204)
 
     async def options(request: Request) -> Response:
-        return JSONResponse(lobby.options())
+        return JSONResponse(await asyncio.to_thread(lobby.options))       # off the loop: seconds the first time
 
     async def create(request: Request) -> Response:
         raw = await request.body()

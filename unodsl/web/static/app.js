@@ -6,7 +6,8 @@
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const code = (params.get("room") || "").toUpperCase();
-let socket = null, view = null, colors = [], retry = 0, lastTotal = 0;
+let socket = null, view = null, colors = [], retry = 0, lastTotal = 0, countdown = null;
+const REACTIONS = ["👍", "😂", "😮", "🎉", "😬", "Nice one!", "Oops", "Your turn!"];
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -52,9 +53,13 @@ async function lobby() {
   for (const rule of options.house_rules) {
     const label = el("label");
     const box = el("input"); box.type = "checkbox"; box.value = rule.name; box.name = "house";
-    label.append(box, " " + rule.title + " ", el("small", "", rule.summary));
+    box.dataset.clashes = JSON.stringify(rule.clashes || []);
+    box.onchange = greyClashes;
+    label.append(box, " " + rule.title + " ", el("small", "", rule.summary), el("small", "why-not"));
     $("house").appendChild(label);
   }
+  listRooms();
+  setInterval(listRooms, 5000);
   for (const ruling of options.rulings) {
     const label = el("label", "", ruling.name + " ");
     let input;
@@ -84,12 +89,40 @@ async function lobby() {
       if (JSON.stringify(value) !== JSON.stringify(initial)) rulings[input.dataset.ruling] = value;
     }
     const body = { players: Number($("players").value), match: $("match").checked, rulings,
+                   listed: $("listed").checked, turn_timer: Number($("timer").value),
                    include: [...document.querySelectorAll("input[name=house]:checked")].map((b) => b.value) };
     const answer = await fetch("/api/rooms", { method: "POST", body: JSON.stringify(body) });
     const made = await answer.json();
     if (!answer.ok) { $("make-error").textContent = made.error; return; }
     location.search = "?room=" + made.code;
   };
+}
+
+function greyClashes() {
+  // A house rule that does not go with a chosen one is greyed out, the reason beside it in words.
+  const boxes = [...document.querySelectorAll("input[name=house]")];
+  const chosen = new Set(boxes.filter((b) => b.checked).map((b) => b.value));
+  for (const box of boxes) {
+    const clash = JSON.parse(box.dataset.clashes).find((c) => chosen.has(c.with));
+    box.disabled = Boolean(clash) && !box.checked;
+    box.parentNode.classList.toggle("clashes", box.disabled);
+    box.parentNode.querySelector(".why-not").textContent = box.disabled ? " Not with this choice: " + clash.reason : "";
+  }
+}
+
+async function listRooms() {
+  let rooms = [];
+  try { rooms = (await (await fetch("/api/rooms")).json()).rooms || []; } catch (e) { return; }
+  const list = $("room-list"); list.replaceChildren();
+  for (const r of rooms) {
+    const li = el("li");
+    const a = el("a", "", `Room ${r.code}`); a.href = "?room=" + encodeURIComponent(r.code);
+    const who = r.names.length ? r.names.join(", ") : "nobody yet";
+    const house = r.house_rules.length ? "; " + r.house_rules.join(", ") : "";
+    li.append(a, el("span", "", ` ${r.variant}${house}${r.match ? "; a match" : ""}: ${who}, ${r.free} free seat${r.free === 1 ? "" : "s"}`));
+    list.appendChild(li);
+  }
+  $("open-rooms").hidden = !rooms.length;
 }
 
 // --- a room --------------------------------------------------------------------------------
@@ -103,7 +136,7 @@ async function room() {
   $("code").textContent = code; $("join-code").textContent = code; $("share").hidden = false;
   $("house-line").textContent = houseLine(info.room);
   $("rulebook").textContent = info.rulebook; $("rules").hidden = false;
-  $("copy").onclick = () => navigator.clipboard && navigator.clipboard.writeText(location.href);
+  shareLink();
   const token = localStorage.getItem("unodsl-seat-" + code);
   if (token) { connect({ type: "join", token }); return; }
   $("join").hidden = false;
@@ -111,10 +144,30 @@ async function room() {
   $("watch").onclick = () => connect({ type: "watch" });
 }
 
+function shareLink() {
+  // The link by the address this page was reached at: the one the others can reach too.
+  const link = location.origin + "/?room=" + encodeURIComponent(code);
+  $("link").value = link;
+  $("link").size = link.length;
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  const shown = (said) => { $("copied").textContent = said; };
+  $("copy").onclick = async () => {
+    $("link").focus(); $("link").select();
+    try {
+      if (navigator.clipboard && window.isSecureContext) await navigator.clipboard.writeText(link);
+      else if (!document.execCommand("copy")) throw new Error("no clipboard");
+      shown("copied" + (local ? " (this address works on this computer only: see docs/play.md for a home network)" : ""));
+    } catch (e) {
+      shown("select the link and copy it");
+    }
+  };
+}
+
 function houseLine(info) {
   const house = info.house_rules.length ? "house rules: " + info.house_rules.join(", ") : "no house rules";
   const rulings = Object.entries(info.rulings).map(([k, v]) => `${k} = ${v}`);
-  return house + (rulings.length ? "; rulings: " + rulings.join(", ") : "") + (info.match ? "; a match" : "");
+  return house + (rulings.length ? "; rulings: " + rulings.join(", ") : "") + (info.match ? "; a match" : "")
+    + (info.turn_timer ? `; ${info.turn_timer} s a move` : "");
 }
 
 function connect(hello) {
@@ -145,6 +198,11 @@ function receive(message, hello) {
   }
 }
 
+function nameOf(q) {
+  const s = view.room.seats[q];
+  return q === view.seat ? "you" : (s && s.name) || `player ${q + 1}`;
+}
+
 function send(action) {
   $("error").textContent = "";
   socket.send(JSON.stringify({ type: "act", action, version: view.version }));
@@ -158,7 +216,8 @@ function render() {
   const seats = $("seats"); seats.replaceChildren();
   for (const s of view.room.seats) {
     const li = el("li", (s.seat === me ? "me " : "") + (s.seat === view.deciding ? "deciding" : ""));
-    li.appendChild(el("span", "", `p${s.seat} ${s.name || "(free seat)"}${s.seat === me ? " (you)" : ""}: `));
+    li.appendChild(el("span", "name", `${s.name || "(free seat)"}${s.seat === me ? " (you)" : ""}`));
+    li.appendChild(document.createTextNode(view.started ? ": " : ""));
     if (view.started) li.appendChild(el("span", "count", `${s.cards} card${s.cards === 1 ? "" : "s"}`));
     if (s.uno) li.appendChild(el("span", "badge", "UNO!"));
     if (s.away) li.appendChild(el("span", "badge away", s.autoplayed ? "away: a bot plays" : "away"));
@@ -168,7 +227,8 @@ function render() {
   }
   $("waiting").hidden = view.started || me < 0;
   $("start").onclick = () => socket.send(JSON.stringify({ type: "start" }));
-  if (!view.started) { $("prompt").textContent = "Waiting for players..."; return; }
+  renderChat();
+  if (!view.started) { $("prompt").textContent = "Waiting for players..."; $("over").hidden = true; return; }
   $("top").replaceWith(Object.assign(card(view.top || "none"), { id: "top" }));
   const facts = $("facts"); facts.replaceChildren();
   const fact = (label, value) => { const p = el("div", "", label + ": "); p.appendChild(el("b", "", value)); facts.appendChild(p); };
@@ -179,7 +239,10 @@ function render() {
   if (view.stack) fact("draw stack", String(view.stack));
   if (view.lock) fact("locked to", view.lock);
   if (view.round > 1) fact("round", String(view.round));
-  for (const [q, cards] of Object.entries(view.revealed || {})) fact(`seen in p${q}'s hand`, cards.join(" "));
+  for (const [q, cards] of Object.entries(view.revealed || {})) {
+    const who = nameOf(Number(q));
+    fact(who === "you" ? "seen in your hand" : `seen in ${who}'s hand`, cards.join(" "));
+  }
   for (const line of view.variables || []) { const at = line.indexOf(": "); fact(line.slice(0, at), line.slice(at + 2)); }
   renderHand();
   renderChoices();
@@ -190,6 +253,56 @@ function render() {
   lastTotal = view.log_total;
   $("scores").hidden = !view.score_table.length;
   $("scores").textContent = view.score_table.join("\n");
+  renderOver();
+}
+
+function renderOver() {
+  // The end of a game: who won, each player's cards left and points, and the room's games won so far.
+  $("over").hidden = !view.over;
+  if (!view.over) return;
+  const w = view.winner;
+  $("over-title").textContent = w === null ? "Game over: no winner" : w === view.seat ? "You win!" : `${nameOf(w)} wins`;
+  const wins = view.room.seats.map((s) => view.results.filter((r) => r.winner === s.seat).length);
+  const head = $("score-screen").tHead; head.replaceChildren();
+  const hr = el("tr");
+  for (const h of ["player", "cards left", "points", "games won here"]) hr.appendChild(el("th", "", h));
+  head.appendChild(hr);
+  const body = $("score-screen").tBodies[0]; body.replaceChildren();
+  for (const s of view.room.seats) {
+    const tr = el("tr", s.seat === w ? "winner" : "");
+    for (const cell of [s.name + (s.seat === view.seat ? " (you)" : ""), String(s.cards),
+                        String(view.scores[s.seat]), String(wins[s.seat])]) tr.appendChild(el("td", "", cell));
+    body.appendChild(tr);
+  }
+  $("rematch").hidden = view.seat < 0;
+  $("rematch").onclick = () => socket.send(JSON.stringify({ type: "rematch" }));
+  $("new-room").onclick = () => { location.href = "/"; };
+}
+
+function renderChat() {
+  $("chat").hidden = false;
+  const mine = view.seat >= 0;
+  $("say").hidden = !mine; $("reactions").hidden = !mine;
+  if (mine && !$("reactions").childElementCount) {
+    for (const r of REACTIONS) {
+      const b = el("button", "reaction", r); b.type = "button";
+      b.onclick = () => socket.send(JSON.stringify({ type: "chat", text: r }));
+      $("reactions").appendChild(b);
+    }
+    $("say").onsubmit = (event) => {
+      event.preventDefault();
+      const text = $("chat-text").value.trim();
+      if (text) socket.send(JSON.stringify({ type: "chat", text }));
+      $("chat-text").value = "";
+    };
+  }
+  const lines = $("chat-lines"); lines.replaceChildren();
+  for (const c of view.chat || []) {
+    const li = el("li");
+    li.append(el("b", "", (c.seat === view.seat ? "you" : c.name) + ": "), document.createTextNode(c.text));
+    lines.appendChild(li);
+  }
+  lines.scrollTop = lines.scrollHeight;
 }
 
 function renderHand() {
@@ -215,21 +328,24 @@ function renderHand() {
 function renderChoices() {
   const box = $("choices"); box.replaceChildren();
   const me = view.seat;
+  clearInterval(countdown);
   if (view.over) {
     const w = view.winner;
-    $("prompt").textContent = w === null ? "Game over: no winner." : w === me ? "You win!" : `p${w} ${view.room.seats[w].name} wins.`;
-    const again = el("button", "", "Make a new room");
-    again.onclick = () => { location.href = "/"; };
-    box.appendChild(again);
+    $("prompt").textContent = w === null ? "Game over: no winner." : w === me ? "You win!" : `${nameOf(w)} wins.`;
     return;
   }
   if (!view.choices) {
-    const who = view.room.seats[view.deciding];
-    const name = `p${view.deciding} ${who.name}`;
+    const name = nameOf(view.deciding);
     $("prompt").textContent = me < 0 ? `Watching: ${name} decides.` : `Waiting for ${name}...`;
     return;
   }
-  $("prompt").textContent = "Your move: " + view.help + (view.drawn ? ` (you drew ${view.drawn})` : "");
+  const said = "Your move: " + view.help + (view.drawn ? ` (you drew ${view.drawn})` : "");
+  $("prompt").textContent = said;
+  if (view.time_left !== undefined) {        // the turn timer: a bot decides for you when it runs out
+    const ends = Date.now() + view.time_left * 1000;
+    const tick = () => { $("prompt").textContent = `${said} (${Math.max(0, Math.ceil((ends - Date.now()) / 1000))} s left)`; };
+    tick(); countdown = setInterval(tick, 1000);
+  }
   view.choices.forEach((c, i) => {
     const b = el("button", c.endsWith(" uno") || c === "uno" ? "uno" : "");
     if (i < 9) b.appendChild(el("span", "key", String(i + 1)));
@@ -243,7 +359,7 @@ function renderChoices() {
 
 function choiceLabel(choice) {
   const someone = /^(target|catch) (\d+)$/.exec(choice);       // a player: by seat and name
-  if (someone) return `${someone[1]} p${someone[2]} ${view.room.seats[Number(someone[2])].name}`;
+  if (someone) return `${someone[1]} ${nameOf(Number(someone[2]))}`;
   return choice.replace(/ uno$/, " + call UNO").replace(/_/g, " ");
 }
 
