@@ -1,5 +1,8 @@
 """The page in a real browser: two headless Chromium seats and two bots play a whole game, one seat
-reloads its page mid-game (its token brings it back), and screenshots are saved along the way.
+reloads its page mid-game (its token brings it back), the score screen names everyone and a rematch
+deals again in the same room; a server killed mid-game is restarted and the page goes on by itself;
+a listed room is found and joined from the lobby's list; clashing house rules are greyed out.
+Screenshots are saved along the way.
 
 Skips without Chromium and its WebDriver (scripts/browser.sh installs Debian's; .ci/run calls it).
 Set UNODSL_SCREENSHOTS=DIR to keep the screenshots (docs/play.md shows two of them).
@@ -9,8 +12,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
+
+import re
 
 import pytest
 
@@ -80,7 +88,7 @@ def test_two_browser_seats_and_two_bots_play_a_whole_game_with_a_reconnect(serve
         phone.find_element(By.CSS_SELECTOR, "#make button[type=submit]").click()
         WebDriverWait(phone, WAIT).until(lambda d: "room=" in d.current_url)
         room_url = phone.current_url
-        for driver, name in ((phone, "Ann"), (desk, "Bob")):
+        for driver, name in ((phone, "Ann"), (desk, "Bob <b>&amp;")):
             if driver is desk:
                 desk.get(room_url)
             WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "join").is_displayed())
@@ -122,12 +130,146 @@ def test_two_browser_seats_and_two_bots_play_a_whole_game_with_a_reconnect(serve
         for driver in (phone, desk):
             WebDriverWait(driver, WAIT).until(lambda d: "win" in d.find_element(By.ID, "prompt").text
                                               or "no winner" in d.find_element(By.ID, "prompt").text)
+            WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "over").is_displayed())
         _shot(desk, "over-desktop.png", tmp_path)
+        _shot(phone, "over-phone.png", tmp_path)
         assert reloaded and steps > 5
         log = desk.find_element(By.ID, "log").text
-        assert "p2 " in log and "p3 " in log                         # the bots' moves, in words
+        assert "heuristic bot " in log and "heuristic bot 2 " in log     # the bots' moves, by name
+        assert "Ann " in log and not re.search(r"\bp\d\b", log)      # the people's, by name; never "p1"
+        assert "Ann " in phone.find_element(By.ID, "seats").text or "(you)" in phone.find_element(By.ID, "seats").text
+        rows = [r.text for r in desk.find_elements(By.CSS_SELECTOR, "#score-screen tbody tr")]
+        assert [r.split(" ")[0] for r in rows] == ["Ann", "Bob", "heuristic", "heuristic"]
+        assert "Bob <b>&amp; (you)" in rows[1]                  # the name as typed: text, never markup
+        assert sum(r.endswith(" 1") for r in rows) == (room.state.winner is not None)     # games won here
+        desk.find_element(By.ID, "rematch").click()           # the same room deals again
+        for driver in (phone, desk):
+            WebDriverWait(driver, WAIT).until(lambda d: not d.find_element(By.ID, "over").is_displayed()
+                                              and d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+            assert "for a rematch: game 2 in this room" in driver.find_element(By.ID, "log").text
+        assert room.game_number == 1 and not room.state.is_over
         errors = [e for e in phone.get_log("browser") + desk.get_log("browser") if "favicon" not in e["message"]]
         assert not [e for e in errors if e["level"] == "SEVERE"], errors
     finally:
         phone.quit()
         desk.quit()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _serve(port: int, db: str) -> subprocess.Popen:
+    """`unodsl serve` in its own process (so that it can be killed), once it listens."""
+    process = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", "variants/classic.yaml", "--port", str(port),
+                                "--db", db, "--seed", "6", "--players", "3"], stderr=subprocess.PIPE, text=True)
+    assert "serving" in process.stderr.readline()
+    while True:
+        assert process.poll() is None, process.stderr.read()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=WAIT).close()
+            return process
+        except ConnectionRefusedError:
+            pass
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.kill()
+    process.wait(WAIT)
+    process.stderr.close()
+
+
+def _hand(driver) -> list[str]:
+    return sorted(c.get_attribute("title") for c in driver.find_elements(By.CSS_SELECTOR, "#hand .card"))
+
+
+def _play_one(driver) -> None:
+    """Click the first choice once the page offers one, and wait for the next version."""
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button"))
+    before = _version(driver)
+    driver.find_elements(By.CSS_SELECTOR, "#choices button")[0].click()
+    WebDriverWait(driver, WAIT).until(lambda d: _version(d) > before)
+
+
+def test_a_server_killed_mid_game_restarts_and_the_page_goes_on_by_itself(tmp_path):
+    db, port = str(tmp_path / "rooms.sqlite3"), _free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = _serve(port, db)
+    page = _browser("1000,900")
+    try:
+        page.get(url + "/")
+        WebDriverWait(page, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=house]"))
+        page.find_element(By.CSS_SELECTOR, "#make button[type=submit]").click()
+        WebDriverWait(page, WAIT).until(lambda d: d.find_element(By.ID, "join").is_displayed())
+        page.find_element(By.ID, "name").send_keys("Ann")
+        page.find_element(By.CSS_SELECTOR, "#take button[type=submit]").click()
+        WebDriverWait(page, WAIT).until(lambda d: d.find_element(By.ID, "start").is_displayed())
+        page.find_element(By.ID, "start").click()
+        for _ in range(3):
+            _play_one(page)
+        WebDriverWait(page, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button"))
+        hand, log, version = _hand(page), page.find_element(By.ID, "log").text, _version(page)
+        server.send_signal(signal.SIGKILL)                   # no shutdown code runs
+        server.wait(WAIT)
+        server.stderr.close()
+        WebDriverWait(page, WAIT).until(lambda d: "reconnecting" in d.find_element(By.ID, "error").text)
+        _shot(page, "restart-lost-desktop.png", tmp_path)
+        server = _serve(port, db)
+        WebDriverWait(page, WAIT).until(lambda d: _version(d) > version)     # back by itself: the token
+        assert _hand(page) == hand and page.find_element(By.ID, "log").text == log        # nothing lost
+        assert page.find_element(By.ID, "error").text == ""
+        _play_one(page)                                                         # and the game goes on
+        assert page.find_element(By.ID, "log").text != log
+        _shot(page, "restart-back-desktop.png", tmp_path)
+    finally:
+        page.quit()
+        _stop(server)
+
+
+def test_a_listed_room_is_found_on_the_lobby_and_clashing_house_rules_are_greyed_out(server, tmp_path):
+    lobby, url = server
+    maker, friend = _browser("1000,900"), _browser("390,844")
+    try:
+        maker.get(url + "/")
+        WebDriverWait(maker, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=house]"))
+        box = {b.get_attribute("value"): b for b in maker.find_elements(By.CSS_SELECTOR, "input[name=house]")}
+        box["stacking-mattel"].click()
+        assert not box["stacking-progressive"].is_enabled() and box["seven-o"].is_enabled()
+        why = box["stacking-progressive"].find_element(By.XPATH, "..").text
+        assert "only one stacking rule at a time, and Stacking (Mattel house rule) is chosen" in why
+        assert "E33" not in why and "/" not in why
+        _shot(maker, "lobby-clash-desktop.png", tmp_path)
+        box["stacking-mattel"].click()                       # unchosen: every choice open again
+        assert box["stacking-progressive"].is_enabled()
+        box["seven-o"].click()
+        maker.find_element(By.ID, "listed").click()
+        maker.find_element(By.CSS_SELECTOR, "#make button[type=submit]").click()
+        WebDriverWait(maker, WAIT).until(lambda d: d.find_element(By.ID, "join").is_displayed())
+        maker.find_element(By.ID, "name").send_keys("Ann")
+        maker.find_element(By.CSS_SELECTOR, "#take button[type=submit]").click()
+        WebDriverWait(maker, WAIT).until(lambda d: d.find_element(By.ID, "start").is_displayed())
+        link = maker.find_element(By.ID, "link").get_attribute("value")
+        assert link.startswith(url + "/?room=")               # by the address the page was reached at
+        maker.find_element(By.ID, "copy").click()
+        WebDriverWait(maker, WAIT).until(lambda d: d.find_element(By.ID, "copied").text)
+        friend.get(url + "/")
+        WebDriverWait(friend, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#room-list a"))
+        entry = friend.find_element(By.CSS_SELECTOR, "#room-list li").text
+        assert "Ann" in entry and "seven-o" in entry and "3 free seats" in entry
+        _shot(friend, "lobby-list-phone.png", tmp_path)
+        friend.find_element(By.CSS_SELECTOR, "#room-list a").click()
+        WebDriverWait(friend, WAIT).until(lambda d: d.find_element(By.ID, "join").is_displayed())
+        friend.find_element(By.ID, "name").send_keys("Bob")
+        friend.find_element(By.CSS_SELECTOR, "#take button[type=submit]").click()
+        WebDriverWait(maker, WAIT).until(lambda d: "Bob" in d.find_element(By.ID, "seats").text)
+        friend.find_element(By.CSS_SELECTOR, "#reactions button").click()     # a quick reaction
+        WebDriverWait(maker, WAIT).until(lambda d: "Bob: Nice one!" in d.find_element(By.ID, "chat-lines").text)
+        _shot(maker, "room-chat-desktop.png", tmp_path)
+        friend.find_element(By.ID, "start").click()
+        WebDriverWait(friend, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+        _shot(friend, "game-chat-phone.png", tmp_path)
+    finally:
+        maker.quit()
+        friend.quit()

@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const code = (params.get("room") || "").toUpperCase();
 let socket = null, view = null, colors = [], retry = 0, lastTotal = 0, countdown = null;
-const REACTIONS = ["👍", "😂", "😮", "🎉", "😬", "Nice one!", "Oops", "Your turn!"];
+const REACTIONS = ["Nice one!", "Ha ha!", "Oops", "Well played", "Hurry up!", "Good game"];     // words: every font has them
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -24,7 +24,10 @@ function card(name, tag) {
   const color = colors.includes(parts[0]) ? parts[0] : null;
   const rest = color ? parts.slice(1).join("_") : name;
   node.classList.add(color || "wild");
-  const big = SYMBOLS[rest] || (/^\d+$/.test(rest) ? rest : rest.replace(/_/g, " "));
+  const WORDS = { two: 2, four: 4, six: 6, ten: 10 };
+  const draws = /(?:^|_)draw_(two|four|six|ten|\d+)$/.exec(rest);        // any draw card: +N, as printed
+  const big = SYMBOLS[rest] || (draws ? "+" + (WORDS[draws[1]] || draws[1]) : null)
+    || (/^\d+$/.test(rest) ? rest : rest.replace(/_/g, " "));
   node.appendChild(el("span", "big", big.length > 3 ? "" : big));
   if (!/^\d+$/.test(rest)) node.appendChild(el("span", "small", rest.replace(/_/g, " ")));
   node.title = name;
@@ -228,6 +231,7 @@ function render() {
   $("waiting").hidden = view.started || me < 0;
   $("start").onclick = () => socket.send(JSON.stringify({ type: "start" }));
   renderChat();
+  $("middle").hidden = !view.started;
   if (!view.started) { $("prompt").textContent = "Waiting for players..."; $("over").hidden = true; return; }
   $("top").replaceWith(Object.assign(card(view.top || "none"), { id: "top" }));
   const facts = $("facts"); facts.replaceChildren();
