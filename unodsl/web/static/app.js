@@ -175,11 +175,12 @@ function houseLine(info) {
 
 function connect(hello) {
   socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + code);
-  socket.onopen = () => { retry = 0; socket.send(JSON.stringify(hello)); };
+  socket.onopen = () => { retry = 0; document.body.classList.remove("offline"); socket.send(JSON.stringify(hello)); };
   socket.onmessage = (event) => receive(JSON.parse(event.data), hello);
   socket.onclose = () => {
     if (hello.type === "join" && !localStorage.getItem("unodsl-seat-" + code)) return;
     $("error").textContent = "connection lost: reconnecting...";
+    document.body.classList.add("offline");          // nothing to send to until it is back
     const again = hello.type === "join" ? { type: "join", token: localStorage.getItem("unodsl-seat-" + code) } : hello;
     setTimeout(() => connect(again), Math.min(5000, 500 * 2 ** retry++));
   };
