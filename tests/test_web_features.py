@@ -73,7 +73,8 @@ def test_a_rematch_deals_a_new_game_to_the_same_seats_and_the_results_are_kept()
                                                    "points": list(room.state.scores),
                                                    "cards": [len(h) for h in room.state.hands]}]
     hands = [list(h) for h in room.state.hands]
-    room.rematch(bob)
+    room.rematch(bob, game=0)
+    room.rematch(ann, game=0)             # asked at the same time as Bob: the one new game, no error
     second = room.view(ann)
     assert not second["over"] and second["game"] == 1 and second["started"]
     assert [s["name"] for s in second["room"]["seats"]] == ["Ann", "Bob", "heuristic bot"]

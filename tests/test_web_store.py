@@ -213,3 +213,20 @@ def test_a_server_killed_mid_game_comes_back_and_the_seats_go_on(tmp_path):
         server.kill()
         server.wait(WAIT)
         server.stderr.close()
+
+
+def test_the_chat_kept_is_the_last_hundred_lines_in_order_after_any_number_of_restarts(tmp_path):
+    db = str(tmp_path / "rooms.sqlite3")
+    lobby = Lobby(CLASSIC, players=2, seed=8, store=Store(db))
+    code = lobby.create({"players": 2}).code
+    said = []
+    for restart in range(3):
+        room = lobby.rooms[code]
+        seat = room.seats[0] if room.seats[0].taken else room.join("Ann")
+        for i in range(70):
+            said.append(f"line {restart}-{i}")
+            room.say(seat, said[-1])
+        lobby.store.close()
+        lobby = Lobby(CLASSIC, players=2, seed=8, store=Store(db))
+        assert [c["text"] for c in lobby.rooms[code].chat] == said[-100:]
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM chat").fetchone() == (100,)

@@ -85,6 +85,7 @@ class Room:
         self.game_number = 0                     # 0 the first game, 1 after a rematch, ...
         self.results: list[dict] = []            # the room's finished games: winner, points, names
         self.chat: list[dict] = []               # {"seat", "name", "text"}, the last CHAT_KEPT
+        self.chat_total = 0                      # chat lines ever said in the room (the store numbers them so)
         self.rounds: list[tuple[int, ...]] = []  # a match's scores after each round
         self.spectator_log: list[str] = []
         self.spectator_seen = 0
@@ -200,8 +201,11 @@ class Room:
         for seat in self.seats:
             seat.log, seat.seen = [], 0
 
-    def rematch(self, seat: Seat) -> None:
-        """Deal a new game in this room to the same seats, once the game is over."""
+    def rematch(self, seat: Seat, game: int | None = None) -> None:
+        """Deal a new game in this room to the same seats, once the game is over. `game`, the game the
+        asker saw end: when someone else asked first (a new game is dealt already), nothing to do."""
+        if game is not None and game != self.game_number:
+            return
         if self.state is None or not self.state.is_over:
             raise RoomError("a rematch is for when the game is over")
         self.game_number += 1
@@ -223,10 +227,8 @@ class Room:
         if not text:
             raise RoomError("an empty chat line")
         self.chat.append({"seat": seat.number, "name": seat.name, "text": text})
-        if len(self.chat) > CHAT_KEPT:
-            drop = len(self.chat) - CHAT_KEPT
-            del self.chat[:drop]
-            self.saved_chat = max(0, self.saved_chat - drop)
+        self.chat_total += 1
+        del self.chat[:-CHAT_KEPT]
         self._changed()
 
     def act(self, seat: Seat, action: str, version: int) -> None:
@@ -326,8 +328,8 @@ class Room:
         self.game_number = self.saved_game = saved["game"]
         self.seed = saved["seed"]
         self.results = list(saved["results"])
-        self.chat = list(saved["chat"])
-        self.saved_chat = len(self.chat)
+        self.chat = list(saved["chat"])[-CHAT_KEPT:]
+        self.chat_total = self.saved_chat = saved.get("chat_total", len(self.chat))
         if saved["started"]:
             self._deal()
             for action in saved["actions"]:

@@ -355,7 +355,8 @@ def _handle(conn: Connection, text: str, room: Room, watchers: dict) -> bool:
             if kind == "start":
                 room.start()
             elif kind == "rematch":
-                room.rematch(conn.seat)
+                game = message.get("game")
+                room.rematch(conn.seat, game if type(game) is int else None)
             elif kind == "chat":
                 room.say(conn.seat, message.get("text", ""))
             else:

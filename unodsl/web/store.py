@@ -50,7 +50,7 @@ CREATE TABLE actions (
 );
 CREATE TABLE chat (
     code     TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
-    n        INTEGER NOT NULL,
+    n        INTEGER NOT NULL,       -- the line's number among all the room's lines (the last 100 kept)
     line     TEXT NOT NULL,          -- JSON: {"seat": q, "name": ..., "text": ...}
     PRIMARY KEY (code, n)
 );
@@ -112,11 +112,12 @@ class Store:
                 "SELECT token, name, bot_name FROM seats WHERE code = ? ORDER BY number", (code,))]
             actions = [a for (a,) in self.db.execute(
                 "SELECT action FROM actions WHERE code = ? AND game = ? ORDER BY n", (code, game))]
-            chat = [json.loads(line) for (line,) in self.db.execute(
-                "SELECT line FROM chat WHERE code = ? ORDER BY n", (code,))]
+            chat = [(n, json.loads(line)) for n, line in self.db.execute(
+                "SELECT n, line FROM chat WHERE code = ? ORDER BY n", (code,))]
             out.append({"code": code, "settings": json.loads(settings), "game": game, "seed": seed,
                         "started": bool(started), "version": version, "results": json.loads(results),
-                        "seats": seats, "actions": actions, "chat": chat})
+                        "seats": seats, "actions": actions, "chat": [line for _, line in chat],
+                        "chat_total": chat[-1][0] + 1 if chat else 0})
         return out
 
     # --- writing
@@ -147,11 +148,15 @@ class Store:
                                     [(room.code, room.game_number, n, to_string(a))
                                      for n, a in enumerate(state.history[room.saved_actions:], room.saved_actions)])
                 room.saved_actions = len(state.history)
-            if len(room.chat) > room.saved_chat:
+            new = min(room.chat_total - room.saved_chat, len(room.chat))
+            if new > 0:
+                first = room.chat_total - new
                 self.db.executemany("INSERT OR REPLACE INTO chat (code, n, line) VALUES (?, ?, ?)",
                                     [(room.code, n, json.dumps(line))
-                                     for n, line in enumerate(room.chat[room.saved_chat:], room.saved_chat)])
-                room.saved_chat = len(room.chat)
+                                     for n, line in enumerate(room.chat[len(room.chat) - new:], first)])
+                self.db.execute("DELETE FROM chat WHERE code = ? AND n < ?",
+                                (room.code, room.chat_total - len(room.chat)))
+                room.saved_chat = room.chat_total
 
     def delete(self, code: str) -> None:
         with self.transaction():

@@ -280,7 +280,7 @@ function renderOver() {
     body.appendChild(tr);
   }
   $("rematch").hidden = view.seat < 0;
-  $("rematch").onclick = () => socket.send(JSON.stringify({ type: "rematch" }));
+  $("rematch").onclick = () => socket.send(JSON.stringify({ type: "rematch", game: view.game }));   // once, if two ask
   $("new-room").onclick = () => { location.href = "/"; };
 }
 
