@@ -263,6 +263,11 @@ def test_a_listed_room_is_found_on_the_lobby_and_clashing_house_rules_are_greyed
         assert link.startswith(url + "/?room=")               # by the address the page was reached at
         maker.find_element(By.ID, "copy").click()
         WebDriverWait(maker, WAIT).until(lambda d: d.find_element(By.ID, "copied").text)
+        lobby.addresses = ["http://192.0.2.7:8000"]           # served on the home network too (--host 0.0.0.0):
+        maker.refresh()                                       # opened as 127.0.0.1, the link is the network's
+        WebDriverWait(maker, WAIT).until(lambda d: d.find_element(By.ID, "link").get_attribute("value")
+                                         .startswith("http://192.0.2.7:8000/?room="))
+        lobby.addresses = []
         friend.get(url + "/")
         WebDriverWait(friend, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#room-list a"))
         entry = WebDriverWait(friend, WAIT, ignored_exceptions=[StaleElementReferenceException]).until(

@@ -183,3 +183,14 @@ def test_the_turn_timer_on_the_server_plays_for_the_idle_seat():
                 ws.send_json({"type": "join", "name": name})
             view = _until(a, lambda m: any("time is up" in line for line in m.get("log", [])))
             assert view["started"]
+
+
+def test_served_on_every_interface_the_room_tells_its_network_address():
+    from unodsl.cli.serve import network_addresses
+    assert network_addresses("127.0.0.1", 8000) == []
+    assert network_addresses("192.168.1.20", 8000) == ["http://192.168.1.20:8000"]
+    assert all(not a.startswith("http://127.") and a.endswith(":8123") for a in network_addresses("0.0.0.0", 8123))
+    lobby = Lobby(CLASSIC, players=2, addresses=["http://192.168.1.20:8000"])
+    with TestClient(create_app(lobby)) as client:
+        code = client.post("/api/rooms", json={"players": 2}).json()["code"]
+        assert client.get(f"/api/rooms/{code}").json()["addresses"] == ["http://192.168.1.20:8000"]

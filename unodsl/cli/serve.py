@@ -42,7 +42,8 @@ def serve(file: str, host: str, port: int, players: int, bots: str, grace: float
         click.echo(f"unodsl: {err}", err=True)
         sys.exit(1)
     try:
-        lobby = Lobby(variant_file(file), bots=bots, players=players, grace=grace, seed=seed, store=store)
+        lobby = Lobby(variant_file(file), bots=bots, players=players, grace=grace, seed=seed, store=store,
+                      addresses=network_addresses(host, port))
         lobby.base.check_players(players)
     except RoomError as err:
         click.echo(str(err), err=True)
@@ -58,3 +59,24 @@ def serve(file: str, host: str, port: int, players: int, bots: str, grace: float
     threading.Thread(target=combos.clashes, args=(lobby,), daemon=True).start()
     # ws_max_size: a frame past 64 KB closes the connection before it is read into memory.
     uvicorn.run(create_app(lobby), host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
+def network_addresses(host: str, port: int) -> list[str]:
+    """The addresses the home network reaches this server at, when it listens on every interface: the
+    page links to them when it was opened as 127.0.0.1. Found without sending anything (a UDP socket's
+    route), and from the host name; loopback ones left out."""
+    import socket
+    if host not in ("0.0.0.0", "::", ""):
+        return [] if host.startswith("127.") or host == "localhost" else [f"http://{host}:{port}"]
+    found = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))          # TEST-NET-1: a route is chosen, no packet sent
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    except OSError:
+        pass
+    return [f"http://{ip}:{port}" for ip in dict.fromkeys(found) if not ip.startswith("127.")]

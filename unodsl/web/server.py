@@ -51,7 +51,7 @@ class Lobby:
     """The server's rooms, all for one variant file, each with its own house rules and rulings."""
 
     def __init__(self, variant_path: str, *, bots: str = "heuristic", players: int = 4, grace: float = 30.0,
-                 seed: int | None = None, store: Store | None = None, warn=None):
+                 seed: int | None = None, store: Store | None = None, warn=None, addresses: list[str] = ()):
         self.variant_path = variant_path         # as given: diagnostics name it so
         self.bots = bots
         self.players = players
@@ -60,6 +60,7 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.base = self.load((), {})       # refuses a broken variant before the server starts
         self.store = store
+        self.addresses = list(addresses)     # how the home network reaches this server ("http://192.168.1.20:8000")
         self.variant_key = os.path.abspath(variant_path)     # the rooms a store keeps are per variant file
         self.warn = warn or (lambda message: print(f"unodsl: {message}", file=sys.stderr))
         self.store_failed = False
@@ -270,7 +271,7 @@ def create_app(lobby: Lobby) -> Starlette:
         room = lobby.rooms.get(request.path_params["code"].upper())
         if room is None:
             return JSONResponse({"error": "no such room"}, status_code=404)
-        return JSONResponse({"room": room.room_info(), "rulebook": room.rulebook})
+        return JSONResponse({"room": room.room_info(), "rulebook": room.rulebook, "addresses": lobby.addresses})
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()

@@ -139,7 +139,7 @@ async function room() {
   $("code").textContent = code; $("join-code").textContent = code; $("share").hidden = false;
   $("house-line").textContent = houseLine(info.room);
   $("rulebook").textContent = info.rulebook; $("rules").hidden = false;
-  shareLink();
+  shareLink(info.addresses || []);
   const token = localStorage.getItem("unodsl-seat-" + code);
   if (token) { connect({ type: "join", token }); return; }
   $("join").hidden = false;
@@ -147,19 +147,22 @@ async function room() {
   $("watch").onclick = () => connect({ type: "watch" });
 }
 
-function shareLink() {
-  // The link by the address this page was reached at: the one the others can reach too.
-  const link = location.origin + "/?room=" + encodeURIComponent(code);
+function shareLink(addresses) {
+  // The link by the address this page was reached at: the one the others can reach too. Reached at
+  // this computer's own name (127.0.0.1), the server's address on the home network, when it has one.
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  const origin = local && addresses.length ? addresses[0] : location.origin;
+  const link = origin + "/?room=" + encodeURIComponent(code);
   $("link").value = link;
   $("link").size = link.length;
-  const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
   const shown = (said) => { $("copied").textContent = said; };
+  const lonely = local && !addresses.length;
   $("copy").onclick = async () => {
     $("link").focus(); $("link").select();
     try {
       if (navigator.clipboard && window.isSecureContext) await navigator.clipboard.writeText(link);
       else if (!document.execCommand("copy")) throw new Error("no clipboard");
-      shown("copied" + (local ? " (this address works on this computer only: see docs/play.md for a home network)" : ""));
+      shown("copied" + (lonely ? " (this address works on this computer only: see docs/play.md for a home network)" : ""));
     } catch (e) {
       shown("select the link and copy it");
     }
