@@ -194,3 +194,14 @@ def test_served_on_every_interface_the_room_tells_its_network_address():
     with TestClient(create_app(lobby)) as client:
         code = client.post("/api/rooms", json={"players": 2}).json()["code"]
         assert client.get(f"/api/rooms/{code}").json()["addresses"] == ["http://192.168.1.20:8000"]
+
+
+def test_a_match_score_table_between_rounds_names_the_players():
+    room = Room("ABCDEF", load(CLASSIC), 2, seed=5, match=True)
+    ann = room.join("Ann")
+    room.start()
+    while not room.rounds:
+        room.act(ann, room.view(ann)["choices"][0], room.version)
+    table = room.view(ann)["score_table"]
+    assert table[0].split() == ["round", "Ann", "(you)", "heuristic", "bot"] and table[-1].startswith("total")
+    assert room.view(None)["score_table"][0].split() == ["round", "Ann", "heuristic", "bot"]

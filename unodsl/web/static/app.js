@@ -259,9 +259,24 @@ function render() {
   view.log.forEach((line, i) => log.appendChild(colored(el("li", i >= view.log.length - fresh ? "new" : ""), line)));
   log.scrollTop = log.scrollHeight;
   lastTotal = view.log_total;
-  $("scores").hidden = !view.score_table.length;
-  $("scores").textContent = view.score_table.join("\n");
+  renderRounds();
   renderOver();
+}
+
+function renderRounds() {
+  // A match: each round's points and the totals, a column a player, by name.
+  const rounds = view.rounds || [];
+  $("rounds").hidden = !(view.room.match && rounds.length);
+  if ($("rounds").hidden) return;
+  const row = (cells, tag) => { const tr = el("tr"); for (const c of cells) tr.appendChild(el(tag, "", String(c))); return tr; };
+  $("rounds").tHead.replaceChildren(row(["round", ...view.room.seats.map((s) => nameOf(s.seat))], "th"));
+  const body = $("rounds").tBodies[0]; body.replaceChildren();
+  rounds.forEach((after, i) => {
+    const before = i ? rounds[i - 1] : after.map(() => 0);
+    body.appendChild(row([i + 1, ...after.map((a, q) => a - before[q])], "td"));
+  });
+  const total = row(["total", ...rounds[rounds.length - 1]], "td"); total.className = "total";
+  body.appendChild(total);
 }
 
 function renderOver() {
