@@ -2,7 +2,8 @@
 
 # Usage: `python benchmarks/bench_web.py [--rooms 50] [--seats 4] [--json]` (needs the web extra)
 #
-# The server runs in a child process (`python -m unodsl serve`, as a user starts it); this process
+# The server runs in a child process (`python -m unodsl serve`, as a user starts it, with no limit
+# of rooms per client: every room here is made from 127.0.0.1); this process
 # opens every seat as a WebSocket client (the websockets package), all at once, and each seat
 # plays its first choice whenever its view offers choices. Every seat is a person: no bots, so
 # each action is one client's message and one change of its room. Reported: actions per second
@@ -108,7 +109,8 @@ def main() -> int:
     url = f"http://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))
     server = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", str(HERE.parent / "variants" / "classic.yaml"),
-                               "--port", str(port), "--seed", "1", "--players", str(args.seats)], env=env,
+                               "--port", str(port), "--seed", "1", "--players", str(args.seats),
+                               "--rooms-per-client", "0"], env=env,   # every seat is 127.0.0.1
                               stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):                    # the server is up when it answers (a start-up guard)
