@@ -1,0 +1,163 @@
+"""The State's fields are declared once (engine/fields.py): nothing of a field may live in one place only.
+
+The slots, the constructor, the round reset and `clone` are made from the declaration; what stays
+written by hand (the deal, the turn's hand-off kept inline on the hot path) is held to it here, and
+every field of states sampled from every shipped variant and house rule is held to its declared type.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+import textwrap
+
+import pytest
+
+import unodsl
+from unodsl import State
+from unodsl.agents.bots import HeuristicBot
+from unodsl.engine import fields
+from unodsl.engine.chance import as_chance
+from unodsl.engine.fast import FastState
+from unodsl.engine.fields import DEAL, FIELDS, MATCH, NEVER, ROUND, SLOTS, TURN
+from unodsl.engine.flow import Flow
+from unodsl.engine.sets import SetState
+
+NAMES = sorted(entry.name for entry in unodsl.variants())
+
+
+# --- the declaration itself ----------------------------------------------------------------------
+
+
+def test_each_field_is_declared_once_with_a_known_type_reset_and_visibility():
+    assert len(SLOTS) == len(set(SLOTS))
+    for f in FIELDS:
+        assert f.type in fields.TYPES, f"{f.name}: type {f.type!r} is not a word of fields.TYPES"
+        assert f.reset in (NEVER, MATCH, DEAL, ROUND, TURN), f.name
+        assert f.seen in (fields.PUBLIC, fields.OWNER, fields.NOBODY, fields.DECLARED), f.name
+        assert f.doc and "|" not in f.doc, f"{f.name}: one line for docs/api.md's table, without a '|'"
+        if f.reset != DEAL:
+            assert f.initial is not None, f"{f.name}: a {f.reset} field needs its initial value"
+        assert f.saved_when is None or f.check is not None, f"{f.name}: saved_when of a field not saved"
+        assert f.dump is None or f.check is not None, f"{f.name}: dump of a field not saved"
+
+
+def test_the_state_has_exactly_the_declared_slots():
+    """No class of the State family adds a field of its own (ChanceState's and PinnedState's bookkeeping aside)."""
+    assert State.__slots__ == SLOTS
+    for cls in (FastState, SetState):
+        assert all(vars(c).get("__slots__", ()) == () for c in cls.__mro__ if c not in (State, object)), cls
+    game = unodsl.load("classic")
+    chance = as_chance(game.new_game(2, seed=1))
+    assert set(type(chance).__slots__) == {"lo", "hi", "told", "used"}
+
+
+def _assigned(function) -> dict[str, str]:
+    """{field: the source of the value} for each `self.FIELD = value` in a function's body (chains too)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                    out[target.attr] = ast.unparse(node.value)
+    return out
+
+
+@pytest.mark.parametrize("hand_off", [Flow._begin_turn, FastState._end_turn], ids=["Flow", "FastState"])
+def test_each_turn_begins_with_the_turn_fields_at_their_initial_values(hand_off):
+    """The turn's hand-off is written inline (a call there would cost every turn): it resets exactly the
+    TURN fields, each to its declared initial value. Declare a field TURN to have it reset here too."""
+    assigned = _assigned(hand_off)
+    for f in FIELDS:
+        if f.reset == TURN:
+            assert assigned.get(f.name) == f.initial, f"{hand_off.__qualname__} must set {f.name} = {f.initial}"
+        elif f.initial is not None and f.initial.lstrip("-").isdigit():
+            assert assigned.get(f.name) != f.initial, \
+                f"{hand_off.__qualname__} resets {f.name} to {f.initial} at each turn: declare it TURN"
+
+
+def test_the_deal_sets_every_deal_field():
+    """A DEAL field has no initial value of the round reset: the deal (and a position) must set it."""
+    classic = unodsl.load("classic")
+    for state in (classic.new_game(3, seed=4), classic.new_game(2, seed=5, match=True)):
+        for f in FIELDS:
+            assert hasattr(state, f.name), f"{f.name} is never set"
+    for f in FIELDS:
+        if f.reset == DEAL:
+            assert f"self.{f.name} =" in _deal_sources(), f"{f.name} is declared DEAL, but the deal never sets it"
+
+
+def _deal_sources() -> str:
+    from unodsl.engine import variables
+    return inspect.getsource(Flow._deal) + inspect.getsource(variables.Variables.reset_variables)
+
+
+def test_the_generated_members_are_the_declaration():
+    """What fields.derived makes: the constructor sets the NEVER and MATCH fields, the round reset the
+    ROUND and TURN ones, each to its initial value, and nothing else."""
+    init, reset = _assigned_in(fields.init_source()), _assigned_in(fields.round_reset_source())
+    assert init == {f.name: f.initial for f in FIELDS if f.reset in (NEVER, MATCH)}
+    assert reset == {f.name: f.initial for f in FIELDS if f.reset in (ROUND, TURN)}
+    assert State.__init__.__code__.co_filename == "<unodsl.engine.fields: __init__>"
+
+
+def _assigned_in(source: str) -> dict[str, str]:
+    out = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute):
+            out[node.targets[0].attr] = ast.unparse(node.value)
+    return out
+
+
+# --- sampled states: every field of its declared type, clone shares nothing ------------------------
+
+
+def _mutables(value, out: list) -> list:
+    if isinstance(value, (list, dict)):
+        out.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _mutables(item, out)
+    return out
+
+
+def _check(state: State) -> None:
+    for f in FIELDS:
+        value = getattr(state, f.name)
+        assert fields.fits(f, value), f"{f.name} holds {value!r:.80}, not a {f.type}"
+    copy = state.clone()
+    for f in FIELDS:
+        if f.name in ("g", "rng"):
+            continue
+        old, new = getattr(state, f.name), getattr(copy, f.name)
+        assert old == new, f.name
+        shared = {id(x) for x in _mutables(old, [])} & {id(x) for x in _mutables(new, [])}
+        assert not shared, f"clone shares a list or dict of {f.name}"
+    assert copy.rng is not state.rng and copy.rng.getstate() == state.rng.getstate()
+    assert copy.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_field_of_sampled_states_fits_its_type_and_clone_copies_it(name):
+    game = unodsl.load(name)
+    v = game.variant
+    players = (v.allowed_players or (max(v.min_players, min(4, v.max_players)),))[0]
+    for seed in range(2):
+        state = game.new_game(players, seed=seed, match=seed == 1, record=seed == 1)
+        bots = [HeuristicBot(random.Random(seed + p)) for p in range(players)]
+        step = 0
+        while not state.over and step < 400:
+            if step % 7 == 0:
+                _check(state)
+            state.apply_id(bots[state.current_player].act(state))
+            step += 1
+        _check(state)
+
+
+def test_a_state_not_dealt_yet_clones_as_far_as_it_goes():
+    game = unodsl.load("classic")
+    state = game.state_class(game, 2, 3, False, False)
+    copy = state.clone()
+    assert not hasattr(copy, "hands") and copy.scores == [0, 0] and copy.scores is not state.scores
+    assert copy.rng.getstate() == state.rng.getstate()
