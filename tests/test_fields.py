@@ -17,12 +17,13 @@ import pytest
 import unodsl
 from unodsl import State
 from unodsl.agents.bots import HeuristicBot
-from unodsl.engine import fields
+from unodsl.engine import fields, savefile
 from unodsl.engine.chance import as_chance
 from unodsl.engine.fast import FastState
 from unodsl.engine.fields import DEAL, FIELDS, MATCH, NEVER, ROUND, SLOTS, TURN
 from unodsl.engine.flow import Flow
 from unodsl.engine.sets import SetState
+from tools.fields_table import PAGE, render_table, spliced
 
 NAMES = sorted(entry.name for entry in unodsl.variants())
 
@@ -36,7 +37,7 @@ def test_each_field_is_declared_once_with_a_known_type_reset_and_visibility():
         assert f.type in fields.TYPES, f"{f.name}: type {f.type!r} is not a word of fields.TYPES"
         assert f.reset in (NEVER, MATCH, DEAL, ROUND, TURN), f.name
         assert f.seen in (fields.PUBLIC, fields.OWNER, fields.NOBODY, fields.DECLARED), f.name
-        assert f.doc and "|" not in f.doc, f"{f.name}: one line for docs/api.md's table, without a '|'"
+        assert f.doc and "\n" not in f.doc, f"{f.name}: one line for docs/api.md's table"
         if f.reset != DEAL:
             assert f.initial is not None, f"{f.name}: a {f.reset} field needs its initial value"
         assert f.saved_when is None or f.check is not None, f"{f.name}: saved_when of a field not saved"
@@ -161,3 +162,36 @@ def test_a_state_not_dealt_yet_clones_as_far_as_it_goes():
     copy = state.clone()
     assert not hasattr(copy, "hands") and copy.scores == [0, 0] and copy.scores is not state.scores
     assert copy.rng.getstate() == state.rng.getstate()
+
+
+# --- the save schema and the docs are the declaration's too --------------------------------------
+
+
+def test_the_save_schema_is_the_declaration_in_its_order():
+    """Every field is saved (checked by its `check`) or not saved (loaded at its initial value): never neither."""
+    saved = [f.name for f in FIELDS if f.check is not None]
+    assert [*savefile.FIELDS, *savefile.OPTIONAL] == saved
+    assert set(savefile.UNSAVED) == {f.name for f in FIELDS if f.check is None}
+    assert set(savefile.OPTIONAL) == {f.name for f in FIELDS if f.saved_when is not None}
+    for game in (unodsl.load("classic"), unodsl.load("flip"), unodsl.load("doubles")):
+        assert list(savefile.fields_of(game)) == [f.name for f in FIELDS if f.check is not None and (
+            f.saved_when is None or eval(f.saved_when, {"g": game}))]
+
+
+def test_a_loaded_state_has_every_field_and_the_unsaved_ones_at_their_initial_values():
+    game = unodsl.load("classic")
+    state = game.new_game(3, seed=8, record=True)
+    for _ in range(5):
+        state.apply_id(state.legal_action_ids()[0])
+    loaded = type(state).from_json(game, state.to_json())
+    for f in FIELDS:
+        assert hasattr(loaded, f.name), f.name
+    assert loaded.g is game and loaded.log is None and loaded.events is None and loaded.dealing == 0
+    assert loaded.to_json() == state.to_json()
+
+
+def test_the_field_table_of_docs_api_is_the_declaration():
+    """Regenerate it with `python -m tools.fields_table --write`."""
+    text = PAGE.read_text(encoding="utf-8")
+    assert spliced(text) == text, "docs/api.md's field table is out of date: python -m tools.fields_table --write"
+    assert all(f"| `{f.name}` |" in render_table() for f in FIELDS)
