@@ -8,6 +8,7 @@ every field of states sampled from every shipped variant and house rule is held 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import random
 import textwrap
@@ -66,17 +67,29 @@ def _assigned(function) -> dict[str, str]:
     return out
 
 
+def _hand_off_problems(table, hand_off) -> list[str]:
+    """Where `hand_off` (a turn's start written inline) disagrees with the TURN fields of `table`."""
+    assigned, problems = _assigned(hand_off), []
+    for f in table:
+        if f.reset == TURN and assigned.get(f.name) != f.initial:
+            problems.append(f"{hand_off.__qualname__} must set {f.name} = {f.initial}")
+        elif f.reset != TURN and f.initial is not None and f.initial.lstrip("-").isdigit() \
+                and assigned.get(f.name) == f.initial:
+            problems.append(f"{hand_off.__qualname__} resets {f.name} to {f.initial} at each turn: declare it TURN")
+    return problems
+
+
 @pytest.mark.parametrize("hand_off", [Flow._begin_turn, FastState._end_turn], ids=["Flow", "FastState"])
 def test_each_turn_begins_with_the_turn_fields_at_their_initial_values(hand_off):
     """The turn's hand-off is written inline (a call there would cost every turn): it resets exactly the
     TURN fields, each to its declared initial value. Declare a field TURN to have it reset here too."""
-    assigned = _assigned(hand_off)
-    for f in FIELDS:
-        if f.reset == TURN:
-            assert assigned.get(f.name) == f.initial, f"{hand_off.__qualname__} must set {f.name} = {f.initial}"
-        elif f.initial is not None and f.initial.lstrip("-").isdigit():
-            assert assigned.get(f.name) != f.initial, \
-                f"{hand_off.__qualname__} resets {f.name} to {f.initial} at each turn: declare it TURN"
+    assert _hand_off_problems(FIELDS, hand_off) == []
+    # A field declared TURN that the hand-off does not reset, or reset there but not declared TURN, is caught.
+    flips = [dataclasses.replace(f, reset=TURN) if f.name == "flips" else f for f in FIELDS]
+    assert _hand_off_problems(flips, hand_off) == [f"{hand_off.__qualname__} must set flips = 0"]
+    steps = [dataclasses.replace(f, reset=ROUND) if f.name == "steps" else f for f in FIELDS]
+    assert _hand_off_problems(steps, hand_off) == [
+        f"{hand_off.__qualname__} resets steps to 0 at each turn: declare it TURN"]
 
 
 def test_the_deal_sets_every_deal_field():

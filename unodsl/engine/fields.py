@@ -27,6 +27,7 @@ Adding a field is adding its line here (docs/architecture.md, "Where to add a fi
 
 from __future__ import annotations
 
+import linecache
 import random
 import re
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ PUBLIC, OWNER, NOBODY, DECLARED = "public", "owner", "nobody", "declared"
 
 @dataclass(frozen=True, slots=True)
 class Field:
+    """One field of the State, as the module's docstring says."""
+
     name: str
     type: str
     reset: str
@@ -216,10 +219,13 @@ def _deep_list(value: list) -> list:
     return [(_deep_list(x) if isinstance(x, list) else x) for x in value]
 
 
-def _compile(name: str, source: str, namespace: dict):
-    """The function `name` defined by `source`, run in `namespace` (file name `<fields: NAME>` in tracebacks)."""
+def made(name: str, source: str, namespace: dict):
+    """The function `name` defined by `source`, run in `namespace`: its file `<unodsl.engine.fields: NAME>`,
+    whose lines tracebacks and `inspect.getsource` show."""
+    filename = f"<unodsl.engine.fields: {name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     scope = dict(namespace)
-    exec(compile(source, f"<unodsl.engine.fields: {name}>", "exec"), scope)
+    exec(compile(source, filename, "exec"), scope)
     return scope[name]
 
 
@@ -272,9 +278,10 @@ def clone_source() -> str:
 
 
 def _clone_partial(old, new) -> None:
+    """clone's copy of a state not dealt yet: each field it has, copied as its type says."""
     for f in FIELDS:
         if hasattr(old, f.name):
-            setattr(new, f.name, _compile("copy", f"def copy(v):\n    return {TYPES[f.type][0]}\n", _NAMESPACE)(
+            setattr(new, f.name, made("copy", f"def copy(v):\n    return {TYPES[f.type][0]}\n", _NAMESPACE)(
                 getattr(old, f.name)))
 
 
@@ -287,8 +294,8 @@ def derived(namespace: dict) -> dict:
     `namespace` gives the names the initial values use (flow.py's AFTER_SETUP, END_TURN).
     """
     scope = {**_NAMESPACE, **namespace}
-    made = {name: _compile(name, source(), scope) for name, source in (
+    members = {name: made(name, source(), scope) for name, source in (
         ("__init__", init_source), ("reset_round_fields", round_reset_source), ("clone", clone_source))}
-    for name, function in made.items():
+    for name, function in members.items():
         function.__qualname__ = f"State.{name}"
-    return {"__slots__": SLOTS, **made}
+    return {"__slots__": SLOTS, **members}

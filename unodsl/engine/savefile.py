@@ -284,13 +284,7 @@ def _dump_source() -> str:
     return "\n".join(lines + ["    return data"]) + "\n"
 
 
-def _function(name: str, source: str):
-    scope: dict = {}
-    exec(compile(source, f"<unodsl.engine.fields: {name}>", "exec"), globals(), scope)
-    return scope[name]
-
-
-dump_fields = _function("dump_fields", _dump_source())
+dump_fields = declaration.made("dump_fields", _dump_source(), globals())
 
 
 def dump_state(state) -> str:
