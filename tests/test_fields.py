@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import inspect
+import json
 import random
 import textwrap
 
@@ -17,11 +18,13 @@ import pytest
 
 import unodsl
 from unodsl import State
+from unodsl.agents import view
 from unodsl.agents.bots import HeuristicBot
+from unodsl.agents.view import public_state
 from unodsl.engine import fields, savefile
 from unodsl.engine.chance import as_chance
 from unodsl.engine.fast import FastState
-from unodsl.engine.fields import DEAL, FIELDS, MATCH, NEVER, ROUND, SLOTS, TURN
+from unodsl.engine.fields import DEAL, FIELDS, MATCH, NEVER, PUBLIC, ROUND, SLOTS, TURN
 from unodsl.engine.flow import Flow
 from unodsl.engine.sets import SetState
 from tools.fields_table import PAGE, render_table, spliced
@@ -149,7 +152,13 @@ def _check(state: State) -> None:
         shared = {id(x) for x in _mutables(old, [])} & {id(x) for x in _mutables(new, [])}
         assert not shared, f"clone shares a list or dict of {f.name}"
     assert copy.rng is not state.rng and copy.rng.getstate() == state.rng.getstate()
-    assert copy.to_json() == state.to_json()
+    saved = json.loads(state.to_json())
+    assert json.loads(copy.to_json()) == saved
+    for seat in range(state.n):                       # a seat's view keeps every public field as it is
+        seen = public_state(state, seat)
+        for f in FIELDS:
+            if f.seen == PUBLIC and f.name in saved:
+                assert seen[f.name] == saved[f.name], (f.name, seat)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -208,3 +217,35 @@ def test_the_field_table_of_docs_api_is_the_declaration():
     text = PAGE.read_text(encoding="utf-8")
     assert spliced(text) == text, "docs/api.md's field table is out of date: python -m tools.fields_table --write"
     assert all(f"| `{f.name}` |" in render_table() for f in FIELDS)
+
+
+# --- who may see a field: a seat's view of the state (agents/view.py) -----------------------------
+
+
+def test_a_seats_view_of_the_state_redacts_every_saved_field_not_public():
+    """public_state names each saved field that is not PUBLIC (to redact it) or removes it; the sampled
+    states above check that it keeps the public ones as they are."""
+    source = inspect.getsource(public_state)
+    for f in FIELDS:
+        if f.check is not None and f.seen != PUBLIC:
+            assert f'data["{f.name}"]' in source or f.name in view._SECRET, \
+                f"{f.name} is declared {f.seen}, but a seat's view (public_state) shows it as it is"
+
+
+def test_the_card_drawn_on_another_seats_turn_is_not_in_a_seats_view():
+    """Teams: a seat asked to call UNO inside the after-draw event of another seat's turn saw the card that
+    seat drew and kept (drawn_this_turn), in public_state (what bots and remote seats are given)."""
+    game = unodsl.load("teams")
+    players = game.variant.allowed_players[0] if game.variant.allowed_players else 4
+    for seed in range(60):
+        state = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not state.over:
+            p = state.current_player
+            if p != state.current and state.drawn_this_turn >= 0 and state.played_by < 0:
+                assert public_state(state, p)["drawn_this_turn"] is None
+                assert public_state(state, state.current)["drawn_this_turn"] == state.drawn_this_turn
+                return
+            actions = state.legal_action_ids()
+            state.apply_id(actions[rng.randrange(len(actions))])
+    pytest.fail("no decision of another seat during a turn's draw in 60 games")

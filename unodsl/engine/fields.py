@@ -18,8 +18,10 @@ A field says:
   `saved_when`: for a field only some variants' saves hold (source over `g`), else always saved;
   `dump`: how it is written, source over `value` (and `state`, `g`, `names`: the card ids), when
   not as it is; fields are saved and checked in the table's order;
-- `seen`: who may see its value: `PUBLIC` every seat, `OWNER` the seat it belongs to (the others at
-  most its size), `NOBODY` (its consequences only), `DECLARED` as the variant declares each part;
+- `seen`: who may see its value: `PUBLIC` every seat, `OWNER` the seat it belongs to (the others a part
+  of it: a size, a kind), `NOBODY` (its consequences only), `DECLARED` as the variant declares each
+  part; a seat's view of a saved state (agents/view.py's `public_state`) redacts every field but the
+  public ones, as tests/test_fields.py checks;
 - `doc`: one line, for docs/api.md.
 
 Adding a field is adding its line here (docs/architecture.md, "Where to add a field").
@@ -84,8 +86,8 @@ FIELDS: tuple[Field, ...] = (
       "the draw pile, its top card last (its size is public)", dump=CARDS),
     F("discard", "list[int]", DEAL, None, "list_of(card_id, nonempty=True)", PUBLIC,
       "the discard pile, its top card last", dump=CARDS),
-    F("limbo", "list[list[int]]", ROUND, "[[], []]", "list_of(cards, length=lambda ld: 2)", NOBODY,
-      "the cards an exchange has set aside, two lots", dump=ZONES),
+    F("limbo", "list[list[int]]", ROUND, "[[], []]", "list_of(cards, length=lambda ld: 2)", OWNER,
+      "the cards an exchange has set aside, two lots (the seat picking sees its own lot)", dump=ZONES),
     F("color", "int", DEAL, None, "color_or_none", PUBLIC, "the color in play, or -1"),
     F("direction", "int", DEAL, "1", "one_of(1, -1)", PUBLIC, "1 clockwise, -1 counter-clockwise"),
     F("current", "int", ROUND, "self.dealer", "seat", PUBLIC, "the seat whose turn it is"),
@@ -99,18 +101,18 @@ FIELDS: tuple[Field, ...] = (
       "the seat the next turn is counted from, when not the current one, or -1"),
     F("turns", "int", ROUND, "0", "integer(0)", PUBLIC, "turns begun in this round"),
     F("after", "str", ROUND, "AFTER_SETUP", "one_of(AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW)",
-      NOBODY, "what follows once the open effects finish (flow.py); saved only while effects are open",
+      PUBLIC, "what follows once the open effects finish (flow.py); saved only while effects are open",
       dump="value if state.frames else AFTER_SETUP"),
-    F("then", "str", ROUND, "END_TURN", "one_of(END_TURN, OFFER_DRAWN, WINDOWS, CONTINUE_SET)", NOBODY,
+    F("then", "str", ROUND, "END_TURN", "one_of(END_TURN, OFFER_DRAWN, WINDOWS, CONTINUE_SET)", PUBLIC,
       "what follows once a resolution has settled; saved only while player-out events are open",
       dump="value if state.frames and state.after == AFTER_OUTS else END_TURN"),
-    F("steps", "int", TURN, "0", "integer(0)", NOBODY, "effect steps taken this turn (the work limit)"),
+    F("steps", "int", TURN, "0", "integer(0)", PUBLIC, "effect steps taken this turn (the work limit)"),
     F("next_player", "int", ROUND, "-1", "next_player", PUBLIC,
       "the seat whose turn comes after the windows between turns; -1 before the first turn"),
     F("played_by", "int", TURN, "-1", "seat_or_none", PUBLIC, "the seat that played the last card this turn, or -1"),
     F("flips", "int", ROUND, "0", "integer(0)", PUBLIC, "times a two-sided deck was flipped this round"),
     F("drawn_this_turn", "int", TURN, "-1", "card_kind_or_none", OWNER,
-      "the card the turn's player drew this turn, or -1"),
+      "the card the turn's player (`current`) drew this turn, or -1; theirs to see"),
     F("vulnerable", "list[int]", ROUND, "[]", "list_of(seat, distinct=True)", PUBLIC,
       "the seats at UNO without having called it, who may be caught"),
     F("uno_called", "list[bool]", ROUND, "[False] * n", "per_seat(boolean)", PUBLIC, "each seat has called UNO"),
@@ -119,16 +121,17 @@ FIELDS: tuple[Field, ...] = (
     F("eliminated", "list[bool]", ROUND, "[False] * n", "per_seat(boolean)", PUBLIC, "each seat is out of the round"),
     F("out", "list[bool]", ROUND, "[not hand for hand in self.hands]", "per_seat(boolean)", PUBLIC,
       "each seat is out of cards (as last settled)"),
-    F("window", "list[int]", ROUND, "[]", "list_of(seat)", NOBODY,
-      "the seats still to ask in the open jump-in or catch window (a seat sees only that it is asked)"),
+    F("window", "list[int]", ROUND, "[]", "list_of(seat)", PUBLIC,
+      "the seats still to ask in the open jump-in or catch window"),
     F("window_kind", "str", ROUND, "''", "one_of('', D.JUMP, D.CATCH)", PUBLIC, "the open window: jump, catch or ''"),
     F("revealed", "dict[int, dict[int, list[int]]]", ROUND, "{}", "revealed", OWNER,
       "what each seat has been shown of other hands: {viewer: {seat: cards}}",
       dump="{str(p): {str(q): [names[k] for k in c] for q, c in seen.items()} for p, seen in value.items()}"),
     F("rng", "Random", NEVER, "random.Random(seed)", "rng", NOBODY, "the game's random generator",
       dump="saved_rng(value)"),
-    F("frames", "list[frame]", ROUND, "[]", "frames", NOBODY,
-      "the effects in progress, innermost last: [code, pc, self, card, honest, jumped, locals...]"),
+    F("frames", "list[frame]", ROUND, "[]", "frames", OWNER,
+      "the effects in progress, innermost last: [code, pc, self, card, honest, jumped, locals...]; a restricted "
+      "card's honesty is its player's to see"),
     F("pending", "tuple | None", ROUND, "None", "pending", OWNER,
       "the decision waited for, (kind, seat, ...), None once over; its kind and seat are public, the rest "
       "(a drawn card) its seat's"),
