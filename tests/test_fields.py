@@ -20,7 +20,8 @@ import unodsl
 from unodsl import State
 from unodsl.agents import view
 from unodsl.agents.bots import HeuristicBot
-from unodsl.agents.view import public_state
+from unodsl.agents.view import SeatView, public_state
+from unodsl.agents.worlds import Knowledge, WorldSampler
 from unodsl.engine import fields, savefile
 from unodsl.engine.chance import as_chance
 from unodsl.engine.fast import FastState
@@ -245,6 +246,13 @@ def test_the_card_drawn_on_another_seats_turn_is_not_in_a_seats_view():
             if p != state.current and state.drawn_this_turn >= 0 and state.played_by < 0:
                 assert public_state(state, p)["drawn_this_turn"] is None
                 assert public_state(state, state.current)["drawn_this_turn"] == state.drawn_this_turn
+                # A search bot's world deals that card again: one of the drawer's unseen cards.
+                seat_view = SeatView(state)
+                knowledge = Knowledge()
+                knowledge.update(seat_view)
+                world = WorldSampler(seat_view, knowledge).sample(random.Random(seed))
+                assert world.drawn_this_turn == world.hands[state.current][-1]
+                assert public_state(world, p) == seat_view.public
                 return
             actions = state.legal_action_ids()
             state.apply_id(actions[rng.randrange(len(actions))])
