@@ -2,7 +2,8 @@
 
 # Usage: `python benchmarks/bench_web.py [--rooms 50] [--seats 4] [--json]` (needs the web extra)
 #
-# The server runs in a child process (`python -m unodsl serve`, as a user starts it); this process
+# The server runs in a child process (`python -m unodsl serve`, as a user starts it, with no limit
+# of rooms per client: every room here is made from 127.0.0.1); this process
 # opens every seat as a WebSocket client (the websockets package), all at once, and each seat
 # plays its first choice whenever its view offers choices. Every seat is a person: no bots, so
 # each action is one client's message and one change of its room. Reported: actions per second
@@ -22,6 +23,7 @@ import os
 import resource
 import socket
 import subprocess
+import tempfile
 import sys
 import time
 import urllib.request
@@ -103,12 +105,17 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--db", default=None, help="The server's --db: a fresh file in a scratch folder unless "
+                        "given (the rooms kept as the default server keeps them); ':memory:' keeps nothing.")
     args = parser.parse_args()
+    scratch = tempfile.TemporaryDirectory() if args.db is None else None      # removed at exit
+    args.db = args.db or os.path.join(scratch.name, "rooms.sqlite3")
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))
     server = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", str(HERE.parent / "variants" / "classic.yaml"),
-                               "--port", str(port), "--seed", "1", "--players", str(args.seats)], env=env,
+                               "--port", str(port), "--seed", "1", "--players", str(args.seats),
+                               "--rooms-per-client", "0", "--db", args.db], env=env,   # every seat is 127.0.0.1
                               stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):                    # the server is up when it answers (a start-up guard)

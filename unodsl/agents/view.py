@@ -27,7 +27,8 @@ def public_state(state, seat: int) -> dict:
     deck, with the other face of those hands and of the draw pile's top card beside them: `backs`,
     `draw_pile_back`); an exchange's set-aside cards
     become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
-    unless `seat` played it; only what was shown to `seat` stays in `revealed`; a hidden
+    unless `seat` played it; the card drawn on another seat's turn is unknown (None); only what was
+    shown to `seat` stays in `revealed`; a hidden
     variable's value, and another seat's private one, become None; the generator, the seed and
     the action history (gifts and trades name hidden cards) are removed.
     """
@@ -59,6 +60,8 @@ def public_state(state, seat: int) -> dict:
                          for q, values in enumerate(data["pvars"])]
     if pending and pending[1] != seat and pending[0] == D.DRAWN:
         data["pending"] = [D.DRAWN, pending[1], None]       # the card another seat drew is theirs to see
+    if data["current"] != seat:
+        data["drawn_this_turn"] = None                      # so is the card drawn on their turn
     for key in _SECRET:
         del data[key]
     return data

@@ -13,6 +13,8 @@ pile), so it rolls out worlds: states equal to the real one in everything the se
   while it trades with a hand it has just looked at, that hand exactly;
 - on a two-sided deck, every card whose other face it sees: the other hands and the draw pile's
   top card (a back names its face: each kind has one kind on its other side);
+- the card another seat drew on its turn (unseen, while an after-draw event asks this one):
+  the last card of its hand in the world (a drawn card goes to the end of the hand);
 - a restricted card's honesty (Wild Draw Four), judged on the world's hand of the seat
   that played it, in the colour that was current before it was played;
 - every variable the seat may see; one it may not (hidden, another seat's private one) is
@@ -125,6 +127,9 @@ class WorldSampler:
         if hidden != len(self.unseen) or min(self.sizes.values(), default=0) < 0:
             raise ValueError(f"the public counts ({hidden} cards) do not match the {len(self.unseen)} unseen")
         # Restricted plays whose honesty is unknown: (frame index, seat, card, colour before it).
+        # The card drawn on another seat's turn, unseen: in a world, the last card of that seat's hand (a
+        # drawn card goes to the end of the hand, as the engine deals it).
+        self.drawer = pub["current"] if pub["drawn_this_turn"] is None else -1
         self.judged = []
         for i, frame in enumerate(pub["frames"]):
             if frame[D.F_HONEST] is None:
@@ -162,6 +167,9 @@ class WorldSampler:
         for frame in data["frames"]:
             if frame[D.F_HONEST] is None:
                 frame[D.F_HONEST] = True
+        if self.drawer >= 0:
+            hand = data["hands"][self.drawer]
+            data["drawn_this_turn"] = g.card_index[hand[-1]] if hand else -1
         for i, var in enumerate(g.state_vars):
             if not public(var):
                 data["vars"][i] = var.initial
@@ -193,6 +201,8 @@ class WorldSampler:
                 world.piles[slot] = cards[at:at + size]
                 at += size
         world.draw_pile = cards[at:] + self.top
+        if self.drawer >= 0:
+            world.drawn_this_turn = hands[self.drawer][-1] if hands[self.drawer] else -1
         world.rng = random.Random(rng.getrandbits(64))
         if self.judged:
             self._judge(world)

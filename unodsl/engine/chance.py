@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from .cards import shuffle
 from .errors import PinnedChanceError
-from .state import State
+from .fields import SLOTS
 
 
 class NeedChance(Exception):
@@ -192,7 +192,7 @@ def as_chance(state, width: int | None = None):
     copy = state.clone()
     cls = chance_class(state.g.state_class_for(True), width or chance_width(state.g, state.n))
     new = cls.__new__(cls)
-    for key in State.__slots__:
+    for key in SLOTS:
         if hasattr(copy, key):
             setattr(new, key, getattr(copy, key))
     shown = 1 if state.g.k_back is not None and copy.draw_pile else 0

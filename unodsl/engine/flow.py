@@ -94,40 +94,6 @@ class Flow:
         if self._run() and not self.over:
             self._after_setup()
 
-    def reset_round_fields(self) -> None:
-        """Clear what a round in progress carries: turn, effects, windows, skips, stack, lock, reveals."""
-        n = self.n
-        self.current = self.dealer
-        self.skip = [0] * n
-        self.stack = 0
-        self.stack_victim = -1
-        self.lock_color = -1
-        self.lock_owner = -1
-        self.next_exact = -1
-        self.turn_from = -1
-        self.frames = []
-        self.pending = None
-        self.limbo = [[], []]
-        self.piles = [[] for _ in self.g.variant.piles]      # named piles start each round empty
-        self.vulnerable = []
-        self.uno_called = [False] * n
-        self.uno_askers = []
-        self.eliminated = [False] * n
-        self.out = [not hand for hand in self.hands]
-        self.revealed = {}
-        self.turns = 0
-        self.next_player = -1
-        self.played_by = -1
-        self.flips = 0
-        self.drawn_this_turn = -1
-        self.window = []
-        self.window_kind = ""
-        self.round_winner = None
-        self.after = AFTER_SETUP
-        self.then = END_TURN
-        self.steps = 0
-        self.set_play = []      # [size, sum, first card, card under it] while a set is played (engine/sets.py)
-
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""
         g = self.g

@@ -229,6 +229,12 @@ def rng(value, ld):
     return generator
 
 
+def saved_rng(generator: random.Random) -> list:
+    """The generator's state as saved: [version, internal state, gauss] (what `rng` loads)."""
+    version, internal, gauss = generator.getstate()
+    return [version, list(internal), gauss]
+
+
 def frame(value, ld):
     """An effect in progress: [code id, pc, self seat, card kind, honest, jumped, locals...] (effects/layout.py)."""
     if not isinstance(value, list) or len(value) < D.F_LOCALS:

@@ -1,16 +1,15 @@
 """Saved states: written as JSON, and on loading every field is checked against a schema of the state.
 
-`dump_state` writes every field of `FIELDS`, cards by id. `FIELDS` says, for each saved
-field, what a valid value is: its type, its range (seat indexes of this table, colors and
-cards of this variant), its length (one entry per seat). A field checker also checks what
-its value must agree with in the fields checked before it (the table's order): the
-pending decision with the effect frames, windows and hands it refers to. Then the
-cards of every zone together must be exactly the deck.
+The schema is made from the fields' declaration (engine/fields.py): each saved field's `check` is
+source over the checkers here and in saved_values.py, which say what a valid value is: its type,
+its range (seat indexes of this table, colors and cards of this variant), its length (one entry
+per seat). A field checker also checks what its value must agree with in the fields checked before
+it (the declaration's order): the pending decision with the effect frames, windows and hands it
+refers to. Then the cards of every zone together must be exactly the deck. `dump_state` writes
+every saved field, as its `dump` says (cards by id); a field not saved gets its initial value.
 
-A field added to `State.__slots__` needs an entry here (a test says so): one line that
-combines the checkers of saved_values.py, or a small function of its own. This module knows the state
-only by its fields: it builds one with `game.state_class`, so the engine imports it, not
-the other way round.
+This module knows the state only by its fields: it builds one with `game.state_class`, so the
+engine imports it, not the other way round.
 """
 
 from __future__ import annotations
@@ -19,11 +18,12 @@ import json
 from collections import Counter
 
 from ..effects import layout as D
+from . import fields as declaration
 from .errors import InvalidState
 from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, CONTINUE_SET, END_TURN, OFFER_DRAWN, WINDOWS
 from .saved_values import (Bad, Loading, action, at, boolean, card_id, card_kind_or_none, cards, color, color_or_none,
-                           frames, integer, is_int, list_of, one_of, optional, per_seat, players, revealed, rng, seat,
-                           seat_or_none, show)
+                           frames, integer, is_int, list_of, one_of, optional, per_seat, players, revealed, rng, saved_rng,
+                           seat, seat_or_none, show)
 from .variables import checked_value, shown_value
 
 FORMAT = "unodsl-state/1"
@@ -175,7 +175,7 @@ def _agrees(kind: str, p: int, ld) -> None:
         raise Bad("asks to go on with a set, but this variant has no sets (turn.sets)")
 
 
-def _next_player(value, ld):
+def next_player(value, ld):
     """The seat whose turn comes after the windows between turns; -1 until the round's first turn.
 
     Before it, effects are open only in the set-up: the set-up's own (`after` "setup"), or the
@@ -188,7 +188,7 @@ def _next_player(value, ld):
     return p
 
 
-def _lock_owner(value, ld):
+def lock_owner(value, ld):
     owner = seat_or_none(value, ld)
     if owner >= 0 and ld.got["lock_color"] < 0:
         raise Bad("names a seat, but field 'lock_color' locks no color")
@@ -229,58 +229,6 @@ def side(value, ld):
     return value
 
 
-# --- the schema: one entry per saved field, checked in this order --------------------------------
-
-FIELDS = {
-    "n": players,
-    "seed": integer(),
-    "match": boolean,
-    "scores": per_seat(integer()),
-    "round": integer(1),
-    "dealer": seat,
-    "over": boolean,
-    "winner": optional(seat),
-    "round_winner": optional(seat),
-    "stalled": boolean,
-    "total_turns": integer(0),
-    "reshuffles": integer(0),
-    "history": list_of(action),
-    "hands": per_seat(cards),
-    "draw_pile": cards,
-    "discard": list_of(card_id, nonempty=True),
-    "limbo": list_of(cards, length=lambda ld: 2),
-    "color": color_or_none,
-    "direction": one_of(1, -1),
-    "current": seat,
-    "skip": per_seat(integer(0)),
-    "stack": integer(0),
-    "stack_victim": seat_or_none,
-    "lock_color": color_or_none,
-    "lock_owner": _lock_owner,
-    "next_exact": seat_or_none,
-    "turn_from": seat_or_none,
-    "turns": integer(0),
-    "after": one_of(AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW),
-    "then": one_of(END_TURN, OFFER_DRAWN, WINDOWS, CONTINUE_SET),
-    "steps": integer(0),
-    "next_player": _next_player,
-    "played_by": seat_or_none,
-    "flips": integer(0),
-    "drawn_this_turn": card_kind_or_none,
-    "vulnerable": list_of(seat, distinct=True),
-    "uno_called": per_seat(boolean),
-    "uno_askers": list_of(seat, distinct=True),
-    "eliminated": per_seat(boolean),
-    "out": per_seat(boolean),
-    "window": list_of(seat),
-    "window_kind": one_of("", D.JUMP, D.CATCH),
-    "revealed": revealed,
-    "rng": rng,
-    "frames": frames,
-    "pending": pending,             # last: it is checked against the frames, windows and hands it refers to
-}
-
-
 def set_play(value, ld):
     """The set being played (turn.sets): [] or [size, sum of its numbers, its first card, the card under it]."""
     if value == []:
@@ -294,52 +242,54 @@ def set_play(value, ld):
             at(2, card_kind_or_none, value[2], ld), at(3, card_kind_or_none, value[3], ld)]
 
 
-# The fields only some variants' states save and load, checked after FIELDS: name -> (its checker,
-# whether a game's states save it, the value it holds in the states of the others at a table of n).
+# --- the schema: made from the fields' declaration (engine/fields.py), checked in its order ------
+
+def _made(source: str):
+    return eval(source, globals())          # the declaration's own source, over this module's names
+
+
+# Saved by every state: name -> its checker. `pending` is last: it is checked against the frames,
+# windows and hands it refers to.
+FIELDS = {f.name: _made(f.check) for f in declaration.SAVED if f.saved_when is None}
+
+# The fields only some variants' states save and load: name -> (its checker, whether a game's states
+# save it, the value it holds in the states of the others at a table of n: its initial value).
 # So the saves of a variant without two-sided cards, named piles or declared variables are what
 # they were before those existed.
-OPTIONAL = {
-    "side": (side, lambda game: game.k_back is not None, lambda game, n: 0),
-    "piles": (list_of(cards, length=lambda ld: len(ld.game.pile_names)), lambda game: bool(game.pile_names),
-              lambda game, n: []),
-    "vars": (variables, lambda game: bool(game.state_vars), lambda game, n: []),
-    "pvars": (player_variables, lambda game: bool(game.player_vars), lambda game, n: [[] for _ in range(n)]),
-    "set_play": (set_play, lambda game: game.sets is not None, lambda game, n: []),
-}
+OPTIONAL = {f.name: (_made(f.check), _made(f"lambda g: {f.saved_when}"), _made(f"lambda g, n: {f.initial}"))
+            for f in declaration.SAVED if f.saved_when is not None}
+
+# A field not saved: its initial value in a loaded state (not recorded).
+UNSAVED = {f.name: _made(f"lambda g, n, record=False: {f.initial}") for f in declaration.UNSAVED}
 
 
 def fields_of(game) -> dict:
     """The saved fields of `game`'s states (name -> checker), in the order they are checked."""
-    return {**FIELDS, **{name: check for name, (check, saved, _) in OPTIONAL.items() if saved(game)}}
+    return {f.name: FIELDS[f.name] if f.name in FIELDS else OPTIONAL[f.name][0]
+            for f in declaration.SAVED if f.name in FIELDS or OPTIONAL[f.name][1](game)}
+
+
+def _dump_source() -> str:
+    """`dump_fields(state)`: every saved field, as its `dump` says, in one straight-line body."""
+    lines = ["def dump_fields(state):", "    g = state.g", "    names = g.card_names", "    data = {}"]
+    for f in declaration.SAVED:
+        indent = "    "
+        if f.saved_when is not None:
+            lines.append(f"    if {f.saved_when}:")
+            indent += "    "
+        if f.dump is None:
+            lines.append(f"{indent}data[{f.name!r}] = state.{f.name}")
+        else:
+            lines += [f"{indent}value = state.{f.name}", f"{indent}data[{f.name!r}] = {f.dump}"]
+    return "\n".join(lines + ["    return data"]) + "\n"
+
+
+dump_fields = declaration.made("dump_fields", _dump_source(), globals())
 
 
 def dump_state(state) -> str:
-    """The whole state, RNG included, as JSON text: every field of FIELDS, cards by id."""
-    data = {f: getattr(state, f) for f in fields_of(state.g)}
-    # `after` says how to go on once the open effects finish, and `then` how to go on after the
-    # player-out events: read only while they are open (each is set before such effects run), so
-    # otherwise a saved state holds their defaults.
-    if not state.frames:
-        data["after"] = AFTER_SETUP
-    if not state.frames or state.after != AFTER_OUTS:
-        data["then"] = END_TURN
-    names = state.g.card_names
-    data["hands"] = [[names[k] for k in h] for h in state.hands]
-    data["draw_pile"] = [names[k] for k in state.draw_pile]
-    data["discard"] = [names[k] for k in state.discard]
-    data["limbo"] = [[names[k] for k in h] for h in state.limbo]
-    if "piles" in data:
-        data["piles"] = [[names[k] for k in h] for h in state.piles]
-    data["revealed"] = {str(p): {str(q): [names[k] for k in c] for q, c in seen.items()}
-                        for p, seen in state.revealed.items()}
-    version, internal, gauss = state.rng.getstate()
-    data["rng"] = [version, list(internal), gauss]
-    g, colors = state.g, state.g.variant.colors
-    if "vars" in data:
-        data["vars"] = [shown_value(var, value, colors) for var, value in zip(g.state_vars, state.vars)]
-    if "pvars" in data:
-        data["pvars"] = [[shown_value(var, value, colors) for var, value in zip(g.player_vars, values)]
-                         for values in state.pvars]
+    """The whole state, RNG included, as JSON text: every saved field, cards by id."""
+    data = dump_fields(state)
     data["variant"] = state.g.digest
     data["format"] = FORMAT
     return json.dumps(data)
@@ -376,12 +326,8 @@ def load_state(game, text: str):
     _check_cards(game, ld.got)
     game.tables_for(ld.got["n"])
     state = game.state_class.__new__(game.state_class)
-    state.g = game
-    for name in (*FIELDS, *OPTIONAL):
-        setattr(state, name, ld.got[name])
-    state.log = None
-    state.events = None
-    state.dealing = 0
+    for name in declaration.SLOTS:
+        setattr(state, name, ld.got[name] if name in ld.got else UNSAVED[name](game, ld.got["n"]))
     return state
 
 

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import random
-
 from ..effects import layout as D
-from . import savefile
+from . import fields, savefile
 from .cards import Cards
 from .errors import IllegalAction
-from .events import Event, decided
-from .flow import Flow
+from .events import decided
+from .flow import AFTER_SETUP, END_TURN, Flow
 from .moves import APPLY, LEGAL, Moves
 from .observation import Observation
 from .scoring import Scoring
 from .seats import Seats
 from .variables import Variables
 from .vm import VM
+
+
+_DERIVED = fields.derived({"AFTER_SETUP": AFTER_SETUP, "END_TURN": END_TURN})
 
 
 class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
@@ -26,35 +27,13 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
     through them costs what one defined here would.
     """
 
-    # Slots, not a __dict__: with this many fields an instance dict stops sharing its keys,
-    # and every attribute access on the hot path becomes a dict lookup.
-    __slots__ = ("g", "n", "seed", "match", "rng", "scores", "round", "dealer", "over", "winner", "round_winner",
-                 "stalled", "total_turns", "reshuffles", "log", "events", "history", "hands", "draw_pile", "discard", "color",
-                 "direction", "current", "skip", "stack", "stack_victim", "lock_color", "lock_owner", "next_exact",
-                 "turn_from", "frames", "pending", "limbo", "vulnerable", "uno_called", "uno_askers", "eliminated",
-                 "out", "revealed", "turns", "next_player", "played_by", "flips", "drawn_this_turn", "window",
-                 "window_kind", "after", "then", "steps", "side", "piles", "vars", "pvars", "set_play", "dealing")
-
-    def __init__(self, game, players: int, seed: int, match: bool, record: bool):
-        game.tables_for(players)
-        self.g = game
-        self.n = players
-        self.seed = seed
-        self.match = match
-        self.rng = random.Random(seed)
-        self.scores = [0] * players
-        self.round = 0
-        self.dealer = -1
-        self.over = False
-        self.winner: int | None = None
-        self.round_winner: int | None = None
-        self.stalled = False
-        self.total_turns = 0
-        self.reshuffles = 0
-        self.log: list[str] | None = [] if record else None
-        self.events: list[Event] | None = [] if record else None      # what happened (engine/events.py)
-        self.history: list[int] = []
-        self.dealing = 0                # while a round is dealt and begun (Flow._new_round); never saved
+    # Slots, not a __dict__: with this many fields an instance dict stops sharing its keys, and every
+    # attribute access on the hot path becomes a dict lookup. The slots, the constructor, the round reset
+    # and clone are made from the fields' declaration (engine/fields.py), once, when this module is imported.
+    __slots__ = _DERIVED["__slots__"]
+    __init__ = _DERIVED["__init__"]
+    reset_round_fields = _DERIVED["reset_round_fields"]
+    clone = _DERIVED["clone"]
 
     # --- public API -------------------------------------------------------
 
@@ -128,27 +107,6 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
             actions = self.legal_action_ids()
             self.apply_id(actions[int(rand() * len(actions))])
 
-    def clone(self) -> "State":
-        """An independent copy that continues identically."""
-        new = type(self).__new__(type(self))
-        for key in State.__slots__:
-            if not hasattr(self, key):
-                continue
-            value = getattr(self, key)
-            if key == "g":
-                pass
-            elif key == "rng":
-                value = random.Random.__new__(random.Random)      # not seeded from the OS (half a clone's time)
-                value.setstate(self.rng.getstate())
-            elif isinstance(value, list):
-                value = _deep_list(value)
-            elif isinstance(value, dict):
-                value = {k: (list(v) if isinstance(v, list) else
-                             {kk: list(vv) for kk, vv in v.items()} if isinstance(v, dict) else v)
-                         for k, v in value.items()}
-            setattr(new, key, value)
-        return new
-
     # --- saving
 
     def to_json(self) -> str:
@@ -159,11 +117,4 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
     def from_json(cls, game, text: str) -> "State":
         """Load a state of `game` saved by to_json; raises InvalidState naming what is wrong."""
         return savefile.load_state(game, text)
-
-
-def _deep_list(value: list) -> list:
-    """A copy of `value` and of every list in it, at any depth (a list of no lists: one copy in C)."""
-    if list in map(type, value):
-        return [(_deep_list(x) if isinstance(x, list) else x) for x in value]
-    return value[:]
 

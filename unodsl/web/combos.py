@@ -92,5 +92,5 @@ def first_clash(lobby, includes) -> str | None:
             if a in facts and b in facts:
                 reason = clash(facts, a, b)
                 if reason:
-                    return f"{facts[b]['title']}: {reason}"
+                    return f"{b} and {a}: {reason}"
     return None
