@@ -20,7 +20,8 @@ from ..agents.bots import make_bot
 from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
-from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table, variable_lines
+from ..rulebook.narration import (card_words, choice_words, decision_help, direction_words, group_hand, hands_seen,
+                                  narrate, order_choices, score_table, seen_lines, variable_lines)
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 CODE_LENGTH = 6
@@ -200,10 +201,10 @@ class Room:
         for e in state.events[self.spectator_seen:end]:
             if e.kind == E.ROUND_OVER:
                 self.rounds.append(e.scores)
-        self.spectator_log += narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR)
+        self.spectator_log += narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR, self.game)
         self.spectator_seen = end
         for seat in self.seats:
-            seat.log += narrate(state.events_for(seat.number, seat.seen), seat.number)
+            seat.log += narrate(state.events_for(seat.number, seat.seen), seat.number, self.game)
             seat.seen = end
 
     # --- what a seat is told
@@ -226,6 +227,7 @@ class Room:
             "score_table": score_table(self.rounds, number) if self.match and self.rounds else [],
             "log": (self.spectator_log if seat is None else seat.log)[-LOG_SENT:],
             "log_total": len(self.spectator_log if seat is None else seat.log),
+            "words": {"direction": direction_words(state.direction)},     # what the page says, in the narration's words
         })
         for entry, hand_size in zip(out["room"]["seats"], (len(h) for h in state.hands)):
             q = entry["seat"]
@@ -236,13 +238,17 @@ class Room:
             return out
         obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
-        out["revealed"] = obs["revealed"]
+        seen_at = hands_seen(state.events_for(number), number)
+        out["revealed"] = {q: cards for q, cards in obs["revealed"].items() if int(q) in seen_at}
         out["variables"] = variable_lines(obs, number)       # declared variables the seat may see
         out["drawn"] = obs.get("drawn")
+        out["words"].update(seen=seen_lines(game, obs, seen_at),          # the hands shown that still hold
+                            drawn=card_words(game, obs["drawn"]) if obs.get("drawn") else None)
         if deciding == number and seat.bot is None:
             out["decision"] = state.decision
-            out["help"] = DECISION_HELP.get(state.decision, state.decision)
+            out["help"] = decision_help(state.decision, obs["legal_actions"])
             out["choices"] = order_choices(obs["legal_actions"])
+            out["words"]["choices"] = [choice_words(game, c) for c in out["choices"]]
         return out
 
     def room_info(self) -> dict:
