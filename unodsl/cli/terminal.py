@@ -291,7 +291,7 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
             previous_hand: list[str] | None) -> None:
     game = state.g
     legal = order_choices(state.legal_actions())
-    seen_at = hands_seen(state.events_for(seat), seat)
+    seen_at = hands_seen(state.events_for(seat), seat) if state.revealed.get(seat) else {}
     screen.show()
     for line in render_view(game, state.observation(seat), events, legal, previous_hand, seen_at):
         screen.show(line)

@@ -25,7 +25,7 @@ def render(seat_view: AgentView, *, legal: bool = False, previous_hand: list[str
     """`view` from an agent's view (what a seat is handed when it decides)."""
     events = narrate(seat_view.events, seat_view.seat, seat_view.game)
     choices = order_choices(seat_view.legal_actions) if legal and seat_view.legal else None
-    seen_at = hands_seen(seat_view.events_since(0), seat_view.seat)
+    seen_at = hands_seen(seat_view.events_since(0), seat_view.seat) if seat_view.observation.get("revealed") else {}
     return "\n".join(screen_lines(seat_view.game, seat_view.observation, events, choices, previous_hand,
                                   seen_at=seen_at))
 

@@ -238,7 +238,7 @@ class Room:
             return out
         obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
-        seen_at = hands_seen(state.events_for(number), number)
+        seen_at = hands_seen(state.events_for(number), number) if obs["revealed"] else {}     # read only when needed
         out["revealed"] = {q: cards for q, cards in obs["revealed"].items() if int(q) in seen_at}
         out["variables"] = variable_lines(obs, number)       # declared variables the seat may see
         out["drawn"] = obs.get("drawn")
