@@ -13,6 +13,8 @@ import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from unodsl.rulebook.narration import words_as_ids
+
 
 class ChatStub:
     def __init__(self, replies=(), fallback=None):
@@ -75,7 +77,7 @@ def plays_from_the_view(game):
     """A scripted player reading only the prompt: a card of its hand matching the top card's color or
     type (or a wild), else draw; after a refusal, draw or pass; a color choice names the first color."""
     def reply(body: dict) -> str:
-        last = body["messages"][-1]["content"]
+        last = words_as_ids(game, body["messages"][-1]["content"])      # the view says cards in words
         if last.startswith("That action was refused"):
             return "ACTION: pass" if "draw" in last.split(":", 1)[1][:60] else "ACTION: draw"
         if "decision: color" in last:
@@ -85,7 +87,7 @@ def plays_from_the_view(game):
         hand = _HAND.search(last)
         top = _TOP.search(last)
         if "decision: turn" in last and hand and top:
-            cards = hand.group(1).replace("|", " ").split()
+            cards = hand.group(1).replace("|", " ").replace(",", " ").split()
             top_card, color = top.group(1), top.group(2)
             for card in cards:
                 k = game.card_index.get(card)

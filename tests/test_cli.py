@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from unodsl.check import load
 from unodsl.cli import main
 from unodsl.cli.terminal import narrate, play_terminal, render_view, sort_hand
-from unodsl.rulebook.narration import group_hand
+from unodsl.rulebook.narration import cards_words, group_hand
 from unodsl.agents.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +136,7 @@ def test_scripted_game_accepts_action_strings_and_explains_bad_entries():
     out = result.stdout
     assert "'bogus' is not possible: not an action of this variant" in out
     assert "'99' is not possible: choose a number from 1 to" in out
-    assert "'play wild' is not possible: player 0 does not hold wild" in out
+    assert "'play wild' is not possible: you do not hold Wild" in out
     assert "wins" in out
 
 
@@ -305,8 +305,8 @@ def test_the_view_shows_no_hand_but_the_players_own(classic):
                                                        state.legal_actions(), previous))
         for q in range(1, state.n):
             if len(state.hands[q]) >= 3:
-                assert " ".join(sort_hand(classic, state.hand(q))) not in shown
-                assert " | ".join(" ".join(g) for g in group_hand(classic, state.hand(q))) not in shown
+                assert cards_words(classic, sort_hand(classic, state.hand(q))) not in shown
+                assert " | ".join(cards_words(classic, g) for g in group_hand(classic, state.hand(q))) not in shown
 
 
 def test_the_narration_tells_others_moves_without_their_secrets(classic):
@@ -319,10 +319,11 @@ def test_the_narration_tells_others_moves_without_their_secrets(classic):
     for action in ("draw", "keep", "draw", "play red_draw_two"):
         state.apply(action)
     # p0's kept card was playable: only p0 is told it was kept, and what it was
-    assert narrate(state.events_for(0), 0) == ["you draw 1: red_9", "you keep red_9", "p1 draws 1",
-                                                "p2 plays red_draw_two", "you draw 2 and are skipped: blue_2 red_0"]
-    assert narrate(state.events_for(1), 1) == ["p0 draws 1", "you draw 1: blue_1", "p2 plays red_draw_two",
-                                                "p0 draws 2 and is skipped"]
+    assert narrate(state.events_for(0), 0, classic) == [
+        "you draw 1: Red 9", "you keep Red 9", "p1 draws 1", "p2 plays Red Draw Two",
+        "you draw 2 and are skipped: Blue 2, Red 0"]
+    assert narrate(state.events_for(1), 1, classic) == ["p0 draws 1", "you draw 1: Blue 1", "p2 plays Red Draw Two",
+                                                         "p0 draws 2 and is skipped"]
 
 
 def test_play_terminal_plain_output_has_no_escape_codes(classic):
@@ -610,6 +611,6 @@ def test_the_humans_own_move_is_said_once_and_what_it_did_is_told():
     """The echo ("you: play wild") says the move; the next screen does not say it again."""
     result = cli("play", CLASSIC, "--seed", "4", input="1\n1\n1\nquit\n")
     assert result.exit_code == 0
-    assert result.stdout.count("you: play wild") == 1 and "you play wild" not in result.stdout
+    assert result.stdout.count("you: play Wild") == 1 and "you play Wild" not in result.stdout
     assert "you: color red" in result.stdout and "you name red" not in result.stdout
     assert "p2 draws 2 and is skipped" in result.stdout       # what others' moves did is still told

@@ -19,6 +19,7 @@ import anyio  # noqa: E402
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 import unodsl  # noqa: E402
+from unodsl.rulebook.narration import words_as_ids  # noqa: E402
 from unodsl.text.env import TextEnv  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -97,7 +98,7 @@ def test_a_scripted_client_plays_a_whole_game_and_no_reply_holds_another_hand():
         before = env.state.clone()
         env.step(action)
         assert reply == f"you: {action}\n\n{env.observation()[1]}"
-        leaked = set(WORD.findall(reply)) & (_hidden(game, env.state, 0) & _hidden(game, before, 0))
+        leaked = set(WORD.findall(words_as_ids(game, reply))) & (_hidden(game, env.state, 0) & _hidden(game, before, 0))
         assert not leaked, (action, leaked)
     assert env.done and len(actions) > 5
 
@@ -111,7 +112,7 @@ def test_without_assist_a_client_reads_the_view_and_the_refusals_quote_the_engin
         while "the game is over" not in text and moves < 600:
             moves += 1
             if "decision: turn" in text:
-                cards = hand_line.search(text).group(1).replace("|", " ").split()
+                cards = re.split(r" \| |, ", hand_line.search(text).group(1))        # cards in words: "Red 7"
                 text = _text(await session.call_tool("act", {"action": f"play {cards[0]}"}))
                 if text.startswith("refused"):
                     refusals.append(text.split("\n", 1)[0])
@@ -183,4 +184,4 @@ def test_a_model_joins_a_serve_room_as_an_ordinary_seat_and_plays_to_the_end(ser
     names = room.game.card_names
     others = {names[k] for q in range(room.players) if q != seat for k in room.state.hands[q]}
     # At the end, the cards still in the other hands were never shown to the model's seat.
-    assert not set(WORD.findall("\n".join(texts))) & (others - {names[k] for k in room.state.discard})
+    assert not set(WORD.findall(words_as_ids(room.game, "\n".join(texts)))) & (others - {names[k] for k in room.state.discard})

@@ -152,10 +152,10 @@ def test_events_say_what_each_seat_may_see():
                     ["red_9"], dealer=1, turn=0, record=True)
     st.apply("play red_skip")
     st.apply("put green_7")
-    mine, theirs = narrate(st.events_for(0), 0), narrate(st.events_for(1), 1)
-    assert any("put 1 card on the bank pile" in line and "green_7" in line for line in mine)
+    mine, theirs = narrate(st.events_for(0), 0, g), narrate(st.events_for(1), 1, g)
+    assert any("put 1 card on the bank pile" in line and "Green 7" in line for line in mine)
     assert any("puts 1 card on the bank pile" in line for line in theirs)
-    assert not any("green_7" in line for line in theirs)
+    assert not any("Green 7" in line for line in theirs)
 
 
 def test_random_games_keep_every_card_in_both_modes():

@@ -126,7 +126,7 @@ def test_a_recorded_set_is_narrated(fast):
     st.apply("play red_5")
     st.apply("play blue_5")
     lines = narrate(st.events_for(1), 1)
-    assert "p0 plays red_5" in lines[-3] and "p0 plays blue_5" in lines[-2]
+    assert "p0 plays Red 5" in lines[-3] and "p0 plays Blue 5" in lines[-2]
     assert lines[-1] == "p0's set of 2 cards is done"
 
 

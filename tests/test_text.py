@@ -16,6 +16,7 @@ import unodsl
 from unodsl.agents.seats import AgentView, Seated, make_seat, seat_rng
 from unodsl.cli.app import main
 from unodsl.rl import resample_hidden
+from unodsl.rulebook.narration import card_words, choice_words, words_as_ids
 from unodsl.text import TextEnv, rulebook_section, view
 from unodsl.text.llm import ChatAgent, parse_action
 from unodsl.text.wire import decision_message
@@ -41,7 +42,7 @@ def test_the_text_view_says_what_the_seat_may_see_in_the_terminals_words(classic
     seat = state.current_player
     text = view(state, seat)
     assert text.startswith(f"--- your move (p{seat}) --- turn ")
-    assert f"top card: {state.top_card}" in text and "order: forward" in text
+    assert f"top card: {card_words(classic, state.top_card)}" in text and "direction: clockwise" in text
     assert f"your hand ({len(state.hand(seat))}): " in text
     for q in range(3):
         if q != seat:
@@ -49,7 +50,7 @@ def test_the_text_view_says_what_the_seat_may_see_in_the_terminals_words(classic
     assert "decision: turn (your turn: play a card or draw)" in text
     assert "  1) " not in text                                    # no legal actions unless asked
     listed = view(state, seat, legal=True)
-    assert all(f") {a}" in listed for a in state.legal_actions())
+    assert all(f") {choice_words(classic, a)}" in listed for a in state.legal_actions())
     waiting = view(state, (seat + 1) % 3)
     assert f"p{seat} is deciding (turn)" in waiting and "decision:" not in waiting
 
@@ -158,7 +159,7 @@ def _known_cards_check(game, state, seat, known_public, text):
             hidden |= {names[k] for k in state.hands[q]}
     allowed = known_public | {names[k] for k in state.hands[seat]}
     allowed |= {names[k] for cards in state.revealed.get(seat, {}).values() for k in cards}
-    leaked = set(WORD.findall(text)) & (hidden - allowed)
+    leaked = set(WORD.findall(words_as_ids(game, text))) & (hidden - allowed)     # cards in words too
     assert not leaked, (seat, state.total_turns, leaked)
 
 

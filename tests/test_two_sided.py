@@ -62,8 +62,8 @@ def test_the_flip_is_an_event_and_the_terminal_tells_it(game):
     state.apply("play red_flip")
     turned = [e for e in state.events if e.kind == E.TURNED_OVER]
     assert turned == [E.Event(E.TURNED_OVER, 0, count=1, cards=("pink_dark_flip",), name="dark")]
-    assert any("the dark side is up, and the top card is now pink_dark_flip" in line
-               for line in narrate(turned, 1))
+    assert any("all cards turned over: the dark side is up, and the top card is now Pink Flip" in line
+               for line in narrate(turned, 1, game))
 
 
 def test_the_side_up_is_saved_and_loaded(game):

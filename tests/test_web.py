@@ -17,6 +17,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from unodsl.check import load  # noqa: E402
+from unodsl.rulebook.narration import words_as_ids  # noqa: E402
 from unodsl.web.rooms import Room, RoomError  # noqa: E402
 from unodsl.web.server import MAX_RATE, Lobby, create_app  # noqa: E402
 
@@ -62,6 +63,7 @@ class Snapshots:
     def __init__(self, room: Room):
         self.at: dict[int, dict] = {}
         self.public: set[str] = set()
+        self.game = room.game
         room.listeners.insert(0, self)
 
     def __call__(self, room: Room) -> None:
@@ -99,7 +101,7 @@ def _check_no_leak(messages: list[dict], seat: int, snaps: Snapshots) -> int:
         snap = snaps.at.get(message.get("version"))
         if snap is None:            # before the deal: no card anywhere yet
             continue
-        words = set(WORD.findall(json.dumps(message)))
+        words = set(WORD.findall(words_as_ids(snaps.game, json.dumps(message))))      # cards in words too
         assert not words & _hidden_from(snap, seat), (seat, message["version"], words & _hidden_from(snap, seat))
         if message["type"] != "view":
             continue

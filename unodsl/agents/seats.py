@@ -334,6 +334,10 @@ class AgentView(SeatView):
         """What happened since the seat last decided (State.events_for): empty in a game that does not record."""
         return self._state.events_for(self.seat, self.since)
 
+    def events_since(self, since: int) -> list:
+        """What the seat may see of the events from State.events[since] (0: the whole game)."""
+        return self._state.events_for(self.seat, since)
+
     def observe(self, encoder):
         """The seat's observation as a `unodsl.rl` encoder makes it (`encoder.encode(state, seat)`): what a trained
         policy reads. The encoders read only what the seat may see (tests/test_rl.py)."""

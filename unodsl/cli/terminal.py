@@ -17,6 +17,7 @@ choice is echoed, so a game can be scripted:
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
 
@@ -28,7 +29,8 @@ from ..agents.bots import make_bot
 from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
-from ..rulebook.narration import narrate, order_choices, score_table, screen_lines, sort_hand  # noqa: F401 (sort_hand: tests)
+from ..rulebook.narration import (action_from_words, card_words, choice_words, hands_seen, narrate, order_choices,
+                                  reason_words, score_table, screen_lines, sort_hand)  # noqa: F401 (sort_hand: tests)
 
 MAX_EVENTS_SHOWN = 40      # older entries of "since your last turn" are summarised as a count
 
@@ -92,25 +94,40 @@ def card_style(game: Game, name: str) -> str:
     return _color_style(game.variant.colors[game.k_color[k]])
 
 
+_PATTERNS: dict = {}      # id(game) -> (game, the pattern of its card words and ids and color names, the card of each)
+
+
+def _pattern(game: Game):
+    entry = _PATTERNS.get(id(game))
+    if entry is None or entry[0] is not game:
+        card_of = {}
+        for name in game.card_names:
+            card_of[card_words(game, name)] = name
+            card_of[name] = name
+        words = sorted(set(card_of) | set(game.variant.colors), key=len, reverse=True)
+        pattern = re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in words) + r")(?![\w])") if words else None
+        entry = _PATTERNS[id(game)] = (game, pattern, card_of)
+    return entry[1], entry[2]
+
+
 def styled(game: Game, text: str) -> Text:
-    """Text with every card name and color name in it coloured."""
+    """Text with every card (in words, as narration says it, or by id) and color name in it coloured."""
     out = Text()
-    for i, word in enumerate(text.split(" ")):
-        if i:
-            out.append(" ")
-        if word in game.card_index:
-            out.append(word, card_style(game, word))
-        elif word in game.variant.colors:
-            out.append(word, _color_style(word))
-        else:
-            out.append(word)
+    pattern, card_of = _pattern(game)
+    at = 0
+    for found in pattern.finditer(text) if pattern is not None else ():
+        out.append(text[at:found.start()])
+        word = found[1]
+        out.append(word, card_style(game, card_of[word]) if word in card_of else _color_style(word))
+        at = found.end()
+    out.append(text[at:])
     return out
 
 
 def render_view(game: Game, obs: dict, events: list[str], legal: list[str],
-                previous_hand: list[str] | None = None) -> list[Text]:
+                previous_hand: list[str] | None = None, seen_at: dict | None = None) -> list[Text]:
     """The screen shown before the human decides (narration.screen_lines), card and color names coloured."""
-    lines = screen_lines(game, obs, events, legal, previous_hand, limit=MAX_EVENTS_SHOWN)
+    lines = screen_lines(game, obs, events, legal, previous_hand, limit=MAX_EVENTS_SHOWN, seen_at=seen_at)
     return [Text(line, style="bold") if i == 0 else styled(game, line) for i, line in enumerate(lines)]
 
 
@@ -164,8 +181,9 @@ class _Keyboard:
 
 
 def _resolve(state: State, entry: str, legal: list[str]) -> str:
-    """The action an entry means: a choice number, an action string, or a bare card name (its first
-    choice: `play X uno` when that is offered, as UNO is the default for the next-to-last card)."""
+    """The action an entry means: a choice number, an action string or its words ("play Red 7"), or a bare
+    card, by id or in words (its first choice: `play X uno` when that is offered, as UNO is the default
+    for the next-to-last card; a card that may not be played now is refused with the engine's reason)."""
     if entry.isascii() and entry.isdigit():
         # Leading zeros aside, a choice has no more digits than the number of choices; a
         # longer entry is out of range without converting it (Python refuses int() of
@@ -175,12 +193,13 @@ def _resolve(state: State, entry: str, legal: list[str]) -> str:
         if 1 <= number <= len(legal):
             return legal[number - 1]
         raise IllegalAction(entry, f"choose a number from 1 to {len(legal)}")
-    text = " ".join(entry.lower().split())
-    if f"play {text} uno" in legal:
-        return f"play {text} uno"
-    matches = [a for a in legal if a == text or a == f"play {text}"]
-    if len(matches) == 1:
-        return matches[0]
+    typed = " ".join(entry.lower().split())
+    text = typed if typed in legal else action_from_words(state.g, typed)
+    bare = not typed.startswith("play ") and text.startswith("play ") and not text.endswith(" uno")
+    if bare and f"{text} uno" in legal:
+        return f"{text} uno"
+    if text in legal:
+        return text
     state.g.action_from_string(text)            # raises "not an action of this variant"
     return text                                  # legal or not, apply() says why
 
@@ -210,7 +229,7 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
     seats = [None if q == seat else make_seat(specs[q % len(specs)], seat_rng(state.seed, q)) for q in range(players)]
     screen.show(Text(f"{game.variant.name}: {players} players, you are p{seat}, {bots} bots, seed {seed}"
                      + (", a match" if match else ""), style="bold"))
-    screen.show("Type a choice number or an action (e.g. 'play red_7', 'draw'); '?' shows the choices again.")
+    screen.show("Type a choice number or an action (e.g. 'play red 7', 'draw'); '?' shows the choices again.")
     seen = 0                                # events already taken into `events`
     round_seen = state.round
     events: list[str] = []                  # what the human has not been shown yet, in words
@@ -222,16 +241,18 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
         ended = [i for i, e in enumerate(new) if e.kind == E.ROUND_OVER]
         if ended and not state.is_over:     # a match goes on: the round's end, the scores, then the next deal
             rounds.append(new[ended[0]].scores)
-            events.extend(narrate(new[:ended[0] + 1], seat))
+            events.extend(narrate(new[:ended[0] + 1], seat, game))
             _show_events(game, screen, events)
             _show_scores(screen, rounds, seat)
             events, new = [], new[ended[0] + 1:]
         elif ended:
             rounds.append(new[ended[0]].scores)
-        events.extend(narrate(new, seat))
+        events.extend(narrate(new, seat, game))
         if state.round != round_seen:       # a match: a new round was dealt
             round_seen = state.round
             hand_after = state.hand(seat)
+        elif any(e.kind == E.TURNED_OVER for e in new):
+            hand_after = None               # every card turned over: the narration says so, not "received 7, lost 7"
         if state.is_over:
             break
         if state.current_player != seat:
@@ -270,18 +291,25 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
             previous_hand: list[str] | None) -> None:
     game = state.g
     legal = order_choices(state.legal_actions())
+    seen_at = hands_seen(state.events_for(seat), seat) if state.revealed.get(seat) else {}
     screen.show()
-    for line in render_view(game, state.observation(seat), events, legal, previous_hand):
+    for line in render_view(game, state.observation(seat), events, legal, previous_hand, seen_at):
         screen.show(line)
-    prompt = f"choose [1-{len(legal)}] or type an action: "
+    if len(legal) == 1:                 # nothing to choose: Enter takes it
+        prompt = f"press Enter to {choice_words(game, legal[0])}, or type an action: "
+    else:
+        prompt = f"choose [1-{len(legal)}] or type an action: "
     while True:
         entry = keyboard.read(prompt).strip()
         if not entry:
-            continue
+            if len(legal) == 1 and keyboard.interactive:
+                entry = "1"
+            else:
+                continue
         if entry.lower() in QUIT_WORDS:
             raise GameAbandoned(left_game_summary(state, seat))
         if entry.lower() in HELP_WORDS:
-            for line in render_view(game, state.observation(seat), [], legal):
+            for line in render_view(game, state.observation(seat), [], legal, seen_at=seen_at):
                 screen.show(line)
             continue
         try:
@@ -289,9 +317,10 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
             state.apply(action)
         except IllegalAction as err:
             shown = entry if len(entry) <= 40 else entry[:36] + "..."
-            screen.show(Text(f"'{shown}' is not possible: {err.reason}; try again", style="red"))
+            screen.show(Text(f"'{shown}' is not possible: {reason_words(game, seat, err.reason)}; try again",
+                             style="red"))
             continue
-        screen.show(Text("you: ") + styled(game, action))
+        screen.show(Text("you: ") + styled(game, choice_words(game, action)))
         return
 
 

@@ -40,11 +40,28 @@ class StatementLowering:
         def meets(st, fr, k):
             cell[0] = k
             return test(st, fr)
+        meets.sought = self._sought(s.test)
 
         def op(st, fr, pc):
             draw_until(st, who(st, fr), meets, fr)
             return pc + 1
         ops.append(Op(op, calls="draw_until"))
+
+    def _sought(self, test):
+        """What a `draws until` looked for, for its drew event (events.drew): a card of a color when the test
+        asks `drawn.color == C` (alone or as the first of an `or`), else the test's tree, to be put in words."""
+        first = test.parts[0] if isinstance(test, A.Or) else test
+        if (isinstance(first, A.Compare) and first.op == "==" and isinstance(first.left, A.DrawnAttr)
+                and first.left.name == "color"):
+            color, colors = self.expr(first.right).fn, self.g.variant.colors
+
+            def sought(st, fr):
+                c = color(st, fr)
+                if not (isinstance(c, int) and 0 <= c < len(colors)):
+                    return None, test
+                return ("an " if colors[c][:1] in "aeiou" else "a ") + f"{colors[c]} card", test
+            return sought
+        return lambda st, fr: (None, test)
 
     def s_draw_to(self, s, ops):
         ops.append(self.call("draw_to", self.expr(s.who), self.expr(s.count)))

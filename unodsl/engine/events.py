@@ -19,7 +19,7 @@ from ..effects import layout as D
 PLAYED = "played"              # player played cards[0]
 JUMPED = "jumped in"           # player jumped in out of turn with cards[0], identical to the top card
 CALLED_UNO = "called uno"      # player called UNO (other: the partner who called it for them)
-DREW = "drew"                  # player drew count cards (cards: seen by the drawer only)
+DREW = "drew"                  # player drew count cards (cards: seen by the drawer only); a draw until: name, value what was looked for
 KEPT = "kept"                  # player kept the card just drawn (seen by the drawer only: it was playable)
 SKIPPED = "skipped"            # player lost their turn
 REVERSED = "reversed"          # the direction of play turned around (count: the new direction)
@@ -35,7 +35,7 @@ LOOKED = "looked"              # player looked at other's hand (cards: seen by t
 DISCARDED = "discarded"        # player discarded every card of color (cards, face up)
 REDEALT = "redealt"            # every hand was gathered and dealt out again from the player after player
 TURN_TO = "turn to"            # player plays next, whoever would have
-ELIMINATED = "eliminated"      # player left the game, their cards where round.eliminated_cards says
+ELIMINATED = "eliminated"      # player left the game holding count cards, their cards where round.eliminated_cards says (name "rule": by round.eliminate_when)
 LOCKED = "locked"              # only color may be played until play reaches player
 CHALLENGED = "challenged"      # player challenged other's card: won says whether it was played dishonestly
 ACCEPTED = "accepted"          # player accepted other's card without a challenge
@@ -110,10 +110,15 @@ def pile_name(g, pile: int) -> str:
     return g.pile_names[pile]
 
 
-def drew(st, p: int, got: int) -> Event:
-    """p drew their hand's last `got` cards."""
+def drew(st, p: int, got: int, meets=None, arg=None) -> Event:
+    """p drew their hand's last `got` cards; a draw until a card meets a test (`meets`, see ops.draw_until)
+    says what it looked for when the test does: `meets.sought(st, arg)` gives the name ("playable", or a
+    card such as "a red card") and the value (the test's tree, for the narration to put in words)."""
     names = st.g.card_names
-    return Event(DREW, p, count=got, cards=tuple([names[k] for k in st.hands[p][len(st.hands[p]) - got:]]))
+    sought = getattr(meets, "sought", None)
+    name, value = sought(st, arg) if sought is not None else (None, None)
+    return Event(DREW, p, count=got, cards=tuple([names[k] for k in st.hands[p][len(st.hands[p]) - got:]]),
+                 name=name, value=value)
 
 
 def decided(st, action: int) -> None:

@@ -8,6 +8,7 @@ are done, so a decision taken inside them resumes there (VM._resume).
 from __future__ import annotations
 
 import operator
+from dataclasses import replace
 
 from ..effects import layout as D
 from ..model.variant import Dealer
@@ -333,6 +334,8 @@ class Flow:
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if self.hands[q] and test(self, frames[q]):
                 eliminate(self, q)
+                if self.events is not None:         # the rule, not an effect, knocked them out: say so
+                    self.events[-1] = replace(self.events[-1], name="rule")
 
     def _knocked_out(self, p: int) -> bool:
         """Whether round.eliminate_when (the variant has one) holds for p now."""

@@ -161,6 +161,9 @@ class Moves:
                 return "after drawing, only the drawn card may be played"
             if self.lock_owner >= 0:
                 return f"only {g.variant.colors[self.lock_color]} cards may be played until the lock ends"
+            ok = g.playable_after[self.color + 1][self.discard[-1]] if self.discard else None
+            if (ok is None or k in ok) and k in g.strict_kinds:
+                return f"{g.card_names[k]} matches, but its restriction does not hold now"
             return f"{g.card_names[k]} does not match {self.top_card} ({self.current_color or 'any color'})"
         if action == g.A_DRAW and kind == D.TURN:
             return "you may not draw now"

@@ -69,6 +69,9 @@ def _playable_by(st, p: int, k: int) -> bool:
     return st._is_playable(p, k)
 
 
+_playable_by.sought = lambda st, p: ("playable", None)     # what the drew event says was looked for
+
+
 def _count_down(st, left: list, k: int) -> bool:
     """The `meets` of a draw of a number of cards: true at the last one (`left` holds how many are still due)."""
     left[0] -= 1
@@ -98,7 +101,7 @@ def draw_until(st, p: int, meets, arg) -> None:
             break
     if got:
         if st.events is not None:
-            st.events.append(E.drew(st, p, got))
+            st.events.append(E.drew(st, p, got, meets, arg))
         st.uno_called[p] = False
         if watch:
             st._eliminate_by_rule()
@@ -360,7 +363,7 @@ def eliminate(st, p: int) -> None:
     else:
         st._put_under_draw_pile(hand)
     if st.events is not None:
-        st.events.append(E.Event(E.ELIMINATED, p))
+        st.events.append(E.Event(E.ELIMINATED, p, count=len(hand)))
 
 
 @instruction()

@@ -8,10 +8,11 @@ reads the state, which keeps the words honest.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..effects import layout as D
-from ..engine import Game
+from ..engine import Game, IllegalAction
 from ..engine import events as E
 
 DECISION_HELP = {
@@ -31,6 +32,165 @@ DECISION_HELP = {
     D.OPTION: "choose one of the options",
     D.SET: "go on with your set: play another card, or stop (done)",
 }
+
+
+DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}     # the one word for the direction of play, everywhere
+
+
+def direction_words(direction: int) -> str:
+    """The direction of play in words: clockwise (+1, the deal's) or counterclockwise."""
+    return DIRECTIONS[1 if direction >= 0 else -1]
+
+
+def decision_help(kind: str, legal: list[str] | None = None) -> str:
+    """What a decision asks, in words; a drawn card that must be played is not offered to keep."""
+    if kind == D.DRAWN and legal is not None and "keep" not in legal:
+        return "you drew a playable card: you must play it"
+    return DECISION_HELP.get(kind, kind)
+
+
+_WORDS: dict = {}        # id(game) -> (game, its card words by id, the ids by words in lower case)
+
+
+def _card_table(game) -> tuple[dict, dict]:
+    entry = _WORDS.get(id(game))
+    if entry is None or entry[0] is not game:
+        words = _said(game)
+        entry = _WORDS[id(game)] = (game, words, {w.lower(): name for name, w in words.items()})
+    return entry[1], entry[2]
+
+
+def _said(game) -> dict[str, str]:
+    """Every card of the game in words: its color and number (Red 7), or its color and its type's name (Red
+    Skip, Wild Draw Four). Two cards said alike are told apart by the type's name (Red 7 with Passing symbol)
+    or, failing that, by their ids read as words (Wild, Dark Wild)."""
+    v = game.variant
+    types = list(v.cards.values())
+
+    def plain(k):
+        ct, number = types[game.k_type[k]], game.k_number[k]
+        color = v.colors[game.k_color[k]].capitalize() if game.k_color[k] >= 0 else ""
+        if number < 0:
+            return f"{color} {ct.name}".strip()
+        return f"{color} {number}" if color else f"{ct.name} {number}"
+
+    def apart(k, name):
+        ct, number = types[game.k_type[k]], game.k_number[k]
+        if number >= 0 and ct.name != "Number":
+            extra = ct.name[len("Number "):] if ct.name.startswith("Number ") else f"({ct.name})"
+            return f"{plain(k)} {extra}"
+        if number >= 0:
+            return plain(k)
+        return " ".join(w.capitalize() for w in name.split("_"))
+
+    words = {name: plain(k) for k, name in enumerate(game.card_names)}
+    for attempt in (apart, lambda k, name: name):
+        alike = Counter(w.lower() for w in words.values())
+        for k, name in enumerate(game.card_names):
+            if alike[words[name].lower()] > 1:
+                words[name] = attempt(k, name)
+    return words
+
+
+def card_words(game, name: str) -> str:
+    """A card in words, as its type names it: red_7 is Red 7, wild_draw_four Wild Draw Four. Without a game
+    (or for a name that is no card of it) the id read as words."""
+    if game is not None and hasattr(game, "k_type"):        # a Game (not a stand-in that only sorts a hand)
+        said = _card_table(game)[0].get(name)
+        if said is not None:
+            return said
+    return " ".join(w.capitalize() for w in name.split("_"))
+
+
+def cards_words(game, names) -> str:
+    """Cards in words, a comma between two: "Red 7, Wild Draw Four"."""
+    return ", ".join(card_words(game, n) for n in names)
+
+
+def choice_words(game, action: str) -> str:
+    """An action string as a player reads it: `play red_7 uno` is "play Red 7 and call UNO"."""
+    words = action.split()
+    if not words:
+        return action
+    verb, args = words[0], words[1:]
+    if verb in ("play", "give", "put") and args:
+        said = f"{verb} {card_words(game, args[0])}"
+        return said + (" and call UNO" if args[1:] == ["uno"] else "")
+    if verb == "trade" and len(args) == 2:
+        return f"trade your {card_words(game, args[0])} for {card_words(game, args[1])}"
+    if verb in ("target", "catch") and len(args) == 1 and args[0].isdigit():
+        return f"{verb} p{args[0]}"
+    if verb == "option" and args:
+        return "option " + " ".join(args).replace("_", " ")
+    return action
+
+
+def action_from_words(game, text: str) -> str:
+    """What a player typed, as an action string: card words read back as ids ("play red 7" is
+    `play red_7`, "Red 7 and call UNO" is `play red_7 uno`), "trade your X for Y", "target p2"; a bare card
+    is its play. Text that is none of these comes back as it was typed (lower case)."""
+    text = " ".join(text.lower().split())
+    by_words = _card_table(game)[1]
+    cards = sorted(by_words, key=len, reverse=True)
+    out, rest = [], text
+    while rest:                                     # the longest card said at each word, else the word
+        for said in cards:
+            if rest == said or rest.startswith(said + " "):
+                out.append(by_words[said])
+                rest = rest[len(said):].lstrip()
+                break
+        else:
+            word, _, rest = rest.partition(" ")
+            out.append(word)
+    words = out
+    if words[-3:] == ["and", "call", "uno"]:
+        words = words[:-3] + ["uno"]
+    if len(words) >= 4 and words[0] == "trade" and words[1] == "your" and words[3] == "for":
+        words = ["trade", words[2]] + words[4:]
+    if len(words) == 2 and words[0] in ("target", "catch") and words[1].startswith("p") and words[1][1:].isdigit():
+        words = [words[0], words[1][1:]]
+    if words and words[0] in game.card_index:        # a bare card: its play
+        words = ["play"] + words
+    return " ".join(words)
+
+
+def answer_as_action(game, text: str) -> str:
+    """An answer (a remote or language-model seat's) as an action string: as it is when it is one, else with
+    its cards read from words ("play Red 7" is `play red_7`) when that makes one, else as it was given (to be
+    refused with the engine's reason)."""
+    for said in (text, action_from_words(game, text)):
+        try:
+            game.action_from_string(said)
+            return said
+        except IllegalAction:
+            pass
+    return text
+
+
+def words_as_ids(game, text: str) -> str:
+    """`text` with every card said in words put back as its id ("p1 plays Red 7" is "p1 plays red_7"): what a
+    check of which cards a text names reads (tests hold every message to the cards its seat may see)."""
+    said = _card_table(game)[0]
+    by_words = {w: name for name, w in said.items() if w != name}
+    if not by_words:
+        return text
+    pattern = re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in sorted(by_words, key=len, reverse=True))
+                         + r")(?![\w])")
+    return pattern.sub(lambda m: by_words[m[1]], text)
+
+
+def reason_words(game, seat: int, reason: str) -> str:
+    """The engine's reason an action is refused, said to the player at `seat`: cards in words, "you"."""
+    reason = reason.replace(f"player {seat} does not", "you do not").replace(f"player {seat}", "you")
+    if game is None or not hasattr(game, "k_type"):
+        return reason
+    name = reason.split(" ")[0]
+    if reason.endswith("its restriction does not hold now") and name in game.card_index:
+        restriction = list(game.variant.cards.values())[game.k_type[game.card_index[name]]].restriction
+        if restriction is not None:
+            from .english import describe_condition
+            reason = f"{name} may be played only when {describe_condition(game, restriction)}"
+    return re.sub(r"[a-z][a-z0-9_]*", lambda m: card_words(game, m[0]) if m[0] in game.card_index else m[0], reason)
 
 
 def _who(q: int, seat: int) -> str:
@@ -53,86 +213,150 @@ def _count(n: int, what: str = "card") -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def _shown(cards: tuple) -> str:
-    return ": " + " ".join(cards) if cards else ""
+def _be(q: int, seat: int) -> str:
+    return "are" if q == seat else "is"
 
 
-def narrate(events: list, seat: int) -> list[str]:
+def _an(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def narrate(events: list, seat: int, game=None) -> list[str]:
     """Events as `seat` may see them (State.events_for), in words, one line per thing that happened.
 
     A draw that answers a challenge, a catch or a stack continues that line, and a skip after a
-    draw continues the draw's: "p1 draws 2 and is skipped". Turns beginning, the first deal and
-    the game's end are left out (the screen says them).
+    draw continues the draw's: "p1 draws 2 and is skipped". The start card's line names what it did
+    ("the start card is Blue Skip: p1 is skipped"). Turns beginning and the game's end are left out
+    (the screen says them). `game` puts the cards in its words (Red 7, Wild Draw Four); without it the
+    ids are read as words.
     """
     lines: list[list[str]] = []       # each line as its words and the cards it shows, joined at the end
     last = None
+    start = None                      # the start card's line while its effect runs (until the first turn)
+
+    def shown(cards) -> str:
+        return ": " + cards_words(game, cards) if cards else ""
+
     for e in events:
         kind, q = e.kind, e.player
+        if kind == E.TURN and start is not None:
+            _fold(lines, start)
+            start = None
         if kind == E.DREW and last is not None and last.kind in (E.CHALLENGED, E.CAUGHT, E.STACK_TAKEN):
-            drawer = "draws" if last.kind == E.CAUGHT else _does(q, seat, "draw")
-            lines[-1] = [f"{lines[-1][0]}, {drawer} {e.count}", _shown(e.cards)]
+            if last.kind == E.STACK_TAKEN:
+                lines[-1] = [f"{_does(q, seat, 'draw')} the stack of {e.count}", shown(e.cards)]
+            else:
+                joiner = ": " if last.kind == E.CAUGHT else ", "
+                lines[-1] = [f"{lines[-1][0]}{joiner}{_drew(e, seat, game)}", shown(e.cards)]
         elif kind == E.SKIPPED and last is not None and last.kind == E.DREW and last.player == q:
-            lines[-1][0] += f" and {'are' if q == seat else 'is'} skipped"
+            lines[-1][0] += f" and {_be(q, seat)} skipped"
         elif kind == E.DREW:
-            lines.append([f"{_does(q, seat, 'draw')} {e.count}", _shown(e.cards)])
+            lines.append([_drew(e, seat, game), shown(e.cards)])
+        elif kind == E.ROUND_DEALT:
+            if e.count > 1:
+                lines.append([f"--- round {e.count} is dealt by {_who(q, seat)} ---", ""])
+            lines.append([f"the start card is {card_words(game, e.cards[0])}", ""])
+            start = len(lines) - 1
         else:
-            line = _sentence(e, seat, _who(q, seat))
+            line = _sentence(e, seat, _who(q, seat), game)
             if line is None:
                 continue
             lines.append([line, ""])
         last = e
+    if start is not None:
+        _fold(lines, start)
     return [words + cards for words, cards in lines]
 
 
-def _sentence(e, seat: int, who: str) -> str | None:
+def _fold(lines: list[list[str]], start: int) -> None:
+    """The lines after the start card's, what its effect did, joined onto it."""
+    if len(lines) > start + 1:
+        done = "; ".join(words + cards for words, cards in lines[start + 1:])
+        del lines[start + 1:]
+        lines[start] = [f"{lines[start][0]}{lines[start][1]}: {done}", ""]
+
+
+def _drew(e, seat: int, game) -> str:
+    """A drew event's words, the cards aside: "p1 draws 2", "you draw until you can play: 3 cards"."""
+    q = e.player
+    if e.name == "playable":
+        return f"{_does(q, seat, 'draw')} until {'you' if q == seat else 'they'} can play: {_count(e.count)}"
+    if e.name:
+        return f"{_does(q, seat, 'draw')} until {e.name} comes: {_count(e.count)}"
+    if e.value is not None:
+        return f"{_does(q, seat, 'draw')} until {_condition(game, e.value)}: {_count(e.count)}"
+    return f"{_does(q, seat, 'draw')} {e.count}"
+
+
+def _condition(game, test) -> str:
+    """A `draws until` test in words (the rulebook's), or what it was for when there is no game."""
+    if game is not None:
+        try:
+            from .english import Translator
+            return Translator(game).cond(test)
+        except Exception:                   # noqa: BLE001 - words are a courtesy; the draw was told anyway
+            pass
+    return "the card looked for comes"
+
+
+def _sentence(e, seat: int, who: str, game=None) -> str | None:
     kind, q, other = e.kind, e.player, _who(e.other, seat)
+
+    def card(name: str) -> str:
+        return card_words(game, name)
+
+    def shown(cards) -> str:
+        return ": " + cards_words(game, cards) if cards else ""
+
     if kind == E.PLAYED:
-        return f"{_does(q, seat, 'play')} {e.cards[0]}"
+        return f"{_does(q, seat, 'play')} {card(e.cards[0])}"
     if kind == E.JUMPED:
-        return f"{_does(q, seat, 'jump')} in with {e.cards[0]}"
+        return f"{_does(q, seat, 'jump')} in with {card(e.cards[0])}"
     if kind == E.CALLED_UNO:
         return f"{_does(e.other, seat, 'call')} UNO for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} UNO"
     if kind == E.KEPT:
-        return f"{_does(q, seat, 'keep')} {e.cards[0]}"
+        return f"{_does(q, seat, 'keep')} {card(e.cards[0])}"
     if kind == E.SKIPPED:
-        return f"{who} {'are' if q == seat else 'is'} skipped"
+        return f"{who} {_be(q, seat)} skipped"
     if kind == E.REVERSED:
-        return "the order of play is reversed"
+        return f"the direction of play is now {direction_words(e.count)}"
     if kind == E.COLOR:
         return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
     if kind == E.TARGET:
         return f"{_does(q, seat, 'choose')} {other}"
     if kind == E.CHOSE:
-        return f"{_does(q, seat, 'choose')} {e.name}"
+        return f"{_does(q, seat, 'choose')} {e.name.replace('_', ' ')}"
     if kind == E.RANDOM:
         drawn = e.color if e.color is not None else e.count
         return f"{drawn} is drawn at random" + (f" from {e.name}" if e.name else "")
     if kind == E.GAVE:
-        return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{_shown(e.cards)}"
+        return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{shown(e.cards)}"
     if kind == E.TRADED:
         if e.cards:
-            return f"{_does(q, seat, 'trade')} {e.cards[0]} for {other}'s {e.cards[1]}"
+            return f"{_does(q, seat, 'trade')} {card(e.cards[0])} for {_whose(e.other, seat)} {card(e.cards[1])}"
         return f"{_does(q, seat, 'trade')} a card with {other}"
     if kind == E.SWAPPED:
         return f"{who} and {other} swap hands"
     if kind == E.ROTATED:
-        return "every hand passes to the next player"
+        return f"every hand passes to the next player, {direction_words(e.count)}"
     if kind == E.LOOKED:
-        return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{_shown(e.cards)}"
+        return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{shown(e.cards)}"
     if kind == E.DISCARDED:
-        return f"{_does(q, seat, 'discard')} every {e.color} card{_shown(e.cards)}"
+        return f"{_does(q, seat, 'discard')} every {e.color} card{shown(e.cards)}"
     if kind == E.MOVED:
         return f"{_count(e.count)} move from the {e.source} pile to the {e.pile} pile"
     if kind == E.TOOK:
-        return f"{_does(q, seat, 'take')} {_count(e.count)} from the {e.source} pile{_shown(e.cards)}"
+        return f"{_does(q, seat, 'take')} {_count(e.count)} from the {e.source} pile{shown(e.cards)}"
     if kind == E.PUT:
-        return f"{_does(q, seat, 'put')} {_count(e.count)} on the {e.pile} pile{_shown(e.cards)}"
+        return f"{_does(q, seat, 'put')} {_count(e.count)} on the {e.pile} pile{shown(e.cards)}"
     if kind == E.REDEALT:
         return "every hand is gathered and dealt out again"
     if kind == E.TURN_TO:
         return f"{who} {'play' if q == seat else 'plays'} next"
     if kind == E.ELIMINATED:
-        return f"{who} {'are' if q == seat else 'is'} eliminated"
+        if e.name == "rule":         # round.eliminate_when: the hand that did it
+            return f"{_does(q, seat, 'hold')} {_count(e.count)} and {_be(q, seat)} knocked out"
+        return f"{who} {_be(q, seat)} knocked out"
     if kind == E.LOCKED:
         return f"only {e.color} may be played until {_whose(q, seat)} turn"
     if kind == E.CHALLENGED:
@@ -141,17 +365,17 @@ def _sentence(e, seat: int, who: str) -> str | None:
     if kind == E.ACCEPTED:
         return f"{_does(q, seat, 'accept')} {_whose(e.other, seat)} card"
     if kind == E.CAUGHT:
-        return f"{who} forgot to call UNO: caught by {other}"
+        return f"{_does(e.other, seat, 'catch')} {who} without UNO"
     if kind == E.STACK_GREW:
-        return f"the draw stack grows to {e.count}, on {who}"
+        return (f"the draw stack grows to {e.count}: {who} must stack on it or draw {e.count}")
     if kind == E.STACK_TAKEN:
-        return f"{_does(q, seat, 'take')} the draw stack"
+        return f"{_does(q, seat, 'draw')} the stack of {e.count}"
     if kind == E.STACK_PASSED:
         return f"{_does(q, seat, 'turn')} the stack of {e.count} away to {other}"
     if kind == E.FLIPPED:
-        return f"another start card is turned up: {e.cards[0]}"
+        return f"another start card is turned up: {card(e.cards[0])}"
     if kind == E.TURNED_OVER:
-        return f"every card is turned over: the {e.name} side is up, and the top card is now {e.cards[0]}"
+        return f"all cards turned over: the {e.name} side is up, and the top card is now {card(e.cards[0])}"
     if kind == E.WENT_OUT:
         return f"{who} {'have' if q == seat else 'has'} no cards left"
     if kind == E.SCORED:
@@ -165,9 +389,33 @@ def _sentence(e, seat: int, who: str) -> str | None:
         return f"{whose}{e.name} is now {variable_value(e.value)}"
     if kind == E.SET_ENDED:
         return f"{_whose(q, seat)} set of {e.count} cards is done"
-    if kind == E.ROUND_DEALT and e.count > 1:
-        return f"--- round {e.count} is dealt by {who}; the start card is {e.cards[0]} ---"
-    return None          # a turn begins, the first deal, the game's end: the screen says them
+    return None          # a turn begins, the game's end: the screen says them
+
+
+def hands_seen(events: list, seat: int) -> dict[int, int]:
+    """The hands `seat` was shown (looked at, traded with, challenged) that still hold, each with the turn it
+    was seen at: `events` are the seat's own (State.events_for) from the start of the game. A hand no longer
+    holds once its player plays, draws, gives, takes, swaps, goes out or is knocked out, or the hands move."""
+    seen: dict[int, int] = {}
+    turn = 0
+    for e in events:
+        kind, q, other = e.kind, e.player, e.other
+        if kind == E.ROUND_DEALT:
+            seen.clear()
+            turn = 0
+        elif kind == E.TURN:
+            turn += 1
+        elif kind in (E.LOOKED, E.TRADED, E.CHALLENGED) and q == seat and other >= 0 and other != seat:
+            seen[other] = turn
+            continue
+        if kind in (E.ROTATED, E.REDEALT):
+            seen.clear()
+        elif kind in (E.PLAYED, E.JUMPED, E.DREW, E.GAVE, E.TRADED, E.SWAPPED, E.TOOK, E.PUT, E.DISCARDED,
+                      E.WENT_OUT, E.ELIMINATED):
+            seen.pop(q, None)
+            if kind in (E.GAVE, E.TRADED, E.SWAPPED):
+                seen.pop(other, None)
+    return seen
 
 
 def variable_value(value) -> str:
@@ -250,18 +498,32 @@ def score_table(history: list[tuple[int, ...]], seat: int) -> list[str]:
             for row in [heads] + rows]
 
 
-def _cards(names: list[str]) -> str:
-    return " ".join(names) if names else "(none)"
+def _cards(names: list[str], game=None) -> str:
+    return cards_words(game, names) if names else "(none)"
+
+
+def seen_lines(game: Game, obs: dict, seen_at: dict | None) -> list[str]:
+    """The hands shown to the seat that still hold, each with the turn it was seen at (`seen_at`, from
+    hands_seen); None: every hand the observation keeps, without the turn."""
+    lines = []
+    for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
+        if seen_at is None:
+            lines.append(f"p{q}'s hand, when last shown to you: " + _cards(sort_hand(game, cards), game))
+        elif int(q) in seen_at:
+            lines.append(f"p{q}'s hand, seen at turn {seen_at[int(q)]}: " + _cards(sort_hand(game, cards), game))
+    return lines
 
 
 def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | None,
-                 previous_hand: list[str] | None = None, limit: int | None = None) -> list[str]:
+                 previous_hand: list[str] | None = None, limit: int | None = None,
+                 seen_at: dict | None = None) -> list[str]:
     """What a seat reads before it decides, line by line, built only from its observation: the terminal's
     screen (`unodsl play`) and the text view (`unodsl.text`) alike.
 
     `events` are the lines of what happened since the seat last acted (narrate), the last `limit` of them
-    shown; `legal` the numbered choices (None: no list, the decision only); `previous_hand` the seat's hand
-    after its last move (to show what came in and went out). The first line is the heading. A seat that is
+    shown; `legal` the numbered choices (None: no list, the decision only), action strings, shown in words;
+    `previous_hand` the seat's hand after its last move (to show what came in and went out); `seen_at` the
+    hands shown to the seat that still hold (hands_seen). The first line is the heading. A seat that is
     not deciding now (obs has no legal actions and another seat is to act) reads who is.
     """
     seat = obs["player"]
@@ -276,9 +538,9 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
         if hidden > 0:
             lines.append(f"  ... {hidden} earlier entries")
         lines.extend("  " + entry for entry in (events[-limit:] if limit is not None else events))
-    top = "top card: " + _cards([obs["top"]] if obs["top"] else [])
+    top = "top card: " + _cards([obs["top"]] if obs["top"] else [], game)
     top += "   color: " + (obs["color"] or "any")
-    top += "   order: " + ("forward" if obs["direction"] >= 0 else "reversed")
+    top += "   direction: " + direction_words(obs["direction"])
     lines.append(top)
     extras = [f"draw pile {obs['draw_pile']}", f"discard pile {obs['discard_pile']}"]
     if obs.get("stack"):
@@ -288,14 +550,14 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
     lines.append("piles: " + ", ".join(extras))
     for name, cards in obs.get("piles", {}).items():         # a variant's named piles: face up shows its cards
         lines.append(f"the {name} pile: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
-                                              else _cards(cards)))
+                                              else _cards(cards, game)))
     if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
         shown = f"side up: {obs['side']}"
         if obs["draw_pile_back"]:
-            shown += "   draw pile's top shows: " + obs["draw_pile_back"]
+            shown += "   draw pile's top shows: " + card_words(game, obs["draw_pile_back"])
         lines.append(shown)
         for q, backs in sorted(obs["backs"].items(), key=lambda item: int(item[0])):
-            lines.append(f"the backs of p{q}'s cards: " + _cards(sort_hand(game, backs)))
+            lines.append(f"the backs of p{q}'s cards: " + _cards(sort_hand(game, backs), game))
     others = []
     for q, size in enumerate(obs["hand_sizes"]):
         if q == seat:
@@ -304,7 +566,7 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
         if obs["uno_called"][q]:
             note += " (UNO!)"
         if obs["eliminated"][q]:
-            note += " (out)"
+            note += " (knocked out)"
         if q == obs.get("dealer"):
             note += " (dealer)"
         others.append(note)
@@ -312,20 +574,19 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
     if any(obs["scores"]):
         lines.append("scores: " + ", ".join(f"p{q} {s}" for q, s in enumerate(obs["scores"])))
     lines.extend(variable_lines(obs, seat))
-    for q, cards in sorted(obs.get("revealed", {}).items(), key=lambda item: int(item[0])):
-        lines.append(f"seen in p{q}'s hand (when shown to you): " + _cards(sort_hand(game, cards)))
+    lines.extend(seen_lines(game, obs, seen_at))
     hand = sort_hand(game, obs["hand"])
     if previous_hand is not None:
         gained = list((Counter(hand) - Counter(previous_hand)).elements())
         lost = list((Counter(previous_hand) - Counter(hand)).elements())
         if gained:
-            lines.append(f"you received {len(gained)}: " + _cards(sort_hand(game, gained)))
+            lines.append(f"you received {len(gained)}: " + _cards(sort_hand(game, gained), game))
         if lost:
-            lines.append(f"you lost {len(lost)}: " + _cards(sort_hand(game, lost)))
-    grouped = " | ".join(_cards(group) for group in group_hand(game, hand))
+            lines.append(f"you lost {len(lost)}: " + _cards(sort_hand(game, lost), game))
+    grouped = " | ".join(_cards(group, game) for group in group_hand(game, hand))
     lines.append(f"your hand ({len(hand)}): " + (grouped or "(none)"))
     if obs.get("drawn"):
-        lines.append("you drew: " + obs["drawn"])
+        lines.append("you drew: " + card_words(game, obs["drawn"]))
     if not deciding:
         if obs.get("over"):
             lines.append("the game is over")
@@ -333,8 +594,9 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
             lines.append(f"p{obs['current_player']} is deciding" + (f" ({obs['decision']})" if obs["decision"] else ""))
         return lines
     kind = obs["decision"]
-    lines.append(f"decision: {kind} ({DECISION_HELP.get(kind, kind)})")
+    lines.append(f"decision: {kind} ({decision_help(kind, legal if legal is not None else obs.get('legal_actions'))})")
     if legal is not None:
         width = len(str(len(legal)))
-        lines.extend(f"  {number:>{width}}) {action}" for number, action in enumerate(legal, start=1))
+        lines.extend(f"  {number:>{width}}) {choice_words(game, action)}"
+                     for number, action in enumerate(legal, start=1))
     return lines

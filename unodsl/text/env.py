@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..agents.seats import FALLBACKS, Forfeit, game_over, resolve, seat_all, seat_rng
 from ..engine import Game
+from ..rulebook.narration import answer_as_action
 from .view import view as text_view
 
 
@@ -104,6 +105,8 @@ class TextEnv:
         legal = state.legal_action_ids()
         if self._attempt == 0:
             self.decisions += 1
+        if isinstance(text, str):
+            text = answer_as_action(self.game, text)       # cards in words as the view says them, or ids
         action, reason = resolve(state, text.strip() if isinstance(text, str) else text, legal)
         info = {"seat": seat, "accepted": action is not None, "fallback": False}
         if action is None:

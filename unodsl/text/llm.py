@@ -16,6 +16,7 @@ import re
 import urllib.error
 import urllib.request
 
+from ..rulebook.narration import answer_as_action
 from .view import render, rulebook_section
 
 ENV_URL = "UNODSL_LLM_URL"
@@ -26,7 +27,8 @@ ANSWER_FORMAT = (
     "Answer with one action on the last line, written as `ACTION: <action>`. Actions: `play CARD` "
     "(add ` uno` when the play leaves you one card: `play red_7 uno`), `draw`, `keep`, `pass`, "
     "`color COLOR`, `target N`, `challenge`, `accept`, `give CARD`, `trade MINE THEIRS`, `done`, "
-    "`catch N`, `uno`, `option NAME`, `put CARD`. Cards are written as in the view (red_7, wild_draw_four).")
+    "`catch N`, `uno`, `option NAME`, `put CARD`. Cards are written as in the view (play Red 7, play Wild Draw Four) "
+    "or by their ids (play red_7, play wild_draw_four).")
 
 _ACTION_LINE = re.compile(r"^\s*\**\s*action\s*\**\s*:\s*\**\s*(.+?)\s*$", re.I | re.M)
 
@@ -96,7 +98,7 @@ class ChatAgent:
             self.messages.append({"role": "user", "content": retry_prompt(view.feedback or "not legal")})
         reply = self.chat(self.messages)
         self.messages.append({"role": "assistant", "content": reply})
-        return parse_action(reply)
+        return answer_as_action(view.game, parse_action(reply))      # cards in words as the view says them, or ids
 
     def answer(self, question: dict) -> str:
         """A benchmark question (arena/bench.py): the rules given as the system prompt, the question as the user's."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..agents.seats import AgentView
 from ..rulebook.document import render_rulebook
-from ..rulebook.narration import narrate, order_choices, screen_lines
+from ..rulebook.narration import hands_seen, narrate, order_choices, screen_lines
 
 
 def view(state, seat: int, *, since: int = 0, legal: bool = False, previous_hand: list[str] | None = None) -> str:
@@ -23,9 +23,11 @@ def view(state, seat: int, *, since: int = 0, legal: bool = False, previous_hand
 
 def render(seat_view: AgentView, *, legal: bool = False, previous_hand: list[str] | None = None) -> str:
     """`view` from an agent's view (what a seat is handed when it decides)."""
-    events = narrate(seat_view.events, seat_view.seat)
+    events = narrate(seat_view.events, seat_view.seat, seat_view.game)
     choices = order_choices(seat_view.legal_actions) if legal and seat_view.legal else None
-    return "\n".join(screen_lines(seat_view.game, seat_view.observation, events, choices, previous_hand))
+    seen_at = hands_seen(seat_view.events_since(0), seat_view.seat) if seat_view.observation.get("revealed") else {}
+    return "\n".join(screen_lines(seat_view.game, seat_view.observation, events, choices, previous_hand,
+                                  seen_at=seen_at))
 
 
 def rulebook_sections(game) -> dict[str, str]:

@@ -21,7 +21,7 @@ def decision_message(view: AgentView, *, legal: bool = True) -> dict:
     observation.pop("legal_actions", None)          # said once, below, or not at all
     message = {"type": "decide", "protocol": PROTOCOL, "seat": view.seat, "decision": view.decision,
                "text": render(view), "observation": observation,
-               "events": narrate(view.events, view.seat),
+               "events": narrate(view.events, view.seat, view.game),
                "feedback": view.feedback, "attempt": view.attempt}
     if legal:
         message["legal"] = view.legal_actions

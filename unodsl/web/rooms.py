@@ -21,7 +21,8 @@ from ..agents.bots import make_bot
 from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
-from ..rulebook.narration import DECISION_HELP, group_hand, narrate, order_choices, score_table, variable_lines
+from ..rulebook.narration import (card_words, choice_words, decision_help, direction_words, group_hand, hands_seen,
+                                  narrate, order_choices, score_table, seen_lines, variable_lines)
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 CODE_LENGTH = 6
@@ -294,10 +295,11 @@ class Room:
             if e.kind == E.ROUND_OVER:
                 self.rounds.append(e.scores)
         names = self.names()
-        self.spectator_log += self.named(narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR), names)
+        self.spectator_log += self.named(narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR,
+                                                 self.game), names)
         self.spectator_seen = end
         for seat in self.seats:
-            seat.log += self.named(narrate(state.events_for(seat.number, seat.seen), seat.number), names)
+            seat.log += self.named(narrate(state.events_for(seat.number, seat.seen), seat.number, self.game), names)
             seat.seen = end
 
     def named(self, lines: list[str], names: list[str] | None = None) -> list[str]:
@@ -361,6 +363,7 @@ class Room:
             "rounds": [list(r) for r in self.rounds], "results": self.results,
             "log": (self.spectator_log if seat is None else seat.log)[-LOG_SENT:],
             "log_total": len(self.spectator_log if seat is None else seat.log),
+            "words": {"direction": direction_words(state.direction)},     # what the page says, in the narration's words
         })
         for entry, hand_size in zip(out["room"]["seats"], (len(h) for h in state.hands)):
             q = entry["seat"]
@@ -371,15 +374,19 @@ class Room:
             return out
         obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
-        out["revealed"] = obs["revealed"]
+        seen_at = hands_seen(state.events_for(number), number) if obs["revealed"] else {}     # read only when needed
+        out["revealed"] = {q: cards for q, cards in obs["revealed"].items() if int(q) in seen_at}
         out["variables"] = self.named(variable_lines(obs, number))       # declared variables the seat may see
         out["drawn"] = obs.get("drawn")
+        out["words"].update(seen=self.named(seen_lines(game, obs, seen_at)),    # the hands shown that still hold
+                            drawn=card_words(game, obs["drawn"]) if obs.get("drawn") else None)
         if deciding == number and seat.bot is None:
             if self.turn_timer:
                 out["time_left"] = max(0.0, self.turn_timer - (self.clock() - self.deciding_since))
             out["decision"] = state.decision
-            out["help"] = DECISION_HELP.get(state.decision, state.decision)
+            out["help"] = decision_help(state.decision, obs["legal_actions"])
             out["choices"] = order_choices(obs["legal_actions"])
+            out["words"]["choices"] = self.named([choice_words(game, c) for c in out["choices"]])
         return out
 
     def room_info(self) -> dict:

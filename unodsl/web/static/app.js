@@ -35,14 +35,20 @@ function card(name, tag) {
 }
 
 function colored(node, line) {
-  // A line of the log with each card and color name in its color.
-  line.split(" ").forEach((word, i) => {
+  // A line of the log with each card and color name in its color. The narration says a card in words,
+  // its color or Wild first and each word capitalised ("Red Draw Two", "Wild Draw Four"), a color in lower case.
+  const words = line.split(" ");
+  for (let i = 0; i < words.length; i++) {
     if (i) node.appendChild(document.createTextNode(" "));
-    const head = word.replace(/[:,]$/, "").split("_")[0];
-    if (colors.includes(head)) node.appendChild(el("span", "w-" + head, word));
-    else if (head === "wild") node.appendChild(el("span", "w-wild", word));
-    else node.appendChild(document.createTextNode(word));
-  });
+    const head = words[i].replace(/[:,;)]$/, "");
+    const lower = head.toLowerCase();
+    if (head !== lower && (colors.includes(lower) || lower === "wild")) {      // a card: up to its last word
+      let text = words[i];
+      while (/^[A-Z0-9]/.test(words[i + 1] || "") && !/[:,;)]$/.test(text)) text += " " + words[++i];
+      node.appendChild(el("span", "w-" + (lower === "wild" ? "wild" : lower), text));
+    } else if (colors.includes(head) || head === "wild") node.appendChild(el("span", "w-" + head, words[i]));
+    else node.appendChild(document.createTextNode(words[i]));
+  }
   return node;
 }
 
@@ -228,7 +234,7 @@ function render() {
     if (view.started) li.appendChild(el("span", "count", `${s.cards} card${s.cards === 1 ? "" : "s"}`));
     if (s.uno) li.appendChild(el("span", "badge", "UNO!"));
     if (s.away) li.appendChild(el("span", "badge away", s.autoplayed ? "away: a bot plays" : "away"));
-    if (s.out) li.appendChild(el("span", "badge away", "out"));
+    if (s.out) li.appendChild(el("span", "badge away", "knocked out"));
     if (s.dealer) li.appendChild(el("span", "badge away", "dealer"));
     seats.appendChild(li);
   }
@@ -242,15 +248,12 @@ function render() {
   const fact = (label, value) => { const p = el("div", "", label + ": "); p.appendChild(el("b", "", value)); facts.appendChild(p); };
   fact("color", view.color || "any");
   if (view.color) facts.lastChild.lastChild.className = "w-" + view.color;
-  fact("order", view.direction >= 0 ? "clockwise" : "reversed");
+  fact("direction", view.words ? view.words.direction : view.direction >= 0 ? "clockwise" : "counterclockwise");
   fact("draw pile", String(view.draw_pile));
   if (view.stack) fact("draw stack", String(view.stack));
   if (view.lock) fact("locked to", view.lock);
   if (view.round > 1) fact("round", String(view.round));
-  for (const [q, cards] of Object.entries(view.revealed || {})) {
-    const who = nameOf(Number(q));
-    fact(who === "you" ? "seen in your hand" : `seen in ${who}'s hand`, cards.join(" "));
-  }
+  for (const line of (view.words && view.words.seen) || []) { const at = line.indexOf(": "); fact(line.slice(0, at), line.slice(at + 2)); }
   for (const line of view.variables || []) { const at = line.indexOf(": "); fact(line.slice(0, at), line.slice(at + 2)); }
   renderHand();
   renderChoices();
@@ -362,7 +365,8 @@ function renderChoices() {
     $("prompt").textContent = me < 0 ? `Watching: ${name} decides.` : `Waiting for ${name}...`;
     return;
   }
-  const said = "Your move: " + view.help + (view.drawn ? ` (you drew ${view.drawn})` : "");
+  const drawn = view.words && view.words.drawn ? view.words.drawn : view.drawn;
+  const said = "Your move: " + view.help + (drawn ? ` (you drew ${drawn})` : "");
   $("prompt").textContent = said;
   if (view.time_left !== undefined) {        // the turn timer: a bot decides for you when it runs out
     const ends = Date.now() + view.time_left * 1000;
@@ -372,7 +376,7 @@ function renderChoices() {
   view.choices.forEach((c, i) => {
     const b = el("button", c.endsWith(" uno") || c === "uno" ? "uno" : "");
     if (i < 9) b.appendChild(el("span", "key", String(i + 1)));
-    b.appendChild(document.createTextNode(choiceLabel(c)));
+    b.appendChild(document.createTextNode(choiceLabel(c, i)));
     const color = /^color (\S+)$/.exec(c);
     if (color) b.classList.add("color", color[1]);
     b.onclick = () => send(c);
@@ -380,9 +384,10 @@ function renderChoices() {
   });
 }
 
-function choiceLabel(choice) {
+function choiceLabel(choice, i) {
   const someone = /^(target|catch) (\d+)$/.exec(choice);       // a player: by seat and name
   if (someone) return `${someone[1]} ${nameOf(Number(someone[2]))}`;
+  if (view.words && view.words.choices) return view.words.choices[i];     // the narration's words ("play Red 7")
   return choice.replace(/ uno$/, " + call UNO").replace(/_/g, " ");
 }
 
