@@ -6,11 +6,15 @@
 #
 #   python -c pass                                   the interpreter's own start-up
 #   python -c "import unodsl.cli"                    start-up + importing the CLI
-#   python -m unodsl.cli check variants/classic.yaml the whole command a user runs
+#   python -m unodsl.cli check variants/classic.yaml the whole command a user runs:
+#       first:  the first check after install: no cache of unodsl's (UNODSL_NO_CACHE=1) and an
+#               empty temporary folder (TMPDIR), emptied before every run, so Lark finds no parser
+#               cache of its own there (the parser tables ship built: unodsl/effects/parser_tables.py)
+#       cold:   UNODSL_NO_CACHE=1 (Lark's cache, if it wrote one, is there)
+#       warm:   the clean result cached
 #
-# alternating the three, after one untimed warm-up (which also lets Lark write
-# its parser cache, as any first run on a machine does).  The median of the
-# check runs is the figure; the other two say where the time goes.  Then
+# alternating them, after one untimed warm-up.  The median of the check runs
+# is the figure; the other two say where the time goes.  Then
 # `python -X importtime -m unodsl.cli check FILE` runs 5 times and the modules
 # with the largest median cumulative import time are listed.
 
@@ -18,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -30,12 +36,17 @@ from benchlib import ROOT, VARIANTS, describe_machine, load_average, machine, me
 IMPORTTIME_RUNS = 5
 
 
-def commands(file: str) -> dict[str, list[str]]:
-    """Return the timed commands, by label."""
+FIRST = "first check after install"
+
+
+def commands(file: str, empty_tmp: str) -> dict[str, list[str]]:
+    """Return the timed commands, by label (`empty_tmp`: the first check's TMPDIR, emptied before each run)."""
     py = sys.executable
     return {
         "python -c pass": [py, "-c", "pass"],
         "python -c 'import unodsl.cli'": [py, "-c", "import unodsl.cli"],
+        f"check {file} ({FIRST}: no cache, empty TMPDIR)": [
+            "env", "UNODSL_NO_CACHE=1", f"TMPDIR={empty_tmp}", py, "-m", "unodsl.cli", "check", file],
         f"check {file} (cold: UNODSL_NO_CACHE=1)": ["env", "UNODSL_NO_CACHE=1", py, "-m", "unodsl.cli", "check", file],
         f"check {file} (warm: clean result cached)": [py, "-m", "unodsl.cli", "check", file],
     }
@@ -71,8 +82,14 @@ def import_times(file: str, runs: int = IMPORTTIME_RUNS) -> dict[str, dict]:
 def measure(file: str, runs: int, top: int, log=print) -> dict:
     """Time the commands `runs` times each (alternating) and profile the imports."""
     info = machine()
-    cmds = commands(file)
+    empty_tmp = tempfile.mkdtemp(prefix="bench_check_tmp_")
+    cmds = commands(file, empty_tmp)
+
+    def emptied() -> None:
+        shutil.rmtree(empty_tmp, ignore_errors=True)
+        Path(empty_tmp).mkdir()
     for label, command in cmds.items():  # warm-up (and Lark's cache, if not there yet)
+        emptied()
         seconds, code, output = time_command(command)
         if code != 0 and "check" in label:
             log(f"bench_check: {' '.join(command[1:])} exited with {code}:\n{output}")
@@ -80,12 +97,15 @@ def measure(file: str, runs: int, top: int, log=print) -> dict:
     codes = set()
     for run in range(runs):
         for label, command in cmds.items():
+            if FIRST in label:
+                emptied()
             seconds, code, _ = time_command(command)
             times[label].append(seconds)
             if "check" in label:
                 codes.add(code)
         if (run + 1) % 5 == 0:
             log(f"bench_check: {run + 1}/{runs} runs done")
+    shutil.rmtree(empty_tmp, ignore_errors=True)
     modules = import_times(file)
     total_import = sum(m["self_us"] for m in modules.values())
     packages: dict[str, float] = {}

@@ -8,12 +8,16 @@ module or Lark.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 from dataclasses import replace
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, Tree, __version__ as lark_version, v_args
+from lark.grammar import Rule
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
+from lark.lexer import TerminalDef
 
 from . import ast as A
 from .ast import Span, Syntax, diagnostic_at
@@ -40,15 +44,60 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parent / "effect.lark"
 
 
+# How the parser is built from the grammar: what its tables depend on, besides the grammar's text.
+# (The lexer class and the postlexer are given again when the tables are loaded.)
+BUILD_OPTIONS = {"parser": "lalr", "start": ["effect", "condition"], "propagate_positions": True,
+                 "maybe_placeholders": False}
+# The options' values that are Python objects, not data: left out of the shipped tables and put back on load.
+_UNSERIALIZED = ("lexer", "postlex", "cache")
+
+
+def grammar_digest(grammar: str) -> str:
+    """The content hash the shipped tables are built from: the grammar's text and the build options."""
+    material = json.dumps([grammar, BUILD_OPTIONS, ContextLexer.__qualname__, _EffectIndenter.__qualname__])
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def build_parser(grammar: str | None = None, cache: bool = True) -> Lark:
+    """Build the LALR parser from the grammar's text: its tables computed (or read from Lark's own cache
+    in the temporary folder, with `cache`). ContextLexer lexes as Lark's contextual lexer does, with one
+    regex instead of one per state."""
+    text = grammar_path().read_text(encoding="utf-8") if grammar is None else grammar
+    return Lark(text, lexer=ContextLexer, postlex=_EffectIndenter(), cache=cache, **BUILD_OPTIONS)
+
+
+def serialize_tables(lark: Lark) -> tuple[dict, dict]:
+    """The (data, memo) of a built parser as plain literals (what `parser_tables.py` holds)."""
+    data, memo = lark.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k not in _UNSERIALIZED}
+    data["parser"]["lexer_conf"] = {**data["parser"]["lexer_conf"], "lexer_type": None}
+    return data, memo
+
+
+def load_tables(data: dict, memo: dict) -> Lark:
+    """The parser from tables made by `serialize_tables`, the lexer and postlexer put back."""
+    data = {**data, "options": {**data["options"], "lexer": ContextLexer, "cache": False},
+            "parser": {**data["parser"], "lexer_conf": {**data["parser"]["lexer_conf"], "lexer_type": ContextLexer}}}
+    return Lark._load_from_dict(data, memo, postlex=_EffectIndenter())
+
+
+def shipped_tables_current(grammar: str) -> bool:
+    """True when the tables shipped in `parser_tables.py` were built from `grammar` by this Lark."""
+    from . import parser_tables as T
+    return T.GRAMMAR_DIGEST == grammar_digest(grammar) and T.LARK_VERSION == lark_version
+
+
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """Build the LALR parser once per process (Lark caches its tables on disk).
-
-    ContextLexer lexes as Lark's contextual lexer does, with one regex instead of one per state.
+    """The LALR parser, once per process: from the tables shipped built (`parser_tables.py`,
+    `scripts/build_parser_tables.py` writes it) when they were built from this grammar by this
+    version of Lark, else built from the grammar (Lark caches its tables on disk).
     """
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer=ContextLexer,
-                postlex=_EffectIndenter(), start=["effect", "condition"], propagate_positions=True,
-                maybe_placeholders=False, cache=True)
+    grammar = grammar_path().read_text(encoding="utf-8")
+    if shipped_tables_current(grammar):
+        from . import parser_tables as T
+        return load_tables(T.DATA, T.MEMO)
+    return build_parser(grammar)
 
 
 # Friendly names for terminals in "expected ..." messages.
