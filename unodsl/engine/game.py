@@ -51,10 +51,14 @@ class Game(Tables, Positions):
                  "A_OPTION", "option_names", "option_index",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up",
                  "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
-                 "on_stack", "on_stack_if", "deflectors", "rounds_score")
+                 "on_stack", "on_stack_if", "deflectors", "rounds_score",
+                 "adapter_cache")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
+        # What the adapters build from this Game alone, built once and shared by all their instances
+        # (the RL environments' action tables and observation layouts), by a key of theirs. The engine never reads it.
+        self.adapter_cache: dict = {}
         self.fast = fast = FAST_BY_DEFAULT if fast is None else fast
         self.state_class = FastState if fast else State       # the reference mode plays plain States
         self.ruling_overrides = dict(rulings or {})

@@ -179,6 +179,25 @@ class ActionTable:
         return mask
 
 
+def action_table(game, num_players: int) -> ActionTable:
+    """The ActionTable of `game` at `num_players`, built once per Game and shared by every environment
+    of it (a table is never changed after it is built)."""
+    key = (ActionTable, num_players)
+    table = game.adapter_cache.get(key)
+    if table is None:
+        table = game.adapter_cache[key] = ActionTable(game, num_players)
+    return table
+
+
+def action_strings(game) -> list[str]:
+    """The engine's action strings of `game` by engine id, made once per Game and shared (never changed):
+    the environments' infos list them at every step."""
+    strings = game.adapter_cache.get(action_strings)
+    if strings is None:
+        strings = game.adapter_cache[action_strings] = [game.action_to_string(e) for e in range(game.num_actions)]
+    return strings
+
+
 class LegalIds:
     """A state's legal engine action ids, asked of the engine once per position.
 

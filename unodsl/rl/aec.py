@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .actions import ActionTable, LegalIds
+from .actions import LegalIds, action_strings, action_table
 from .observation import ObservationEncoder
 
 REWARDS = ("win", "points")
@@ -45,7 +45,7 @@ class UnoEnv(AECEnv):
         self.max_turns = max_turns
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.actions = ActionTable(game, n)
+        self.actions = action_table(game, n)          # shared by the environments of this Game
         self._engine_of = self.actions.engine_of        # [seat][rl id], one row of actions.size per seat
         self.encoder = ObservationEncoder(game, n, full_state=full_state)
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -60,8 +60,8 @@ class UnoEnv(AECEnv):
         self._seeds = random.Random()
         self._legal = LegalIds()
         self._deciding = None           # the agent whose infos name its decision, if any
-        # The engine's action strings by id, once: infos list them at every step.
-        self._action_strings = [game.action_to_string(e) for e in range(game.num_actions)]
+        # The engine's action strings by id, once per Game: infos list them at every step.
+        self._action_strings = action_strings(game)
         self._string_of = self._action_strings.__getitem__
 
     def observation_space(self, agent):

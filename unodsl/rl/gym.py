@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..agents.bots import make_bot
-from .actions import ActionTable, LegalIds
+from .actions import LegalIds, action_strings, action_table
 from .aec import REWARDS, IllegalActionError, load_game, win_rewards
 from .observation import ObservationEncoder
 
@@ -44,14 +44,14 @@ class GymSeat(gym.Env):
         self.max_turns = max_turns
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.actions = ActionTable(game, n)
+        self.actions = action_table(game, n)          # shared by the environments of this Game
         self.encoder = ObservationEncoder(game, n, full_state=full_state)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.actions.size)
         self.state = None
         self.bots: dict[int, object] = {}
         self._legal = LegalIds()
-        self._action_strings = [game.action_to_string(e) for e in range(game.num_actions)]
+        self._action_strings = action_strings(game)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

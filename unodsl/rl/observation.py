@@ -41,6 +41,19 @@ class ObservationEncoder:
     """
 
     def __init__(self, game, num_players: int, full_state: bool = False):
+        # The layout (fields, bounds, positions) depends on the Game and the table alone: laid out once per
+        # Game and shared by every encoder of it (never changed after); each encoder has its own views.
+        key = (ObservationEncoder, num_players, full_state)
+        layout = game.adapter_cache.get(key)
+        if layout is None:
+            self._lay_out(game, num_players, full_state)
+            game.adapter_cache[key] = dict(vars(self))
+        else:
+            self.__dict__.update(layout)
+        self._views = [_SeatView(self.size, self._spare, num_players) for _ in range(num_players)]
+
+    def _lay_out(self, game, num_players: int, full_state: bool) -> None:
+        """Compute the layout: every attribute but the views."""
         self.game = game
         self.n = n = num_players
         self.full_state = full_state
@@ -140,7 +153,6 @@ class ObservationEncoder:
         self._top_at.append(spare)                          # [-1]: an empty discard pile
         if game.k_back is not None:
             self._draw_back_at.append(spare)                # [-1]: an empty draw pile
-        self._views = [_SeatView(self.size, spare, n) for _ in range(n)]
         self._piles_at = o.get("piles")
         self._pile_cards_at = [(i, [o["pile_cards"] + j * k + c for c in ids]) for j, i in enumerate(up)]
         self._variables_at = [(o[name], read) for name, _, _, _, _, read in self._variables]
