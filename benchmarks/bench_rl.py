@@ -1,6 +1,7 @@
 """Steps per second: random legal actions through the raw API, the PettingZoo AEC env and GymSeat,
 and RLCard's UNO environment loop (`env.run`, random agents; 2 players, its only table) beside them;
-then the OpenSpiel game with and without chance nodes (player steps per second, chance outcomes
+the memory an AEC env holds (tracemalloc over `--envs` envs of one Game, each reset and stepped 20 times;
+the tables they share, built once per Game, apart); then the OpenSpiel game with and without chance nodes (player steps per second, chance outcomes
 drawn by their probabilities; `--openspiel-games`, 0 to leave it out).
 
 RLCard runs in its own venv (`benchmarks/.rlcard-venv`, built by rlcard_bench.py on first use);
@@ -15,6 +16,7 @@ import random
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -57,6 +59,35 @@ def aec(game, players: int, games: int, floor: bool = False) -> tuple[int, float
             env.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
     return steps, time.perf_counter() - start
+
+
+def env_memory(variant: str, players: int, envs: int, steps: int = 20) -> tuple[float, float]:
+    """(KiB per AEC env, KiB of the tables the envs of one Game share), by tracemalloc: the first env of a
+    fresh Game builds the shared tables, then `envs` more are made, each reset and stepped `steps` times."""
+    game = unodsl.load(variant)
+    rng = random.Random(1)
+
+    def make(seed: int):
+        env = rl.env(game, num_players=players)
+        env.reset(seed=seed)
+        for _, agent in zip(range(steps), env.agent_iter()):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[int(rng.random() * len(legal))]))
+        return env
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = [make(0)]
+    shared = tracemalloc.get_traced_memory()[0] - before
+    start = tracemalloc.get_traced_memory()[0]
+    kept += [make(seed) for seed in range(1, envs + 1)]
+    per_env = (tracemalloc.get_traced_memory()[0] - start) / envs
+    tracemalloc.stop()
+    del kept
+    return per_env / 1024, (shared - per_env) / 1024
 
 
 def gym_seat(game, players: int, games: int) -> tuple[int, float]:
@@ -120,6 +151,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--no-rlcard", action="store_true", help="leave RLCard's env loop out")
     parser.add_argument("--openspiel-games", type=int, default=100, help="OpenSpiel games in each chance mode (0: none)")
+    parser.add_argument("--envs", type=int, default=50, help="AEC envs whose memory is measured (0: none)")
     args = parser.parse_args()
     game = unodsl.load(args.variant)
     rows = [("raw API (legal_action_ids + apply_id)", raw(game, args.players, args.games))]
@@ -142,6 +174,10 @@ def main() -> None:
               f"steps/s is per action either way)")
         floor = by_name["  the same, observation a constant's copy"] / by_name["RLCard env.run (uno, random agents)"]
         print(f"  the same with a constant observation / RLCard env.run: {floor:.2f}x (no encoder could do better)")
+    if args.envs:
+        per_env, shared = env_memory(args.variant, args.players, args.envs)
+        print(f"  memory of an AEC env (tracemalloc, {args.envs} envs of one Game, each reset and stepped 20 times): "
+              f"{per_env:.1f} KiB per env; the tables they share, once per Game: {shared:.0f} KiB")
     if args.openspiel_games:
         try:
             import pyspiel  # noqa: F401

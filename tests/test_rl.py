@@ -380,3 +380,66 @@ def test_docs_rl_examples_run(index, monkeypatch, capsys):
         pytest.importorskip("pyspiel")
     monkeypatch.chdir(REPO)
     exec(compile(blocks[index], f"docs/rl.md example {index + 1}", "exec"), {})
+
+
+# --- the per-variant tables are shared by the environments of one Game
+
+
+def _play(env, seed: int, steps: int) -> list:
+    """Observations and infos of `steps` random steps of `env` from a reset with `seed`."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    seen = []
+    for agent in env.agent_iter(steps):
+        obs, _, term, trunc, info = env.last()
+        seen.append((agent, obs["observation"].tolist(), obs["action_mask"].tolist(), info["legal_actions"]))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[int(rng.random() * len(legal))]))
+    return seen
+
+
+def test_environments_of_one_game_share_its_tables_and_keep_their_own_views():
+    g = unodsl.load("variants/classic.yaml")
+    a, b, four = rl.env(g, num_players=2), rl.env(g, num_players=2), rl.env(g, num_players=4)
+    assert a.actions is b.actions and a._action_strings is b._action_strings
+    assert a.encoder is not b.encoder and a.encoder.fields is b.encoder.fields and a.encoder.low is b.encoder.low
+    assert a.encoder._views is not b.encoder._views
+    assert not {id(v) for v in a.encoder._views} & {id(v) for v in b.encoder._views}
+    assert four.actions is not a.actions and four.encoder.fields is not a.encoder.fields
+    assert rl.GymSeat(g, opponents=["random"]).actions is a.actions
+    # Another Game of the same file builds its own.
+    assert rl.env(unodsl.load("variants/classic.yaml"), num_players=2).actions is not a.actions
+
+
+def test_environments_of_one_game_played_in_turn_see_what_each_sees_alone():
+    g = unodsl.load("variants/classic.yaml")
+    alone = [_play(rl.env(g, num_players=2), seed, 120) for seed in (1, 2)]
+    # Fresh Game, two envs stepped alternately: the shared layout holds no state of either.
+    g2 = unodsl.load("variants/classic.yaml")
+    envs = [rl.env(g2, num_players=2) for _ in range(2)]
+    rngs = [random.Random(seed) for seed in (1, 2)]
+    for env, seed in zip(envs, (1, 2)):
+        env.reset(seed=seed)
+    together: list[list] = [[], []]
+    iters = [iter(env.agent_iter(120)) for env in envs]
+    live = [True, True]
+    while any(live):
+        for i, env in enumerate(envs):
+            if not live[i]:
+                continue
+            agent = next(iters[i], None)
+            if agent is None:
+                live[i] = False
+                continue
+            obs, _, term, trunc, info = env.last()
+            together[i].append((agent, obs["observation"].tolist(), obs["action_mask"].tolist(),
+                                info["legal_actions"]))
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rngs[i].random() * len(legal))]))
+    assert together == alone
