@@ -6,6 +6,8 @@ are off with Game(fast=False) (the reference mode, which plays plain States).
 
 from __future__ import annotations
 
+from operator import not_
+
 from ..effects import layout as D
 from .flow import END_TURN
 from .moves import APPLY, LEGAL
@@ -200,20 +202,35 @@ class FastState(State):
         self._next_turn(seat)
 
     def _after_play(self) -> None:
-        """As State's, with _settle's common case inline: the hottest path."""
-        if all(self.hands) and self.g.eliminate_when is None:
+        """As State's, with _settle's common cases inline: the hottest path."""
+        if self.g.eliminate_when is not None:
+            self._eliminate_by_rule()
+        if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n
             self._end_turn()
-            return
-        State._settle(self, END_TURN)
+        elif self.out == list(map(not_, self.hands)):
+            self._end_turn()
+        else:
+            State._settle_outs(self, END_TURN)
 
     def _settle(self, then: str) -> None:
-        """As State's; when nobody is out of cards (so nobody is eliminated either) and no elimination rule
-        is to be tested, play just goes on (as _after_outs does)."""
-        if all(self.hands) and self.g.eliminate_when is None:
+        """As State's, round.eliminate_when tested the same; then two cases go straight on, as _after_outs would:
+
+        - every hand holds cards: nobody is out, and nobody is eliminated (an eliminated player's hand is
+          emptied, and ops give them no cards), so the round goes on;
+        - the hands that are empty are those that were at the last settle (`out` is what it left: not hand,
+          seat by seat): nobody went out or was eliminated since, and that settle went on, so this one
+          would too (what ends a round, a player or team out or too few left, reads nothing else that
+          could have changed: a player eliminated while out of cards held none before either).
+        """
+        if self.g.eliminate_when is not None:
+            self._eliminate_by_rule()
+        if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n
             self._go_on(then)
-            return
-        State._settle(self, then)
+        elif self.out == list(map(not_, self.hands)):
+            self._go_on(then)
+        else:
+            State._settle_outs(self, then)

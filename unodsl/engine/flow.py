@@ -299,6 +299,10 @@ class Flow:
         """
         if self.g.eliminate_when is not None:
             self._eliminate_by_rule()
+        self._settle_outs(then)
+
+    def _settle_outs(self, then: str) -> None:
+        """_settle once round.eliminate_when is tested: who went out, whether the round is over, then `then`."""
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if not self.hands[q] and not self.out[q]:
