@@ -25,6 +25,7 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
     import zipfile
     shipped = set(zipfile.ZipFile(wheel).namelist())
     assert {f"unodsl/web/static/{name}" for name in ("index.html", "app.js", "style.css")} <= shipped  # the page
+    assert "unodsl/effects/parser_tables.pickle" in shipped      # the parser's tables, built (test_parser_tables)
     # Only the installed wheel may answer: no PYTHONPATH pointing at a source tree (pip would
     # take that tree's unodsl.egg-info for an installed unodsl and install no script).
     clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -46,6 +47,9 @@ def test_wheel_installs_and_checks_a_shipped_variant(tmp_path):
                            capture_output=True, text=True, cwd=work, check=True, env=clean)
     grammar_line = where.stdout.splitlines()[0]
     assert str(env_dir) in grammar_line and grammar_line.endswith("effect.lark")
+    loaded = subprocess.run([str(python), "-c", "import unodsl.effects.parse as e; print(e.parser().source_path)"],
+                            capture_output=True, text=True, cwd=work, check=True, env=clean)
+    assert loaded.stdout.strip() == "<deserialized>"        # from the shipped tables (or Lark's cache), not built
     broken = work / "broken.yaml"
     broken.write_text("unodsl: 1\nname: x\ncards:\n  wild:\n    count: 4\n    on_play: next draws red\n")
     result = subprocess.run([str(env_dir / "bin" / "unodsl"), "check", str(broken)],

@@ -1,4 +1,4 @@
-"""The effect parser's LALR tables ship built (unodsl/effects/parser_tables.py): they must be current.
+"""The effect parser's LALR tables ship built (unodsl/effects/parser_tables.pickle): they must be current.
 
 `parser()` loads them instead of building the parser from the grammar (0.2 s of a first `unodsl check`)
 when their content hash is today's grammar's and options' and Lark is the version that built them.
@@ -18,16 +18,18 @@ import pytest
 from lark import Lark
 
 from unodsl.effects import parse as P
-from unodsl.effects import parser_tables as T
 from unodsl.model.variant import Text
 
 REPO = Path(__file__).resolve().parent.parent
-REBUILD = "the grammar changed: run `python scripts/build_parser_tables.py` and commit unodsl/effects/parser_tables.py"
+REBUILD = "the grammar changed: run `python scripts/build_parser_tables.py` and commit unodsl/effects/parser_tables.pickle"
+T = P.read_tables()
+assert T is not None, "unodsl/effects/parser_tables.pickle is missing or unreadable: run scripts/build_parser_tables.py"
+SAME_LARK = T["lark_version"] == P.lark_version
 
 
 @pytest.mark.parametrize("grammar", ["unodsl/effects/effect.lark", "grammar/effect.lark"])
 def test_the_shipped_tables_were_built_from_todays_grammar(grammar):
-    assert T.GRAMMAR_DIGEST == P.grammar_digest((REPO / grammar).read_text(encoding="utf-8")), REBUILD
+    assert T["grammar_digest"] == P.grammar_digest((REPO / grammar).read_text(encoding="utf-8")), REBUILD
 
 
 def test_a_changed_grammar_or_option_changes_the_digest(monkeypatch):
@@ -75,11 +77,10 @@ def _canonical(data: dict, memo: dict) -> tuple:
             data["parser"]["lexer_conf"]["ignore"], data["options"])
 
 
-@pytest.mark.skipif(T.LARK_VERSION != P.lark_version,
-                    reason=f"the tables were built by Lark {T.LARK_VERSION}, this is {P.lark_version}")
+@pytest.mark.skipif(not SAME_LARK, reason=f"the tables were built by Lark {T['lark_version']}, this is {P.lark_version}")
 def test_the_shipped_tables_are_what_the_grammar_builds_today():
     built = P.serialize_tables(P.build_parser(cache=False))
-    assert _canonical(T.DATA, T.MEMO) == _canonical(*built), REBUILD
+    assert _canonical(T["data"], T["memo"]) == _canonical(*built), REBUILD
 
 
 def test_the_canonical_form_tells_different_tables_apart():
@@ -89,7 +90,7 @@ def test_the_canonical_form_tells_different_tables_apart():
     assert _canonical(data, memo) != _canonical(*other)
 
 
-@pytest.mark.skipif(T.LARK_VERSION != P.lark_version, reason="the shipped tables are for another Lark")
+@pytest.mark.skipif(not SAME_LARK, reason="the shipped tables are for another Lark")
 def test_the_parser_is_loaded_from_the_shipped_tables(monkeypatch):
     monkeypatch.setattr(P, "build_parser", lambda grammar: pytest.fail("the parser was built"))
     P.parser.cache_clear()
@@ -103,7 +104,7 @@ def test_the_parser_is_loaded_from_the_shipped_tables(monkeypatch):
 
 def test_stale_tables_are_not_used(monkeypatch):
     # A grammar edited in a checkout without rebuilding: the parser is built from it instead.
-    monkeypatch.setattr(T, "GRAMMAR_DIGEST", "0" * 64)
+    monkeypatch.setattr(P, "read_tables", lambda: {**T, "grammar_digest": "0" * 64})
     built = []
     fresh = built_parser()
     monkeypatch.setattr(P, "load_tables", lambda data, memo: pytest.fail("stale tables loaded"))
@@ -117,9 +118,27 @@ def test_stale_tables_are_not_used(monkeypatch):
         P.parser.cache_clear()
 
 
-def test_tables_of_another_lark_are_not_used(monkeypatch):
-    monkeypatch.setattr(T, "LARK_VERSION", "0.0.1")
-    assert not P.shipped_tables_current(P.grammar_path().read_text(encoding="utf-8"))
+def test_tables_of_another_lark_are_not_used():
+    grammar = P.grammar_path().read_text(encoding="utf-8")
+    assert P.tables_current(T, grammar) == SAME_LARK
+    assert not P.tables_current({**T, "lark_version": "0.0.1"}, grammar)
+    assert not P.tables_current(None, grammar)
+
+
+def test_unreadable_tables_are_not_used(tmp_path):
+    (tmp_path / "bad.pickle").write_bytes(b"not a pickle")
+    assert P.read_tables(tmp_path / "bad.pickle") is None
+    assert P.read_tables(tmp_path / "missing.pickle") is None
+    # Plain data only: a pickle that names a class (and so could run code) is refused.
+    import pickle
+    (tmp_path / "class.pickle").write_bytes(pickle.dumps({"x": Path("a")}))
+    assert P.read_tables(tmp_path / "class.pickle") is None
+
+
+def test_the_tables_ship_in_the_package():
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"unodsl.effects" = ["*.lark", "parser_tables.pickle"]' in pyproject
+    assert P.tables_path().parent == P.grammar_path().parent
 
 
 EFFECTS = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import pickle
 from dataclasses import replace
 from pathlib import Path
 
@@ -81,22 +82,44 @@ def load_tables(data: dict, memo: dict) -> Lark:
     return Lark._load_from_dict(data, memo, postlex=_EffectIndenter())
 
 
-def shipped_tables_current(grammar: str) -> bool:
-    """True when the tables shipped in `parser_tables.py` were built from `grammar` by this Lark."""
-    from . import parser_tables as T
-    return T.GRAMMAR_DIGEST == grammar_digest(grammar) and T.LARK_VERSION == lark_version
+def tables_path() -> Path:
+    """Where the parser's tables ship built, beside the grammar (written by scripts/build_parser_tables.py)."""
+    return Path(__file__).resolve().parent / "parser_tables.pickle"
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Reads plain data only (dicts, lists, tuples, strings, numbers): the tables name no class."""
+
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f"the parser tables may not name {module}.{name}")
+
+
+def read_tables(path: Path | None = None) -> dict | None:
+    """The shipped tables: {"grammar_digest", "lark_version", "data", "memo"}, or None when unreadable."""
+    try:
+        with open(path or tables_path(), "rb") as handle:
+            tables = _PlainUnpickler(handle).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        return None
+    return tables if isinstance(tables, dict) else None
+
+
+def tables_current(tables: dict | None, grammar: str) -> bool:
+    """True when `tables` were built from `grammar` (and today's build options) by this Lark."""
+    return (tables is not None and tables.get("grammar_digest") == grammar_digest(grammar)
+            and tables.get("lark_version") == lark_version)
 
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser, once per process: from the tables shipped built (`parser_tables.py`,
+    """The LALR parser, once per process: from the tables shipped built (`parser_tables.pickle`,
     `scripts/build_parser_tables.py` writes it) when they were built from this grammar by this
     version of Lark, else built from the grammar (Lark caches its tables on disk).
     """
     grammar = grammar_path().read_text(encoding="utf-8")
-    if shipped_tables_current(grammar):
-        from . import parser_tables as T
-        return load_tables(T.DATA, T.MEMO)
+    tables = read_tables()
+    if tables_current(tables, grammar):
+        return load_tables(tables["data"], tables["memo"])
     return build_parser(grammar)
 
 
