@@ -149,3 +149,15 @@ def test_the_browser_view_carries_the_narrations_words():
     assert not [line for line in view["log"] if re.search(r"\b[a-z]+_[a-z0-9_]+\b", line)]
     if "choices" in view:
         assert view["words"]["choices"] == [choice_words(room.game, c) for c in view["choices"]]
+
+
+def test_a_card_refused_in_a_stack_says_it_does_not_answer_it():
+    game = unodsl.load("classic", include=["stacking-progressive"])
+    state = _position(game, [["red_draw_two", "blue_3", "green_1"], ["blue_draw_two", "yellow_4", "red_9"]], "red_5",
+                      record=False)
+    state.apply("play red_draw_two")
+    assert state.decision == "stack" and state.current_player == 1
+    with pytest.raises(IllegalAction) as refused:
+        state.apply("play yellow_4")
+    assert reason_words(game, 1, refused.value.reason) == \
+        "Yellow 4 does not answer the draw stack of 2: stack on it or draw it"

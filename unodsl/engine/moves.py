@@ -159,6 +159,12 @@ class Moves:
                 return f"UNO is called when a play leaves you {g.variant.uno_at} cards"
             if kind == D.DRAWN:
                 return "after drawing, only the drawn card may be played"
+            if kind == D.STACK:
+                return f"{g.card_names[k]} does not answer the draw stack of {self.stack}: stack on it or draw it"
+            if kind == D.JUMP:
+                return f"only a card identical to {self.top_card} may jump in"
+            if kind == D.FORCED:
+                return f"only a {g.variant.colors[self.pending[2]]} card may be played now"
             if self.lock_owner >= 0:
                 return f"only {g.variant.colors[self.lock_color]} cards may be played until the lock ends"
             ok = g.playable_after[self.color + 1][self.discard[-1]] if self.discard else None
