@@ -367,6 +367,14 @@ ON_PLAY = [
     "turn to previous of {P}\nset heat = direction + heat * {N}",
     "if (hand(self) + direction) % players == 0:\n    {P} draws {N}\nset hue of right of {P} = card.color",
     "repeat heat:\n    left of self draws 1\n    set heat = heat - 1",
+    # collections (issue 29): filters, aggregates, filtered groups, read in effects and conditions
+    "{P} draws count(cards of {Q} where card.color == current or card is wild) % 4",
+    "for each p in others except {P} where any(card is wild over cards of player):\n    p draws 1",
+    "let t = choose player others where hand(player) == max(hand(player) over others)\nt draws {N}",
+    ("if all(card is number over cards of bank) and sum(card.points over cards of pot) > {N}:\n    {P} draws 1\n"
+     "move count(cards of draw where card is action) % 3 cards from draw to bank"),
+    ("repeat {N}:\n    if min(card.number over cards of discard where card is number) < "
+     "max(hand(player) over players where player != self):\n        next draws 1"),
 ]
 # Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",
@@ -416,7 +424,7 @@ PLAYER_OUT = [
 ]
 # round.eliminate_when: tested for every player as each resolution settles.
 ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60", "hand(self) > hand(next)",
-                  "players > 2 and hand(self) < 2", "true"]
+                  "players > 2 and hand(self) < 2", "true", "count(cards of self where card is wild) >= {N}"]
 # A card played on a pending draw stack (on_stack): where the stack goes, with what comes around it.
 ON_STACK = [
     "turn the stack away to {P}",
@@ -433,7 +441,8 @@ ON_STACK = [
 ]
 ON_STACK_IF = ["true", "false", "hand(self) > {N}", "players > 2", "stack > {N}"]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",
-          'card.kind == "wild" or hand(self) > 1', "false", "next holds playable", "not mark", "heat < 5"]
+          'card.kind == "wild" or hand(self) > 1', "false", "next holds playable", "not mark", "heat < 5",
+          "count(cards of self where card.color == current) > 1 or any(hand(player) < 3 over others)"]
 
 
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from . import ast as A
 from .ast import diagnostic_at
-from .check_expressions import ExpressionChecks
+from .check_expressions import CollectionChecks, ExpressionChecks
 from .check_statements import StatementChecks
 from .procedures import CallGraph
-from .types import (_ATTR_TYPES, BOOL, CHANCE, INT, MAX_REPEAT, PLAYER, VARIABLE_TYPES, Checked, Context, Param,
+from .types import (_ATTR_TYPES, BOOL, CARDS_READ_WHERE_WRITTEN, CHANCE, INT, MAX_REPEAT, PLAYER, VARIABLE_TYPES, Checked, Context, Param,
                     _Broken)
 from ..diagnostics import Diagnostic, suggestion_suffix
 from ..model.cards import attr_kind
@@ -39,6 +39,9 @@ class Checker:
         for card in self.variant.cards.values():
             for name, value in card.attrs.items():
                 self.attributes.setdefault(name, _ATTR_TYPES[attr_kind(value, self.variant.colors)])
+        # The most members a collection can hold: every card of the deck, every player at the table.
+        self.deck_size = len(getattr(game, "deck", ())) or 10_000
+        self.max_players = getattr(self.variant, "max_players", 100) or 100
         self.graph: CallGraph | None = None       # the procedures' call graph, once `procedures` has run
         self.bodies: dict[str, tuple | None] = {}  # procedure name -> (statements, Checked), None if broken
 
@@ -93,7 +96,7 @@ class Checker:
         return None if unit.failed else unit.checked
 
 
-class _Unit(StatementChecks, ExpressionChecks):
+class _Unit(StatementChecks, ExpressionChecks, CollectionChecks):
     """The check of one effect text: its scopes and its verdict."""
 
     def __init__(self, checker: Checker, text, ctx: Context):
@@ -105,6 +108,7 @@ class _Unit(StatementChecks, ExpressionChecks):
         self.checked = Checked(where=ctx.where)
         self.failed = False
         self.drawing = False          # inside a `draws until` condition, where `drawn` is the card just drawn
+        self.members: list[tuple[str, A.Node, int]] = []   # the filters and aggregates around: (type, node, scan)
 
     def error(self, span: A.Span, code: str, message: str, severity: str = "error") -> None:
         self.c.diags.append(diagnostic_at(self.text, span.line, span.column, code, message, severity))
@@ -155,6 +159,8 @@ class _Unit(StatementChecks, ExpressionChecks):
         to write a global one instead."""
         var = self.v.player_state.get(node.name)
         if var is None:
+            if node.name == "cards":            # `cards of P` outside the places a collection is read
+                self.fail(node.span, "E545", CARDS_READ_WHERE_WRITTEN)
             if node.name in self.v.state:
                 self.fail(node.span, "E521", f"'{node.name}' is global (state:): it has no value per player; {how}")
             self._unknown_variable(node.span, node.name, "per-player")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from . import ast as A
 from .fold import fold
-from .types import BOOL, CARD_ATTRIBUTES, COLOR, GROUP, INT, MATCH_READS, MAX_NUMBER, PLAYER, STRING, VARIABLE_TYPES
+from .types import (BOOL, CARD_ATTRIBUTES, CARDS, CARDS_READ_WHERE_WRITTEN, COLLECTIONS, COLOR, GROUP, INT, MATCH_READS, MAX_NUMBER, MAX_SCAN,
+                    PLAYER, STRING, VARIABLE_TYPES)
 from ..diagnostics import suggestion_suffix
 
 # The words that name a player (effect.lark's player_kw): a misspelt one parses as a name.
@@ -35,7 +36,7 @@ class ExpressionChecks:
             return typ
         return check
 
-    e_true = e_false = e_jumped = e_card_is = e_top_is = _typed(BOOL)
+    e_true = e_false = e_jumped = e_top_is = _typed(BOOL)
     e_string = _typed(STRING)
     e_current_color = _typed(COLOR)
     e_player_count = e_stack_size = _typed(INT)
@@ -61,7 +62,11 @@ class ExpressionChecks:
         self.expect(e.group, GROUP)
         return INT
 
-    e_max_hand = e_min_hand = e_group_count = _of_group
+    e_max_hand = e_min_hand = _of_group
+
+    def e_group_count(self, e):
+        self.collection(e.group)
+        return INT
 
     def _teams_only(typ: str):
         def check(self, e):
@@ -83,6 +88,10 @@ class ExpressionChecks:
         return INT
 
     def e_card_attr(self, e):
+        self._member_card(e)
+        return self._card_attribute(e)
+
+    def _card_attribute(self, e):
         if e.name in CARD_ATTRIBUTES:
             return CARD_ATTRIBUTES[e.name]
         if e.name in self.c.attributes:
@@ -90,7 +99,11 @@ class ExpressionChecks:
         self.fail(e.span, "E502", f"cards have no attribute '{e.name}'"
                   + suggestion_suffix(e.name, [*CARD_ATTRIBUTES, *self.c.attributes]))
 
-    e_top_attr = e_card_attr
+    e_top_attr = _card_attribute
+
+    def e_card_is(self, e):
+        self._member_card(e)
+        return BOOL
 
     def match_reads(self, test) -> None:
         """E516 for the first part of a match condition that reads more than the cards, the color and rulings."""
@@ -111,7 +124,7 @@ class ExpressionChecks:
 
     def e_drawn_attr(self, e):
         self._drawn(e)
-        return self.e_card_attr(e)
+        return self._card_attribute(e)
 
     def e_drawn_is(self, e):
         self._drawn(e)
@@ -172,6 +185,8 @@ class ExpressionChecks:
 
     def e_comparison(self, e):
         lt, rt = self.expr(e.left), self.expr(e.right)
+        if lt == CARDS or rt == CARDS:
+            self.fail(e.span, "E545", CARDS_READ_WHERE_WRITTEN)
         if lt != rt:
             self.fail(e.span, "E501", f"cannot compare a {lt} with a {rt}")
         self.enum_word(e.left, e.right)
@@ -250,7 +265,7 @@ class ExpressionChecks:
         self._in_set(e)
         if e.card not in SET_CARDS:
             self.fail(e.span, "E502", f"a set has no card '{e.card}'" + suggestion_suffix(e.card, SET_CARDS))
-        return self.e_card_attr(e)
+        return self._card_attribute(e)
 
     def set_reads(self, test) -> None:
         """E540 for the first part of a set condition that reads more than the cards, the set, the color and rulings."""
@@ -264,3 +279,90 @@ class ExpressionChecks:
 SET_FIELDS = ("size", "sum")
 SET_CARDS = ("first", "base")
 SET_READS = MATCH_READS | {"set_attr", "set_card_attr"}
+
+
+class CollectionChecks:
+    """Collections (`cards of P`, `cards of PILE`, groups, `players where COND`), their filters and aggregates.
+
+    A filter or an aggregate reads its collection one member at a time: a card as `card`, a player
+    as `player`, both meaning the innermost one around them. Each is bound in size (a deck's cards, a
+    table's players), and those nested in one another multiply: past MAX_SCAN members, E543.
+    """
+
+    def collection(self, e) -> str:
+        """Check an expression that must be a collection; its type (GROUP or CARDS)."""
+        typ = self.expr(e)
+        if typ not in COLLECTIONS:
+            self.fail(e.span, "E501", f"expected a group of players or a card collection (cards of P, cards of "
+                      f"PILE), got a {typ}")
+        return typ
+
+    def e_cards_of(self, e):
+        who = e.who
+        if isinstance(who, A.Var) and self.lookup(who.name) is None and self.variable(who.name) is None:
+            piles = ["draw", "discard", *self.v.piles]
+            if who.name in piles:
+                self.checked.refers[id(e)] = who.name            # a pile's cards
+                return CARDS
+            visible = [n for scope in self.scopes for n in scope] + list(self.v.player_state)
+            self.fail(who.span, "E502", f"unknown player or pile '{who.name}'"
+                      + suggestion_suffix(who.name, piles + visible + list(PLAYER_WORDS)))
+        self.expect(who, PLAYER)
+        return CARDS
+
+    def e_group_except(self, e):
+        self.expect(e.group, GROUP)
+        self.expect(e.who, PLAYER)
+        return GROUP
+
+    def e_filter_where(self, e):
+        typ = self.collection(e.members)
+        with self._reading(e, typ):
+            self.expect(e.test, BOOL)
+        return typ
+
+    def _aggregate(result: str):
+        def check(self, e):
+            typ = self.collection(e.over)
+            with self._reading(e, typ):
+                self.expect(e.value, result)
+            return result
+        return check
+
+    e_agg_sum = e_agg_max = e_agg_min = _aggregate(INT)
+    e_agg_any = e_agg_all = _aggregate(BOOL)
+    del _aggregate
+
+    def e_each_player(self, e):
+        for typ, node, _ in reversed(self.members):
+            if typ == GROUP:
+                self.checked.refers[id(e)] = node
+                return PLAYER
+        self.fail(e.span, "E543", "'player' is the member a filter or an aggregate over players is reading: "
+                  "write it inside 'G where ...' or '... over G' (G a group of players)")
+
+    def _member_card(self, e) -> None:
+        """`card` inside a filter or an aggregate over cards is the member read; elsewhere the card resolved."""
+        for typ, node, _ in reversed(self.members):
+            if typ == CARDS:
+                self.checked.refers[id(e)] = node
+                return
+
+    def _reading(self, node, typ: str):
+        """The scope of a filter's condition or an aggregate's expression: its members bound, its cost counted."""
+        unit = self
+        size = self.c.deck_size if typ == CARDS else self.c.max_players
+        scan = (self.members[-1][2] if self.members else 1) * size
+
+        class Reading:
+            def __enter__(self):
+                if scan > MAX_SCAN:
+                    unit.fail(node.span, "E544", f"these collections, one read inside another, would test up to "
+                              f"{scan:,} members at once (at most {MAX_SCAN:,}): read the inner one outside, "
+                              "with let, or filter the outer one first")
+                unit.members.append((typ, node, scan))
+
+            def __exit__(self, *exc):
+                unit.members.pop()
+                return False
+        return Reading()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .procedures import MAX_EXPANDED
-from .types import BOOL, COLOR, GROUP, INT, MAX_REPEAT, PLAYER, ROUND_OVER_REFUSES, _Broken
+from .types import BOOL, CARDS, CARDS_READ_WHERE_WRITTEN, COLOR, GROUP, INT, MAX_REPEAT, PLAYER, ROUND_OVER_REFUSES, _Broken
 from ..diagnostics import suggestion_suffix
 
 
@@ -56,7 +56,10 @@ class StatementChecks:
             self.checked.types[id(s.value)] = PLAYER
             self.bind(s.name, s, PLAYER)
             return
-        self.bind(s.name, s, self.expr(s.value))
+        typ = self.expr(s.value)
+        if typ == CARDS:
+            self.fail(s.value.span, "E545", CARDS_READ_WHERE_WRITTEN)
+        self.bind(s.name, s, typ)
 
     def s_give(self, s):
         self.expect(s.giver, PLAYER)

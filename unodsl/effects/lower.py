@@ -19,7 +19,7 @@ from . import ast as A
 from . import layout as D
 from .code import _SELF, Code, Live, Op, Predicate, Value, _call, _const, _slot
 from .layout import F_LOCALS, F_PC, F_SELF
-from .lower_expressions import ExpressionLowering
+from .lower_expressions import CollectionLowering, ExpressionLowering
 from .lower_statements import StatementLowering
 from .types import INT, PLAYER, Checked
 
@@ -37,6 +37,7 @@ class Lowering:
 
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
+        unit.counts = True                     # a collection read in an effect counts its members as steps
         ops = unit.prologue()
         ops += unit.block(tree.body)
         ops += unit.epilogue()
@@ -44,7 +45,7 @@ class Lowering:
         flags = frozenset(f for name in calls for f in self.flags[name])
         # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
-                    not all(op.forward for op in ops), None if unit.chance else _guard(ops), unit.live_ranges(ops))
+                    not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops), unit.live_ranges(ops))
 
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
@@ -66,7 +67,7 @@ def _guard(ops: list[Op]):
     return None
 
 
-class _Unit(StatementLowering, ExpressionLowering):
+class _Unit(StatementLowering, ExpressionLowering, CollectionLowering):
     """The lowering of one effect text: its local slots."""
 
     def __init__(self, lowering: Lowering, checked: Checked):
@@ -81,6 +82,9 @@ class _Unit(StatementLowering, ExpressionLowering):
         self.chance = False                     # draws at random (`random ...`): no test may be made twice
         self.args: dict[int, Value] = {}        # id(Param) -> its argument, while a call's body is lowered
         self.drawn: list[int] | None = None          # the cell `drawn` reads, in a `draws until` condition
+        self.cells: dict[int, list] = {}        # id(filter or aggregate) -> the cell of the member it reads
+        self.scans = False                      # reads a collection: its guard would count steps twice
+        self.counts = False                     # an effect's (not a condition's): member reads count as steps
         # uno.penalty: the engine puts the catcher in the first local (layout.F_CATCHER) when it pushes the frame.
         self.catcher = self.new_slot(PLAYER) if checked.where == "uno_penalty" else None
         # turn.draw: the drawer's hand size before the effect, to tell the card it drew (epilogue).

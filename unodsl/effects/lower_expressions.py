@@ -12,6 +12,7 @@ from . import ast as A
 from ..model.cards import attr_kind
 from ..model.variables import Variable
 from .code import _NEXT, _SELF, Value, _compare_with, _const, _logic, _slot
+from . import layout as D
 from .fold import COMPARE, clamp, fold
 from .layout import F_CARD, F_JUMPED, F_SELF, SET_FIELDS
 from .types import COLOR
@@ -49,6 +50,9 @@ class ExpressionLowering:
 
     def e_card_attr(self, e):
         table, none = self._attribute(e.name)
+        cell = self.member_cell(e)
+        if cell is not None:                    # the card a filter or an aggregate is reading
+            return Value(lambda st, fr: table[cell[0]])
         return Value(lambda st, fr: table[fr[F_CARD]] if fr[F_CARD] >= 0 else none)
 
     def e_top_attr(self, e):
@@ -265,6 +269,9 @@ class ExpressionLowering:
 
     def e_card_is(self, e):
         kind, table = e.kind, self.g.k_category
+        cell = self.member_cell(e)
+        if cell is not None:
+            return Value(lambda st, fr: table[cell[0]] == kind)
         return Value(lambda st, fr: fr[F_CARD] >= 0 and table[fr[F_CARD]] == kind)
 
     def e_side_is(self, e):
@@ -411,3 +418,122 @@ class ExpressionLowering:
         table, none = self._attribute(e.name)
         at = SET_FIELDS.index(e.card)
         return Value(lambda st, fr: table[st.set_play[at]] if st.set_play[at] >= 0 else none)
+
+
+class CollectionLowering:
+    """Collections as lists (seats in turn order, or card kinds), their filters and aggregates.
+
+    A filter or an aggregate has a cell of its own holding the member being read; `card` and
+    `player` inside it read that cell (the checker's `refers` says which one). In an effect, each
+    member read counts one step of the turn's budget, as the ops count the cards they move; a
+    condition asked outside an effect (a restriction, may_draw_if) counts none, so that asking it
+    again changes nothing: its work is bounded by the checker (E544).
+    """
+
+    def member_cell(self, e) -> list | None:
+        binder = self.checked.refers.get(id(e))
+        return self.cells[id(binder)] if binder is not None else None
+
+    def e_each_player(self, e):
+        cell = self.member_cell(e)
+        return Value(lambda st, fr: cell[0])
+
+    def e_cards_of(self, e):
+        self.scans = True
+        pile = self.checked.refers.get(id(e))
+        if pile is None:
+            who = self.expr(e.who).fn
+            return Value(lambda st, fr: st.hand_of(who(st, fr)))
+        index = self.pile(pile).const
+        if index == D.DRAW_PILE:
+            return Value(lambda st, fr: st.draw_pile)
+        if index == D.DISCARD_PILE:
+            return Value(lambda st, fr: st.discard)
+        return Value(lambda st, fr: st.piles[index])
+
+    def e_group_except(self, e):
+        group, who = self.expr(e.group).fn, self.expr(e.who).fn
+
+        def without(st, fr):
+            p = who(st, fr)
+            return [q for q in group(st, fr) if q != p]
+        return Value(without)
+
+    def _reader(self, e, over, value) -> tuple:
+        """(the collection's closure, the cell of the member read, the closure read per member)."""
+        self.scans = True
+        items = self.expr(over).fn
+        cell = self.cells[id(e)] = [-1]
+        return items, cell, self.expr(value).fn
+
+    def e_filter_where(self, e):
+        items, cell, test = self._reader(e, e.members, e.test)
+        counts = self.counts
+
+        def where(st, fr):
+            members = items(st, fr)
+            if counts:
+                st.steps += len(members)
+            kept = []
+            for m in members:
+                cell[0] = m
+                if test(st, fr):
+                    kept.append(m)
+            return kept
+        return Value(where)
+
+    def e_agg_sum(self, e):
+        items, cell, value = self._reader(e, e.over, e.value)
+        counts = self.counts
+
+        def total(st, fr):
+            members = items(st, fr)
+            if counts:
+                st.steps += len(members)
+            out = 0
+            for m in members:
+                cell[0] = m
+                out += value(st, fr)
+            return clamp(out)
+        return Value(total)
+
+    def _extreme(most: bool):
+        def lower(self, e):
+            items, cell, value = self._reader(e, e.over, e.value)
+            counts = self.counts
+
+            def extreme(st, fr):
+                members = items(st, fr)
+                if counts:
+                    st.steps += len(members)
+                best = None
+                for m in members:
+                    cell[0] = m
+                    v = value(st, fr)
+                    if best is None or (v > best if most else v < best):
+                        best = v
+                return 0 if best is None else best
+            return Value(extreme)
+        return lower
+
+    e_agg_max, e_agg_min = _extreme(True), _extreme(False)
+
+    def _quantifier(every: bool):
+        def lower(self, e):
+            items, cell, test = self._reader(e, e.over, e.value)
+            counts = self.counts
+
+            def quantify(st, fr):
+                members = items(st, fr)
+                if counts:
+                    st.steps += len(members)
+                for m in members:
+                    cell[0] = m
+                    if bool(test(st, fr)) != every:
+                        return not every
+                return every
+            return Value(quantify)
+        return lower
+
+    e_agg_any, e_agg_all = _quantifier(False), _quantifier(True)
+    del _extreme, _quantifier

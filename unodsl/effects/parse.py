@@ -450,7 +450,10 @@ class _Builder(Transformer):
         return A.SkipMany(count, span=self.span(meta))
 
     def let(self, meta, children):
-        return A.Let(str(children[0]), children[1], span=self.span(meta))
+        value = children[1]
+        if isinstance(value, A.Where):              # `let NAME = choose player G where COND`
+            value = A.ChoosePlayer(value, span=self.span(meta))
+        return A.Let(str(children[0]), value, span=self.span(meta))
 
     def comparison(self, meta, children):
         left, op, right = children

@@ -14,6 +14,14 @@ MAX_NUMBER = 1_000_000
 
 # Types of expressions
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
+CARDS = "card collection"   # cards of a hand or a pile, filtered: read by count(...) and the aggregates
+COLLECTIONS = (GROUP, CARDS)
+CARDS_READ_WHERE_WRITTEN = ("a card collection is read where it is written, inside count(...) or an aggregate "
+                            "(sum, max, min, any, all: 'sum(card.points over cards of self)'); it is not named, "
+                            "compared or walked: let a number or a condition instead, e.g. 'let n = count(...)'")
+# A filter or an aggregate reads its collection member by member; nested ones multiply. One expression
+# may test at most this many members in one evaluation (E543), so a condition stays quick to ask.
+MAX_SCAN = 100_000
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
 CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the game's generator
 

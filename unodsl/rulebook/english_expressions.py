@@ -72,6 +72,8 @@ class ExpressionEnglish:
             return f"the smallest hand among {self.group(e.group)}"
         if d == "group_count":
             return f"the number of {self.group(e.group)}"
+        if d in ("agg_sum", "agg_max", "agg_min"):
+            return self.aggregate(e)
         if d == "pile_count":
             return f"the number of cards in {self.pile(e.pile)}"
         if d == "binop":
@@ -147,6 +149,8 @@ class ExpressionEnglish:
             return _P("the player with the fewest cards")
         if d == "catcher":                       # uno.penalty only (E509 elsewhere)
             return _P("the catcher")
+        if d == "each_player":                   # the member a filter or an aggregate over players reads
+            return _P("that player")
         if d == "var":
             bound = self.names.get(e.name)
             if isinstance(bound, _P):
@@ -173,6 +177,8 @@ class ExpressionEnglish:
             return f"all players other than {me}, starting with {self.player(e.who).text}"
         if d == "one_per_team":
             return "one player of each team"
+        if d in ("cards_of", "group_except", "filter_where"):
+            return self.collection(e)
         if d == "var":
             bound = self.bound_expr(e)
             if bound is not None:
@@ -245,14 +251,16 @@ class ExpressionEnglish:
                 return self.num(e)
             return f"the {title(e.name)} of {self.card_of(e)}"
         if d in ("player_count", "stack_size", "hand_size", "hand_points", "half", "max_hand", "min_hand",
-                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction", "set_attr"):
+                 "group_count", "pile_count", "binop", "neg", "rule_ref", "direction", "set_attr", "agg_sum",
+                 "agg_max", "agg_min"):
             return self.num(e)
         if d == "var_of":
             return self.variable(e)
         if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
-                 "seat_after", "most_cards", "fewest_cards", "previous_of", "left_of", "right_of"):
+                 "seat_after", "most_cards", "fewest_cards", "previous_of", "left_of", "right_of", "each_player"):
             return self.player(e).text
-        if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team"):
+        if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team",
+                 "cards_of", "group_except", "filter_where"):
             return self.group(e)
         if d == "var":
             bound = self.names.get(e.name)
@@ -341,6 +349,8 @@ class ExpressionEnglish:
             return prefix + self.value(e)
         if d == "var_of":
             return f"{self.variable(e)} is {'false' if negate else 'true'}"
+        if d in ("agg_any", "agg_all"):
+            return self.quantified(e, negate)
         raise TypeError(f"the rulebook has no English for the condition '{d}'")
 
     def comparison(self, e, negate: bool) -> str:
@@ -388,3 +398,47 @@ class ExpressionEnglish:
         if isinstance(what, A.HoldNumber):
             return f"a card numbered {self.num(what.number)}"
         raise TypeError(f"the rulebook has no English for the holding '{what.rule}'")
+
+
+class CollectionEnglish:
+    """Collections, their filters and aggregates: "the cards in your hand whose ...", "the total of ..."."""
+
+    def _is_cards(self, e) -> bool:
+        while isinstance(e, A.Where):
+            e = e.members
+        return isinstance(e, A.CardsOf)
+
+    def _member(self, over, say):
+        """`say()` with `card` read as the member of a card collection ("that card")."""
+        if not self._is_cards(over):
+            return say()
+        before, self.card_phrase = self.card_phrase, "that card"
+        try:
+            return say()
+        finally:
+            self.card_phrase = before
+
+    def collection(self, e) -> str:
+        d = e.rule
+        if d == "cards_of":
+            who = e.who
+            if isinstance(who, A.Var) and who.name not in self.names and \
+                    who.name in ("draw", "discard", *self.variant.piles):
+                return f"the cards of {self.pile(who.name)}"
+            return f"the cards in {self.player(who).pos} hand"
+        if d == "group_except":
+            return f"{self.group(e.group)} except {self.player(e.who).text}"
+        if d == "filter_where":
+            return f"{self.group(e.members)} for which " + self._member(e.members, lambda: self.cond(e.test))
+        return self.group(e)
+
+    def aggregate(self, e) -> str:
+        word = {"agg_sum": "the total of", "agg_max": "the largest value of", "agg_min": "the smallest value of"}[e.rule]
+        value = self._member(e.over, lambda: self.num(e.value))
+        empty = "" if e.rule == "agg_sum" else " (0 if there are none)"
+        return f"{word} {value} over {self.collection(e.over)}{empty}"
+
+    def quantified(self, e, negate: bool) -> str:
+        every = (e.rule == "agg_all") != negate
+        test = self._member(e.over, lambda: self.cond(e.value, negate))
+        return f"for {'every one' if every else 'at least one'} of {self.collection(e.over)}, {test}"

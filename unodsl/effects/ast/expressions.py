@@ -398,3 +398,66 @@ class SetCardAttr(Expr):
     """`set.first.NAME` / `set.base.NAME`: an attribute of the set's first card, or of the card it was played on."""
     card: str
     name: str
+
+
+# --- collections: cards and players as values, filters and aggregates
+
+@_rule("cards_of")
+class CardsOf(Expr):
+    """`cards of P` (P's hand) or `cards of PILE` (a pile's cards, bottom first): the checker tells which."""
+    who: Expr
+
+
+@_rule("group_except")
+class GroupExcept(Expr):
+    """`G except P`: the group without P."""
+    group: Expr
+    who: Expr
+
+
+@_rule("filter_where")
+class Where(Expr):
+    """`C where COND`: the members of a collection for which COND holds (COND reads `card` or `player`)."""
+    members: Expr
+    test: Expr
+
+
+@_rule("each_player")
+class EachPlayer(Expr):
+    """`player`: the member of a group a filter or an aggregate is reading."""
+
+
+class Aggregate(Expr):
+    """`AGG(EXPR over C)`: EXPR read once per member of C, folded into one value."""
+
+    __slots__ = ()
+
+
+@_rule("agg_sum")
+class AggSum(Aggregate):
+    value: Expr
+    over: Expr
+
+
+@_rule("agg_max")
+class AggMax(Aggregate):
+    value: Expr
+    over: Expr
+
+
+@_rule("agg_min")
+class AggMin(Aggregate):
+    value: Expr
+    over: Expr
+
+
+@_rule("agg_any")
+class AggAny(Aggregate):
+    value: Expr
+    over: Expr
+
+
+@_rule("agg_all")
+class AggAll(Aggregate):
+    value: Expr
+    over: Expr

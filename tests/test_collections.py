@@ -1,0 +1,131 @@
+"""Card collections as values (issue 29, item 2): `cards of P`, `cards of PILE`, `C where COND`,
+`G except P`, `players where COND`, count/sum/max/min/any/all; checked with located diagnostics,
+bounded in work, said in English. Their behaviour in play is tests/scenarios/collections.yaml."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from unodsl.check import check_file
+from unodsl.engine.game import Game
+from unodsl.engine.vm import MAX_STEPS_PER_TURN
+from unodsl.rulebook.document import render_rulebook
+
+
+def _check(tmp_path, body: str):
+    path = tmp_path / "v.yaml"
+    path.write_text("unodsl: 1\nname: t\nextends: classic\npiles:\n  bank: {face: down}\n" + body, encoding="utf-8")
+    return check_file(str(path))
+
+
+def _effect(tmp_path, effect: str):
+    text = "".join("      " + line + "\n" for line in effect.splitlines())
+    return _check(tmp_path, "cards:\n  skip:\n    on_play: |\n" + text)
+
+
+def _codes(result) -> list[tuple[int, int, str]]:
+    return [(d.line, d.column, d.code) for d in result.errors]
+
+
+@pytest.mark.parametrize("effect", [
+    "next draws count(cards of self where card.color == red or card is wild)",
+    "next draws sum(card.points over cards of discard) // 10 + max(card.number over cards of bank)",
+    "if any(card is wild over cards of next) and all(hand(player) > 1 over others except next):\n    skip next",
+    "for each p in others where count(cards of player where card.color == current) > 0:\n    p draws 1",
+    "let t = choose player players where player != self and hand(player) == max(hand(player) over others)\n"
+    "t draws 1",
+    "next draws min(card.points over cards of draw where card is action)",
+])
+def test_collections_check_clean(tmp_path, effect):
+    assert _effect(tmp_path, effect).errors == []
+
+
+def test_an_unknown_pile_or_player_gets_a_did_you_mean(tmp_path):
+    result = _effect(tmp_path, "next draws count(cards of bnak)")
+    assert _codes(result) == [(9, 33, "E502")]
+    assert "did you mean 'bank'" in result.errors[0].message
+
+
+def test_player_outside_a_filter_over_players_is_located(tmp_path):
+    assert _codes(_effect(tmp_path, "next draws hand(player)")) == [(9, 23, "E543")]
+    # inside a filter over cards, `player` names nobody either
+    assert _codes(_effect(tmp_path, "next draws count(cards of self where hand(player) > 1)"))[0][2] == "E543"
+
+
+@pytest.mark.parametrize("effect", [
+    "let h = cards of self",
+    "if cards of self == cards of next:\n    skip next",
+    "next draws cards of self",
+])
+def test_a_card_collection_is_read_only_where_it_is_written(tmp_path, effect):
+    assert "E545" in [code for _, _, code in _codes(_effect(tmp_path, effect))]
+
+
+def test_for_each_walks_players_not_cards(tmp_path):
+    result = _effect(tmp_path, "for each p in cards of self where card is wild:\n    p draws 1")
+    assert _codes(result) == [(9, 21, "E501")]
+
+
+def test_nested_reads_past_the_scan_limit_are_refused(tmp_path):
+    # classic's 108 cards: one inside another is 11,664 members; three deep is 1,259,712
+    assert _effect(tmp_path, "next draws count(cards of self where any(card is wild over cards of draw))").errors == []
+    deep = "next draws count(cards of self where any(any(card is wild over cards of draw) over cards of discard))"
+    assert [code for _, _, code in _codes(_effect(tmp_path, deep))] == ["E544"]
+
+
+def test_a_condition_outside_an_effect_may_read_a_collection(tmp_path):
+    result = _check(tmp_path, "turn:\n  may_draw_if: count(cards of self where card is wild) == 0\n")
+    assert result.errors == []
+
+
+def test_match_conditions_may_not_read_collections(tmp_path):
+    result = _check(tmp_path, "cards:\n  number:\n    match: any(card is wild over cards of discard)\n")
+    assert "E516" in [d.code for d in result.errors]
+
+
+def _rest(game, hands, top="red_5"):
+    from collections import Counter
+    left = Counter(game.card_names[k] for k in game.deck)
+    left.subtract(c for hand in hands for c in hand)
+    left[top] -= 1
+    return sorted(left.elements()), [top]
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_member_reads_count_against_the_turns_work_limit(tmp_path, fast):
+    # 1,000 passes, each reading the whole draw pile (~90 cards) with a filter inside: past the turn's
+    # 100,000 steps, the round ends as a stall instead of running on.
+    result = _effect(tmp_path, "repeat 1000:\n    if count(cards of draw where any(card is wild over cards of self)) < 0:\n"
+                               "        nothing")
+    assert result.errors == []
+    game = Game(result.game.variant, fast=fast)
+    hands = [["red_skip", "red_2", "red_3"], ["blue_1", "blue_2"], ["green_2", "green_3"]]
+    pile, discard = _rest(game, hands)
+    state = game.position([list(h) for h in hands], pile, discard, dealer=2, turn=0)
+    state.apply("play red_skip")
+    assert state.is_over and state.stalled
+    assert state.steps > MAX_STEPS_PER_TURN
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_a_cheap_read_stays_within_the_budget(tmp_path, fast):
+    result = _effect(tmp_path, "repeat 10:\n    next draws count(cards of self where card.color == blue)")
+    game = Game(result.game.variant, fast=fast)
+    hands = [["red_skip", "blue_2", "blue_3"], ["blue_1", "blue_2"], ["green_2", "green_3"]]
+    pile, discard = _rest(game, hands)
+    state = game.position([list(h) for h in hands], pile, discard, dealer=2, turn=0)
+    state.apply("play red_skip")
+    assert not state.is_over and [len(h) for h in state.hands] == [2, 22, 2]
+
+
+def test_the_rulebook_says_collections_in_words(tmp_path):
+    result = _effect(tmp_path, "next draws count(cards of self where card.color == red)\n"
+                               "if all(card is number over cards of bank) and any(hand(player) > 3 over others):\n"
+                               "    self scores max(card.points over cards of next)")
+    text = render_rulebook(result.game, "markdown")
+    assert "the number of the cards in your hand for which the color of that card is red" in text
+    assert "for every one of the cards of the bank pile, that card is a number card" in text
+    assert "the largest value of the points of that card over the cards in the next player's hand" in text
+    assert "for at least one of the other players, that player holds more than 3 cards" in text
