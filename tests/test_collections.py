@@ -129,3 +129,54 @@ def test_the_rulebook_says_collections_in_words(tmp_path):
     assert "for every one of the cards of the bank pile, that card is a number card" in text
     assert "the largest value of the points of that card over the cards in the next player's hand" in text
     assert "for at least one of the other players, that player holds more than 3 cards" in text
+
+
+# --- picks limited by a condition: `where COND` on gives, puts and takes; `discards cards where`
+# (their play is tests/scenarios/picks.yaml)
+
+def test_take_where_from_the_draw_pile_is_refused(tmp_path):
+    result = _effect(tmp_path, "self takes 1 card from draw where card is wild")
+    assert _codes(result) == [(9, 7, "E546")]
+    assert _effect(tmp_path, "self takes 1 card from bank where card is wild\n"
+                             "self takes 1 card from discard where card.color == current").errors == []
+
+
+def test_a_pick_condition_is_checked_with_card_as_the_candidate(tmp_path):
+    result = _effect(tmp_path, "self gives 1 to next where card.colour == red")
+    assert [d.code for d in result.errors] == ["E502"] and "did you mean 'color'" in result.errors[0].message
+    assert [d.code for d in _effect(tmp_path, "self puts 1 card on bnak where card is wild").errors] == ["E502"]
+    assert [d.code for d in _effect(tmp_path, "next discards cards where hand(player) > 1").errors] == ["E543"]
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_a_pick_paused_with_its_filter_saves_and_loads(tmp_path, fast):
+    """The filter is the paused effect's, not saved state: a loaded game offers the same picks."""
+    from unodsl.effects import layout as D
+    from unodsl.engine import State
+    result = _effect(tmp_path, "skip next\nself gives 2 to next where card.color == red or card is wild")
+    game = Game(result.game.variant, fast=fast)
+    red = {k for k in range(game.num_kinds) if game.k_color[k] == game.variant.colors.index("red") or game.k_wild[k]}
+    found = 0
+    for seed in range(40):
+        state, rng = game.new_game(3, seed=seed), random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_action_ids()
+            if state.pending and state.pending[0] == D.GIVE:
+                loaded = State.from_json(game, state.to_json())
+                assert loaded.legal_action_ids() == legal
+                assert legal and all(a - game.A_GIVE in red for a in legal)
+                found += 1
+            state.apply_id(legal[rng.randrange(len(legal))])
+    assert found > 5
+
+
+def test_the_rulebook_says_picks_in_words(tmp_path):
+    result = _effect(tmp_path, "self gives 1 to next where card is wild\n"
+                               "self takes 1 card from bank where card.number > 5\n"
+                               "next discards cards where card.color == red")
+    text = render_rulebook(result.game, "markdown")
+    assert "You give 1 card of your choice (only cards for which that card is a wild card; with none, nothing " \
+           "happens) to the next player." in text
+    assert "the first ones looking down from the top (only cards for which the number on that card is more than 5" in text
+    assert "The next player discards every card of their hand for which the color of that card is red (under " \
+           "the top card of the discard pile)." in text

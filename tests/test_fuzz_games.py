@@ -375,6 +375,9 @@ ON_PLAY = [
      "move count(cards of draw where card is action) % 3 cards from draw to bank"),
     ("repeat {N}:\n    if min(card.number over cards of discard where card is number) < "
      "max(hand(player) over players where player != self):\n        next draws 1"),
+    "{P} gives {N} to {Q} where card is wild or card.color == current",
+    "self puts {N} cards on bank where card is number\n{P} takes {N} cards from bank where card.number > 4",
+    "{P} discards cards where card.color == current\n{Q} takes 1 card from discard where card is action",
 ]
 # Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",

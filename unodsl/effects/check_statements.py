@@ -65,6 +65,18 @@ class StatementChecks:
         self.expect(s.giver, PLAYER)
         self.expect(s.count, INT)
         self.expect(s.taker, PLAYER)
+        self._pick_where(s)
+
+    def _pick_where(self, s) -> None:
+        """`... where COND` on a statement that picks cards: COND reads each candidate as `card`."""
+        if s.test is not None:
+            with self._reading(s, CARDS):
+                self.expect(s.test, BOOL)
+
+    def s_discard_where(self, s):
+        self.expect(s.who, PLAYER)
+        with self._reading(s, CARDS):
+            self.expect(s.test, BOOL)
 
     def s_exchange(self, s):
         self.expect(s.first, PLAYER)
@@ -103,8 +115,15 @@ class StatementChecks:
     def s_take(self, s):
         self._who_count(s)
         self.pile(s, s.pile)
+        if s.test is not None and s.pile == "draw":
+            self.fail(s.span, "E546", "'takes ... where' looks through a pile for the cards meeting the condition; "
+                      "the draw pile is drawn from, never looked through (draw with 'P draws until COND')")
+        self._pick_where(s)
 
-    s_put = s_take
+    def s_put(self, s):
+        self._who_count(s)
+        self.pile(s, s.pile)
+        self._pick_where(s)
 
     def e_pile_count(self, e):
         self.pile(e, e.pile)

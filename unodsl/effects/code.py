@@ -64,6 +64,8 @@ class Code:
     loops: bool                     # has a `for each` or `repeat`
     guard: Callable | None          # the test without which it does nothing (None: it may always do something)
     live: tuple = ()                # a Live per local certainly set over a range of pcs: Game.code_live
+    picks: tuple = ()               # (pc, keep): a pick paused to resume at pc offers only the cards
+                                    # keep(state, frame, card) accepts (`gives ... where`): Game.code_picks
 
     @property
     def can_pause(self) -> bool:

@@ -44,8 +44,11 @@ class Lowering:
         calls = frozenset(op.calls for op in ops if op.calls)
         flags = frozenset(f for name in calls for f in self.flags[name])
         # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
+        at = {id(op): pc for pc, op in enumerate(ops)}
+        picks = tuple((at[id(op)] + 1, keep) for op, keep in unit.picks)     # resumed past the pick's op
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
-                    not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops), unit.live_ranges(ops))
+                    not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops),
+                    unit.live_ranges(ops), picks)
 
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
@@ -85,6 +88,7 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering):
         self.cells: dict[int, list] = {}        # id(filter or aggregate) -> the cell of the member it reads
         self.scans = False                      # reads a collection: its guard would count steps twice
         self.counts = False                     # an effect's (not a condition's): member reads count as steps
+        self.picks: list[tuple] = []            # (the op of a pick with `where`, its keep(state, frame, card))
         # uno.penalty: the engine puts the catcher in the first local (layout.F_CATCHER) when it pushes the frame.
         self.catcher = self.new_slot(PLAYER) if checked.where == "uno_penalty" else None
         # turn.draw: the drawer's hand size before the effect, to tell the card it drew (epilogue).

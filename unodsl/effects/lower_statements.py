@@ -120,7 +120,31 @@ class StatementLowering:
     def s_give(self, s, ops):
         giver, n, taker = self.expr(s.giver).fn, self.expr(s.count).fn, self.expr(s.taker).fn
         give = self.low.ops["give"]
-        ops.append(self.decision("give", lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
+        if s.test is None:
+            ops.append(self.decision("give", lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
+            return
+        keep = self.keep(s)
+
+        def action(st, fr):
+            p = giver(st, fr)
+            return give(st, p, min(n(st, fr), _meeting(st, fr, p, keep)), taker(st, fr))
+        ops.append(self.decision("give", action))
+        self.picks.append((ops[-1], keep))
+
+    def keep(self, s):
+        """`where COND` of a pick as `keep(state, frame, card)`: COND with the card as `card`."""
+        self.scans = True
+        cell = self.cells[id(s)] = [-1]
+        test = self.expr(s.test).fn
+
+        def keep(st, fr, k):
+            cell[0] = k
+            return test(st, fr)
+        return keep
+
+    def s_discard_where(self, s, ops):
+        who, keep, discard = self.expr(s.who).fn, self.keep(s), self.low.ops["discard_where"]
+        ops.append(Op(lambda st, fr, pc: discard(st, fr, who(st, fr), keep) or pc + 1, calls="discard_where"))
 
     def s_exchange(self, s, ops):
         a, n, b = self.expr(s.first).fn, self.expr(s.count).fn, self.expr(s.second).fn
@@ -159,12 +183,27 @@ class StatementLowering:
         ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))
 
     def s_take(self, s, ops):
-        ops.append(self.call("take_cards", self.expr(s.who), self.expr(s.count), self.pile(s.pile)))
+        if s.test is None:
+            ops.append(self.call("take_cards", self.expr(s.who), self.expr(s.count), self.pile(s.pile)))
+            return
+        who, n, source = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
+        keep, take = self.keep(s), self.low.ops["take_where"]
+        ops.append(Op(lambda st, fr, pc: take(st, fr, who(st, fr), n(st, fr), source, keep) or pc + 1,
+                      calls="take_where"))
 
     def s_put(self, s, ops):
         who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
         put = self.low.ops["put_cards"]
-        ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
+        if s.test is None:
+            ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
+            return
+        keep = self.keep(s)
+
+        def action(st, fr):
+            p = who(st, fr)
+            return put(st, p, min(n(st, fr), _meeting(st, fr, p, keep)), dest)
+        ops.append(self.decision("put_cards", action))
+        self.picks.append((ops[-1], keep))
 
     def e_pile_count(self, e):
         pile = self.pile(e.pile).const
@@ -375,3 +414,12 @@ class StatementLowering:
 
     def s_pass_stack(self, s, ops):
         ops.append(self.call("pass_stack", _SELF, self.expr(s.who)))
+
+
+def _meeting(st, fr, p: int, keep) -> int:
+    """How many of p's cards meet a pick's condition (each card read counts one step)."""
+    if p < 0:
+        return 0
+    hand = st.hands[p]
+    st.steps += len(hand)
+    return sum(1 for k in hand if keep(st, fr, k))

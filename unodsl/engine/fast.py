@@ -123,7 +123,7 @@ class FastState(State):
                     seats = pending[3]
                     action = g.A_TARGET + seats[int(rand() * len(seats))]
                 elif kind == give:               # one of the giver's kinds (_legal_give)
-                    kinds = sorted(set(self.hands[pending[1]]))
+                    kinds = self._pick_kinds(pending[1])
                     action = g.A_GIVE + kinds[int(rand() * len(kinds))]
                 else:
                     actions = fixed.get(kind) or legal[kind](self)

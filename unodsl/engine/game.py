@@ -45,7 +45,7 @@ class Game(Tables, Positions):
                  "strict", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
-                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live",
+                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live", "code_picks",
                  "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index",
@@ -66,6 +66,7 @@ class Game(Tables, Positions):
         self.codes: list = []
         self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
         self.code_live: list = []             # per code: where its locals certainly hold values (effects.Live)
+        self.code_picks: list = []            # per code: None, or resume pc -> the filter of a pick paused there
         self._build_cards()
         self._build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)

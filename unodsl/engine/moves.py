@@ -58,7 +58,20 @@ class Moves:
 
     def _legal_give(self) -> list[int]:
         base = self.g.A_GIVE
-        return [base + k for k in sorted(set(self.hands[self.pending[1]]))]
+        return [base + k for k in self._pick_kinds(self.pending[1])]
+
+    def _pick_kinds(self, p: int) -> list[int]:
+        """The kinds of p's cards a pick (give, put) may take: all, or those its `where` accepts. The filter is
+        the paused effect's (Game.code_picks, by its resume pc), so nothing of it is saved state."""
+        kinds = sorted(set(self.hands[p]))
+        frames = self.frames
+        if frames:
+            fr = frames[-1]
+            picks = self.g.code_picks[fr[0]]
+            keep = picks.get(fr[D.F_PC]) if picks is not None else None
+            if keep is not None:
+                return [k for k in kinds if keep(self, fr, k)]
+        return kinds
 
     def _legal_trade(self) -> list[int]:
         _, p, other, left = self.pending
@@ -177,7 +190,7 @@ class Moves:
 
     def _legal_put(self) -> list[int]:
         base = self.g.A_PUT
-        return [base + k for k in sorted(set(self.hands[self.pending[1]]))]
+        return [base + k for k in self._pick_kinds(self.pending[1])]
 
     def _apply_put(self, a: int) -> None:
         _, p, left, dest = self.pending
@@ -185,7 +198,7 @@ class Moves:
         self.hands[p].remove(k)
         place_card(self, k, dest)
         self._cards_moved()
-        if left > 1 and self.hands[p]:
+        if left > 1 and self.hands[p] and self._pick_kinds(p):
             self.pending = (D.PUT, p, left - 1, dest)
             return
         self._hand_changed(p)
@@ -234,7 +247,7 @@ class Moves:
             self._cards_moved()
         else:
             self.limbo[-1 - dest].append(k)
-        if left > 1 and self.hands[giver]:
+        if left > 1 and self.hands[giver] and self._pick_kinds(giver):
             self.pending = (D.GIVE, giver, left - 1, dest)
             return
         # Hands are judged for UNO once the whole gift has moved; an exchange judges both at its end.

@@ -580,6 +580,55 @@ def take_cards(st, p: int, n: int, source: int) -> None:
         st._cards_moved()
 
 
+@instruction()
+def take_where(st, fr: list, p: int, n: int, source: int, keep) -> None:
+    """p takes up to n cards meeting `keep(st, fr, card)` from a pile, looking down from its top (on the
+    discard pile, from under its top card, which stays); the others stay in their places."""
+    if p < 0 or st.eliminated[p] or source == D.DRAW_PILE:
+        return
+    cards = st.discard if source == D.DISCARD_PILE else st.piles[source]
+    lowest = 0 if source != D.DISCARD_PILE else 1 if cards else 0
+    hand = st.hands[p]
+    watch = st.g.eliminate_when is not None
+    got, at = 0, len(cards) - 1 - (source == D.DISCARD_PILE)
+    st.steps += max(0, at - lowest + 1)
+    while at >= lowest and got < n:
+        if keep(st, fr, cards[at]):
+            hand.append(cards.pop(at))
+            got += 1
+            if watch and st._knocked_out(p):
+                break                           # the card that knocks them out is their last
+        at -= 1
+    if got:
+        if st.events is not None:
+            names = st.g.card_names
+            st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in hand[-got:]),
+                                     source=E.pile_name(st.g, source)))
+        st._hand_changed(p)
+        st._cards_moved()
+
+
+@instruction(RESHAPES)
+def discard_where(st, fr: list, p: int, keep) -> None:
+    """p discards every card meeting `keep(st, fr, card)`, under the top card (as discard_color does)."""
+    if p < 0 or st.eliminated[p]:
+        return
+    hand = st.hands[p]
+    st.steps += len(hand)
+    meets = [keep(st, fr, k) for k in hand]         # the condition read once per card
+    gone = [k for k, m in zip(hand, meets) if m]
+    if not gone:
+        return
+    st.hands[p] = [k for k, m in zip(hand, meets) if not m]
+    place = len(st.discard) - 1 if st.discard else 0
+    st.discard[place:place] = gone
+    st._hand_changed(p)
+    if st.events is not None:
+        names = st.g.card_names
+        st.events.append(E.Event(E.DISCARDED, p, count=len(gone), cards=tuple([names[k] for k in gone])))
+    st._cards_moved()
+
+
 @instruction(PAUSES, RESHAPES)
 def put_cards(st, p: int, n: int, dest: int) -> int:
     """p picks n of their cards, one decision each, to put on a pile (their hand may empty)."""

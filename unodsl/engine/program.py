@@ -56,6 +56,7 @@ class Program:
         self.game.codes.append((code.ops, code.nlocals))
         self.game.code_locals.append(code.local_kinds)
         self.game.code_live.append(code.live)
+        self.game.code_picks.append(dict(code.picks) or None)
         self.lowered.append(code)
         return len(self.game.codes) - 1
 

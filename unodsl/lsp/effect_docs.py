@@ -51,6 +51,8 @@ DOCS: dict[str, tuple[str, str]] = {
         '(number) The direction of play: 1 as dealt, -1 once reversed.'),
     'discard_color': ('`P discards color C`',
         "Every card of color C in P's hand goes into the discard pile, under the top card."),
+    'discard_where': ('`P discards cards where COND`',
+        "Every card in P's hand for which COND holds (COND reads it as `card`, language.md collections) goes into the discard pile, under the top card."),
     'draw': ('`P draws N`',
         'P draws N cards (never more than the deck holds).'),
     'draw_to': ('`P draws to N`',

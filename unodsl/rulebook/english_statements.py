@@ -113,7 +113,24 @@ class StatementEnglish:
 
     def s_give(self, s):
         giver, taker = self.player(s.giver), self.player(s.taker)
-        return _cap(f"{giver.verb('give')} {self.cards(s.count)} of {giver.their} choice to {taker.text}.")
+        return _cap(f"{giver.verb('give')} {self.cards(s.count)} of {giver.their} choice{self.meeting(s)} to "
+                    f"{taker.text}.")
+
+    def meeting(self, s) -> str:
+        """The `where COND` of a pick in words: ", among the cards for which ...", else nothing."""
+        if s.test is None:
+            return ""
+        before, self.card_phrase = self.card_phrase, "that card"
+        try:
+            return f" (only cards for which {self.cond(s.test)}; with none, nothing happens)"
+        finally:
+            self.card_phrase = before
+
+    def s_discard_where(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('discard')} every card of {who.their} hand for which"
+                    f"{self.meeting(s).removeprefix(' (only cards for which').split(';')[0]} "
+                    f"(under the top card of the discard pile).")
 
     def s_exchange(self, s):
         a, b = self.player(s.first), self.player(s.second)
@@ -156,12 +173,17 @@ class StatementEnglish:
             return _cap(f"{who.verb('take')} every card of {self.pile(s.pile)} into {who.their} hand.")
         source = "from under the top card of the discard pile" if s.pile == "discard" else \
             f"from the top of {self.pile(s.pile)}"
+        if s.test is not None:
+            source = "from under the top card of the discard pile" if s.pile == "discard" else \
+                f"from {self.pile(s.pile)}"
+            return _cap(f"{who.verb('take')} {self.cards(s.count)} {source}, the first ones looking down from the "
+                        f"top{self.meeting(s)}, into {who.their} hand.")
         return _cap(f"{who.verb('take')} {self.cards(s.count)} {source} into {who.their} hand.")
 
     def s_put(self, s):
         who = self.player(s.who)
         where = f"{self.pile(s.pile)}" + (" (under its top card)" if s.pile == "discard" else "")
-        return _cap(f"{who.verb('put')} {self.cards(s.count)} of {who.their} choice on {where}.")
+        return _cap(f"{who.verb('put')} {self.cards(s.count)} of {who.their} choice{self.meeting(s)} on {where}.")
 
     def s_redeal(self, s):
         start = "you" if self.me.you else self.me.text

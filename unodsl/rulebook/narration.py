@@ -342,7 +342,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.LOOKED:
         return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{shown(e.cards)}"
     if kind == E.DISCARDED:
-        return f"{_does(q, seat, 'discard')} every {e.color} card{shown(e.cards)}"
+        what = f"every {e.color} card" if e.color else _count(e.count)     # discards color / cards where
+        return f"{_does(q, seat, 'discard')} {what}{shown(e.cards)}"
     if kind == E.MOVED:
         return f"{_count(e.count)} move from the {e.source} pile to the {e.pile} pile"
     if kind == E.TOOK:

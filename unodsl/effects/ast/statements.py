@@ -91,6 +91,7 @@ class Give(Stmt):
     giver: Expr
     count: Expr
     taker: Expr
+    test: Expr | None = None       # `where COND`: only cards meeting it may be picked
 
 
 @_rule("exchange")
@@ -188,6 +189,7 @@ class Take(Stmt):
     who: Expr
     count: Expr
     pile: str
+    test: Expr | None = None       # `where COND`: the top cards meeting it, the others left in place
 
 
 @_rule("put")
@@ -195,6 +197,14 @@ class Put(Stmt):
     who: Expr
     count: Expr
     pile: str
+    test: Expr | None = None       # `where COND`: only cards meeting it may be picked
+
+
+@_rule("discard_where")
+class DiscardWhere(Stmt):
+    """`P discards cards where COND`: every card of P's hand meeting COND goes under the top card."""
+    who: Expr
+    test: Expr
 
 
 @_rule("must_play_block")
