@@ -180,3 +180,65 @@ def test_the_rulebook_says_picks_in_words(tmp_path):
     assert "the first ones looking down from the top (only cards for which the number on that card is more than 5" in text
     assert "The next player discards every card of their hand for which the color of that card is red (under " \
            "the top card of the discard pile)." in text
+
+
+# --- functions: named values and conditions, inlined at each call, never recursive
+# (their play is in tests/scenarios/collections.yaml)
+
+FUNCTIONS = """\
+functions:
+  reds:
+    params: {p: player}
+    value: count(cards of p where card.color == red)
+  loaded:
+    params: {p: player, n: number}
+    value: reds(p) >= n or hand(p) > n + 3
+"""
+
+
+def test_functions_check_and_are_read_by_effects_and_conditions(tmp_path):
+    result = _check(tmp_path, FUNCTIONS + "turn:\n  may_draw_if: not loaded(self, 3)\n"
+                    "cards:\n  skip:\n    on_play: |\n      skip next\n      next draws reds(next)\n")
+    assert result.errors == []
+
+
+def test_a_function_calling_itself_through_another_is_refused_at_the_call(tmp_path):
+    body = ("functions:\n  a:\n    params: {p: player}\n    value: b(p) + 1\n"
+            "  b:\n    params: {p: player}\n    value: a(next of p)\n")
+    result = _check(tmp_path, body)
+    assert _codes(result) == [(9, 12, "E549"), (12, 12, "E549")]
+    assert result.errors[0].message.endswith("a -> b -> a")
+
+
+@pytest.mark.parametrize("effect, code", [
+    ("next draws redz(next)", "E547"),
+    ("next draws reds(next, 2)", "E548"),
+    ("next draws reds(2)", "E501"),
+    ("if reds(self):\n    skip next", "E501"),
+])
+def test_function_calls_are_checked(tmp_path, effect, code):
+    text = "".join("      " + line + "\n" for line in effect.splitlines())
+    result = _check(tmp_path, FUNCTIONS + "cards:\n  skip:\n    on_play: |\n" + text)
+    assert [d.code for d in result.errors] == [code]
+    if code == "E547":
+        assert "did you mean 'reds'" in result.errors[0].message
+
+
+def test_a_function_cannot_draw_at_random_nor_be_too_large(tmp_path):
+    assert [d.code for d in _check(tmp_path, "functions:\n  roll:\n    value: random(1, 6)\n").errors] == ["E533"]
+    chain = "functions:\n  f0:\n    value: hand(self)\n" + "".join(
+        f"  f{i}:\n    value: f{i - 1}() + f{i - 1}() + f{i - 1}()\n" for i in range(1, 12))
+    chain += "cards:\n  skip:\n    on_play: next draws f11()\n"
+    assert "E550" in [d.code for d in _check(tmp_path, chain).errors]
+
+
+def test_a_function_in_a_match_condition_is_refused(tmp_path):
+    body = "functions:\n  wildish:\n    value: card is wild\ncards:\n  number:\n    match: wildish()\n"
+    assert "E516" in [d.code for d in _check(tmp_path, body).errors]
+
+
+def test_the_rulebook_says_a_call_as_what_it_stands_for(tmp_path):
+    result = _check(tmp_path, FUNCTIONS + "turn:\n  may_draw_if: not loaded(self, 3)\n")
+    text = render_rulebook(result.game, "markdown")
+    assert "the number of the cards in your hand for which the color of that card is red is less than 3 and you " \
+           "hold at most 6 cards" in text

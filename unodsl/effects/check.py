@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .ast import diagnostic_at
-from .check_expressions import CollectionChecks, ExpressionChecks
+from .check_expressions import CollectionChecks, ExpressionChecks, FunctionChecks
 from .check_statements import StatementChecks
 from .procedures import CallGraph
 from .types import (_ATTR_TYPES, BOOL, CARDS_READ_WHERE_WRITTEN, CHANCE, INT, MAX_REPEAT, PLAYER, VARIABLE_TYPES, Checked, Context, Param,
@@ -44,6 +44,8 @@ class Checker:
         self.max_players = getattr(self.variant, "max_players", 100) or 100
         self.graph: CallGraph | None = None       # the procedures' call graph, once `procedures` has run
         self.bodies: dict[str, tuple | None] = {}  # procedure name -> (statements, Checked), None if broken
+        self.fn_graph: CallGraph | None = None    # the functions' call graph, once `functions` has run
+        self.fn_bodies: dict[str, tuple | None] = {}   # function name -> (expr, Checked, type, scan), None if broken
 
     def effect(self, tree: A.Effect, ctx: Context) -> Checked | None:
         """Check an effect; its facts for the lowering, or None when it has an error."""
@@ -73,6 +75,40 @@ class Checker:
             self.bodies[name] = None if unit.failed else (tree.body, unit.checked)
         return {name: body for name, body in self.bodies.items() if body is not None}
 
+    def functions(self) -> dict[str, tuple]:
+        """Check every function's value once, with its parameters' types, callees first (E547-E550 for
+        calls); name -> (expression, Checked, type, scan) of those whose value checks, for the lowering
+        to inline at each call. Run before the procedures and effects, which may call them."""
+        functions = self.variant.functions
+        syntax = self.variant.syntax
+        trees = {name: syntax.tree(fn.value) if syntax is not None else None for name, fn in functions.items()}
+        self.fn_graph = CallGraph(trees, A.FnCall)
+        for name in self.fn_graph.order + self.fn_graph.unordered():
+            fn, tree = functions[name], trees[name]
+            if tree is None:
+                self.fn_bodies[name] = None                  # unparsed or missing: said where it is written
+                continue
+            unit = _Unit(self, tree.text, Context("function", procedure=name))
+            params = tuple(Param(name, param, typ) for param, typ in fn.params)
+            for param in params:
+                unit.bind(param.name, param, param.type)
+            unit.checked.params = params
+            try:
+                typ = unit.expr(tree.test)
+            except _Broken:
+                typ = None
+            for node in A.walk(tree.test):
+                if isinstance(node, CHANCE):
+                    unit.error(node.span, "E533", "a function cannot draw at random (it may be read any number "
+                               "of times, in conditions too); draw in an effect and pass the value")
+                    break
+                if isinstance(node, A.ChoosePlayer):
+                    unit.error(node.span, "E505", "a function cannot choose or bind players")
+                    break
+            ok = typ is not None and not unit.failed
+            self.fn_bodies[name] = (tree.test, unit.checked, typ, unit.deepest) if ok else None
+        return {name: body for name, body in self.fn_bodies.items() if body is not None}
+
     def condition(self, tree: A.Condition, ctx: Context) -> Checked | None:
         """Check a condition; its facts, or None when it has an error."""
         unit = _Unit(self, tree.text, ctx)
@@ -96,7 +132,7 @@ class Checker:
         return None if unit.failed else unit.checked
 
 
-class _Unit(StatementChecks, ExpressionChecks, CollectionChecks):
+class _Unit(StatementChecks, ExpressionChecks, CollectionChecks, FunctionChecks):
     """The check of one effect text: its scopes and its verdict."""
 
     def __init__(self, checker: Checker, text, ctx: Context):
@@ -109,6 +145,7 @@ class _Unit(StatementChecks, ExpressionChecks, CollectionChecks):
         self.failed = False
         self.drawing = False          # inside a `draws until` condition, where `drawn` is the card just drawn
         self.members: list[tuple[str, A.Node, int]] = []   # the filters and aggregates around: (type, node, scan)
+        self.deepest = 1              # the most members one evaluation reads, nested reads multiplied
 
     def error(self, span: A.Span, code: str, message: str, severity: str = "error") -> None:
         self.c.diags.append(diagnostic_at(self.text, span.line, span.column, code, message, severity))

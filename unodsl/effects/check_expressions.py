@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from . import ast as A
 from .fold import fold
-from .types import (BOOL, CARD_ATTRIBUTES, CARDS, CARDS_READ_WHERE_WRITTEN, COLLECTIONS, COLOR, GROUP, INT, MATCH_READS, MAX_NUMBER, MAX_SCAN,
-                    PLAYER, STRING, VARIABLE_TYPES)
+from .types import (_Broken, BOOL, CARD_ATTRIBUTES, CARDS, CARDS_READ_WHERE_WRITTEN, COLLECTIONS, COLOR, GROUP,
+                    INT, MATCH_READS, MAX_NUMBER, MAX_SCAN, PLAYER, STRING, VARIABLE_TYPES)
 from ..diagnostics import suggestion_suffix
+from .procedures import MAX_EXPANDED
 
 # The words that name a player (effect.lark's player_kw): a misspelt one parses as a name.
 PLAYER_WORDS = ("self", "next", "previous", "dealer", "partner", "catcher")
@@ -361,8 +362,47 @@ class CollectionChecks:
                               f"{scan:,} members at once (at most {MAX_SCAN:,}): read the inner one outside, "
                               "with let, or filter the outer one first")
                 unit.members.append((typ, node, scan))
+                unit.deepest = max(unit.deepest, scan)
 
             def __exit__(self, *exc):
                 unit.members.pop()
                 return False
         return Reading()
+
+
+class FunctionChecks:
+    """Calls of functions (`functions:`): a name, as many arguments as parameters, each of its type; no
+    recursion; the value's type is the call's."""
+
+    def e_fn_call(self, e):
+        functions = self.v.functions
+        if e.name not in functions:
+            self.fail(e.span, "E547", f"unknown function '{e.name}'" + suggestion_suffix(e.name, functions)
+                      + ("" if functions else " (declare it under functions:)"))
+        params = functions[e.name].params
+        if len(e.args) != len(params):
+            wanted = ", ".join(name for name, _ in params) or "none"
+            self.fail(e.span, "E548", f"function '{e.name}' takes {len(params)} argument"
+                      f"{'' if len(params) == 1 else 's'} ({wanted}), not {len(e.args)}")
+        for arg, (_, typ) in zip(e.args, params):
+            self.expect(arg, typ)
+        graph = self.c.fn_graph
+        if self.ctx.where == "function" and graph is not None:
+            cycle = graph.cycle(self.ctx.procedure, e.name)
+            if cycle is not None:
+                self.fail(e.span, "E549", "functions cannot call themselves, directly or through others: "
+                          + " -> ".join(cycle))
+        body = self.c.fn_bodies.get(e.name)
+        if body is None:
+            self.failed = True                  # its value is broken, and said so where it is written
+            raise _Broken(e.name)
+        if graph.size[e.name] > MAX_EXPANDED:
+            self.fail(e.span, "E550", f"function '{e.name}' would inline more than {MAX_EXPANDED:,} expressions "
+                      "here (with the functions it calls)")
+        outer = self.members[-1][2] if self.members else 1
+        if outer * body[3] > MAX_SCAN:
+            self.fail(e.span, "E544", f"these collections, one read inside another, would test up to "
+                      f"{outer * body[3]:,} members at once (at most {MAX_SCAN:,}): read the inner one outside, "
+                      "with let, or filter the outer one first")
+        self.deepest = max(self.deepest, outer * body[3])
+        return body[2]

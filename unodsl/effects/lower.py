@@ -19,7 +19,7 @@ from . import ast as A
 from . import layout as D
 from .code import _SELF, Code, Live, Op, Predicate, Value, _call, _const, _slot
 from .layout import F_LOCALS, F_PC, F_SELF
-from .lower_expressions import CollectionLowering, ExpressionLowering
+from .lower_expressions import CollectionLowering, ExpressionLowering, FunctionLowering
 from .lower_statements import StatementLowering
 from .types import INT, PLAYER, Checked
 
@@ -34,6 +34,7 @@ class Lowering:
         # Fused forms (hand sizes read in place, `hand(x) OP c` from a table): the Game's fast mode only.
         self.fused = getattr(game, "fast", True)
         self.procedures: dict[str, tuple] = {}      # name -> (statements, Checked): the bodies calls inline
+        self.functions: dict[str, tuple] = {}       # name -> (expression, Checked, type, scan): inlined likewise
 
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
@@ -70,7 +71,7 @@ def _guard(ops: list[Op]):
     return None
 
 
-class _Unit(StatementLowering, ExpressionLowering, CollectionLowering):
+class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionLowering):
     """The lowering of one effect text: its local slots."""
 
     def __init__(self, lowering: Lowering, checked: Checked):

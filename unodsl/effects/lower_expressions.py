@@ -537,3 +537,32 @@ class CollectionLowering:
 
     e_agg_any, e_agg_all = _quantifier(False), _quantifier(True)
     del _extreme, _quantifier
+
+
+class FunctionLowering:
+    """A call of a function (`functions:`): its value inlined here, each parameter a cell of this call
+    that the call fills with its argument, worked out once per evaluation (as a procedure's are)."""
+
+    def e_fn_call(self, e):
+        value, checked, _, _ = self.low.functions[e.name]
+        args = [self.expr(arg).fn for arg in e.args]
+        cells = [[None] for _ in args]
+        bound = {id(param): Value(lambda st, fr, cell=cell: cell[0]) for param, cell in zip(checked.params, cells)}
+        caller = self.checked
+        self.checked = checked
+        self.args.update(bound)
+        try:
+            body = self.expr(value).fn
+        finally:
+            for key in bound:
+                del self.args[key]
+            self.checked = caller
+        if not args:
+            return Value(body)
+
+        def call(st, fr):
+            values = [arg(st, fr) for arg in args]
+            for cell, v in zip(cells, values):
+                cell[0] = v
+            return body(st, fr)
+        return Value(call)

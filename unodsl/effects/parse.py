@@ -438,6 +438,9 @@ class _Builder(Transformer):
     def call(self, meta, children):
         return A.Call(str(children[0]), tuple(children[1:]), span=self.span(meta))
 
+    def fn_call(self, meta, children):
+        return A.FnCall(str(children[0]), tuple(children[1:]), span=self.span(meta))
+
     def must_play_block(self, meta, children):
         return A.MustPlayBlock(children[0], children[1], children[2], span=self.span(meta))
 
@@ -566,6 +569,8 @@ def parse_variant(variant: Variant) -> Syntax:
     for ct in variant.cards.values():             # after the rest, so E405 stays where it was
         read(ct.on_stack, "effect")
         read(ct.on_stack_if, "condition")
+    for function in variant.functions.values():
+        read(function.value, "condition")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

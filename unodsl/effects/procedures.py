@@ -19,13 +19,15 @@ MAX_EXPANDED = 10_000           # syntax nodes one call may inline, its callees'
 class CallGraph:
     """Which procedure calls which, from their parsed bodies (`trees`: name -> Effect, or None if unparsed)."""
 
-    def __init__(self, trees: dict):
+    def __init__(self, trees: dict, call: type = A.Call):
+        # `call`: the node that calls one (A.Call for procedures, A.FnCall for functions:, whose values
+        # are inlined at each call as procedures' bodies are).
         self.calls: dict[str, list[str]] = {}       # name -> the procedures its body calls, in order
         own: dict[str, int] = {}                    # name -> the nodes of its own body
         for name, tree in trees.items():
             nodes = list(A.walk(tree)) if tree is not None else []
             own[name] = len(nodes)
-            self.calls[name] = [n.name for n in nodes if isinstance(n, A.Call) and n.name in trees]
+            self.calls[name] = [n.name for n in nodes if isinstance(n, call) and n.name in trees]
         self.order = self._callees_first()
         self.size: dict[str, int] = {}              # name -> nodes inlined by a call (past the cap: cap + 1)
         for name in self.order:

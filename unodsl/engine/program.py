@@ -41,6 +41,7 @@ class Program:
         self.checker = Checker(game)
         self.lowering = Lowering(game, ops, flags)
         # Every procedure's body is checked once, here; each call inlines it (Lowering.procedures).
+        self.lowering.functions = self.checker.functions()      # before the bodies that call them
         self.lowering.procedures = self.checker.procedures()
         self.first = len(game.codes)      # the code id of the first code this program registers
         self.lowered: list = []           # per code id from `first` on: its Code record

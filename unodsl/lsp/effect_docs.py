@@ -83,6 +83,8 @@ DOCS: dict[str, tuple[str, str]] = {
         'Leave the start card in the discard pile and turn up the next one; its own start effect runs.'),
     'flip_all': ('`flip all cards`',
         "Every card turns over, each in its place: every hand, the draw pile and the discard pile (so the new top card is the other face of the card that was on top). The other side is up from now on; the color in play becomes the new top card's, and if that face is a wild, `self` names the color."),
+    'fn_call': ('`NAME(EXPR, EXPR)`',
+        '(by its value) The value of function NAME, its parameters standing for the arguments, in order (language.md functions).'),
     'for_stmt': ('`for each NAME in G: ...`',
         'The block runs once per player of G, in turn order; the group is taken once, before the first pass. `for each NAME in G where COND: ...` walks the players of G for whom COND holds (language.md collections).'),
     'give': ('`P gives N to Q`',

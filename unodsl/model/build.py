@@ -15,7 +15,7 @@ from ..source.yaml_tree import Node
 from .cards import CardSections
 from .variables import build_variables
 from .variant import (MAX_CARDS, Conflict, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
-                      Procedure, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
+                      Function, Procedure, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
                       Variant)
 
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
@@ -242,6 +242,7 @@ class _Builder(CardSections):
             piles=self.build_piles(),
             distributions=self.build_distributions(colors),
             procedures=self.build_procedures(),
+            functions=self.build_functions(),
             state=state,
             player_state=player_state,
             root=root,
@@ -347,6 +348,22 @@ class _Builder(CardSections):
                                                                    and params.kind == "map" else ())
                           if kind.kind == "scalar" and kind.value in ("player", "number", "color"))
             out[name] = Procedure(name, typed, self.text(spec, "body"), spec)
+        return out
+
+    def build_functions(self) -> dict[str, Function]:
+        """The `functions:` map (the schema holds its form; effects.check checks the values and calls)."""
+        node = self.get(self.root, "functions")
+        out: dict[str, Function] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind != "map":
+                continue
+            params = self.get(spec, "params")
+            typed = tuple((param, kind.value) for param, kind in (params.value.items() if params is not None
+                                                                   and params.kind == "map" else ())
+                          if kind.kind == "scalar" and kind.value in ("player", "number", "color"))
+            out[name] = Function(name, typed, self.condition(spec, "value"), spec)
         return out
 
     def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:

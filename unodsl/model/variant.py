@@ -173,6 +173,16 @@ class Procedure:
 
 
 @dataclass(frozen=True)
+class Function:
+    """A named value or condition with typed parameters (`functions:`), read by expressions as `NAME(ARGS)`."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]     # (name, type: player | number | color), in call order
+    value: Text | None
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
 class Distribution:
     """A named chance (`distributions:`), read by effects as `random NAME`: values and their weights."""
 
@@ -252,6 +262,7 @@ class Variant:
     piles: dict[str, Pile] = field(default_factory=dict)   # the declared table piles, in file order
     distributions: dict[str, Distribution] = field(default_factory=dict)
     procedures: dict[str, Procedure] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)
     # Declared variables (model/variables.py): global ones, and those with one value per player.
     state: dict[str, Variable] = field(default_factory=dict)
     player_state: dict[str, Variable] = field(default_factory=dict)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from ..effects import ast as A
 from ..model.variant import Text
-from .english_expressions import CollectionEnglish, ExpressionEnglish
+from .english_expressions import CollectionEnglish, ExpressionEnglish, FunctionEnglish
 from .english_statements import StatementEnglish
 from .phrases import _WHO
 
 
-class Translator(StatementEnglish, ExpressionEnglish, CollectionEnglish):
+class Translator(StatementEnglish, ExpressionEnglish, CollectionEnglish, FunctionEnglish):
     """Turns the effect and condition trees of one variant into English sentences."""
 
     def __init__(self, game, where: str = "on_play"):

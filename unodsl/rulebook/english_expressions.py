@@ -48,6 +48,8 @@ class ExpressionEnglish:
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
         d = e.rule
+        if d == "fn_call":
+            return self.called(e, self.num)
         if d == "player_count":
             return "the number of players still in the round"
         if d == "stack_size":
@@ -114,6 +116,8 @@ class ExpressionEnglish:
 
     def player(self, e) -> _P:
         d = e.rule
+        if d == "fn_call":
+            return self.called(e, self.player)
         if d == "self_":
             return self.me
         if d == "next_":
@@ -162,6 +166,8 @@ class ExpressionEnglish:
 
     def group(self, e) -> str:
         d = e.rule
+        if d == "fn_call":
+            return self.called(e, self.group)
         me = "you" if self.me.you else self.me.text
         if d == "all_players":
             return f"all players ({me} included)"
@@ -207,6 +213,8 @@ class ExpressionEnglish:
 
     def color(self, e) -> str:
         d = e.rule
+        if d == "fn_call":
+            return self.called(e, self.color)
         if d == "current_color":
             return "the current color"
         if d == "var":
@@ -244,6 +252,8 @@ class ExpressionEnglish:
                 return self.variant.cards[folded].name
             return title(folded) if folded else "nothing"
         d = e.rule
+        if d == "fn_call":
+            return self.called(e, self.value)
         if d == "current_color":
             return "the current color"
         if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
@@ -301,6 +311,8 @@ class ExpressionEnglish:
         if isinstance(folded, bool):
             return "always" if folded != negate else "never"
         d = e.rule
+        if d == "fn_call":
+            return self.called(e, lambda value: self.cond(value, negate))
         if d == "not_":
             return self.cond(e.operand, not negate)
         if d in ("and_expr", "or_expr"):
@@ -442,3 +454,18 @@ class CollectionEnglish:
         every = (e.rule == "agg_all") != negate
         test = self._member(e.over, lambda: self.cond(e.value, negate))
         return f"for {'every one' if every else 'at least one'} of {self.collection(e.over)}, {test}"
+
+
+class FunctionEnglish:
+    """A function call said as what it stands for: its value, its parameters read as the arguments."""
+
+    def called(self, e, say):
+        fn = self.variant.functions[e.name]
+        tree = self.variant.syntax.tree(fn.value)
+        bound = {name: (self.player(arg) if typ == "player" else arg) for (name, typ), arg in zip(fn.params, e.args)}
+        caller = self.names
+        self.names = {**caller, **bound}
+        try:
+            return say(tree.test)
+        finally:
+            self.names = caller

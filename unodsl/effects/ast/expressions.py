@@ -461,3 +461,11 @@ class AggAny(Aggregate):
 class AggAll(Aggregate):
     value: Expr
     over: Expr
+
+
+
+@_rule("fn_call")
+class FnCall(Expr):
+    """`NAME(ARGS)`: the value of a function (`functions:`), its parameters standing for the arguments."""
+    name: str
+    args: tuple[Expr, ...]
