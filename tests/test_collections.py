@@ -242,3 +242,21 @@ def test_the_rulebook_says_a_call_as_what_it_stands_for(tmp_path):
     text = render_rulebook(result.game, "markdown")
     assert "the number of the cards in your hand for which the color of that card is red is less than 3 and you " \
            "hold at most 6 cards" in text
+
+
+# --- under: the card this card was played on (its play is in tests/scenarios/collections.yaml)
+
+@pytest.mark.parametrize("body", [
+    "events:\n  after_draw: |\n    if under is wild:\n        self draws 1\n",
+    "turn:\n  may_draw_if: under.number > 3\n",
+    "procedures:\n  p:\n    body: |\n      if under is wild:\n          skip next\n",
+])
+def test_under_is_known_only_in_a_played_cards_effect(tmp_path, body):
+    assert [d.code for d in _check(tmp_path, body).errors] == ["E551"]
+
+
+def test_under_reads_in_on_play_and_says_the_card_played_on(tmp_path):
+    result = _effect(tmp_path, "if under.color == card.color and under is action:\n    skip next")
+    assert result.errors == []
+    text = render_rulebook(result.game, "markdown")
+    assert "the color of the card this card was played on is the color of this card" in text

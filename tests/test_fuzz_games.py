@@ -378,6 +378,7 @@ ON_PLAY = [
     "{P} gives {N} to {Q} where card is wild or card.color == current",
     "self puts {N} cards on bank where card is number\n{P} takes {N} cards from bank where card.number > 4",
     "{P} discards cards where card.color == current\n{Q} takes 1 card from discard where card is action",
+    "choose color\nif under is wild or under.number == card.number:\n    {P} draws {N}\nelif under.color == current:\n    skip next",
 ]
 # Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .ast import diagnostic_at
-from .check_expressions import CollectionChecks, ExpressionChecks, FunctionChecks
+from .check_expressions import CollectionChecks, ExpressionChecks, FunctionChecks, UnderChecks
 from .check_statements import StatementChecks
 from .procedures import CallGraph
 from .types import (_ATTR_TYPES, BOOL, CARDS_READ_WHERE_WRITTEN, CHANCE, INT, MAX_REPEAT, PLAYER, VARIABLE_TYPES, Checked, Context, Param,
@@ -132,7 +132,7 @@ class Checker:
         return None if unit.failed else unit.checked
 
 
-class _Unit(StatementChecks, ExpressionChecks, CollectionChecks, FunctionChecks):
+class _Unit(StatementChecks, ExpressionChecks, CollectionChecks, FunctionChecks, UnderChecks):
     """The check of one effect text: its scopes and its verdict."""
 
     def __init__(self, checker: Checker, text, ctx: Context):

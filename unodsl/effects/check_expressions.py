@@ -406,3 +406,20 @@ class FunctionChecks:
                       "with let, or filter the outer one first")
         self.deepest = max(self.deepest, outer * body[3])
         return body[2]
+
+
+class UnderChecks:
+    """`under`: the card this card was played on, known where a played card's effect runs."""
+
+    def _under(self, e) -> None:
+        if self.ctx.where not in ("on_play", "on_stack"):
+            self.fail(e.span, "E551", "'under' is the card this card was played on, known only in a card's "
+                      "on_play and on_stack effects")
+
+    def e_under_attr(self, e):
+        self._under(e)
+        return self._card_attribute(e)
+
+    def e_under_is(self, e):
+        self._under(e)
+        return BOOL

@@ -19,7 +19,7 @@ from . import ast as A
 from . import layout as D
 from .code import _SELF, Code, Live, Op, Predicate, Value, _call, _const, _slot
 from .layout import F_LOCALS, F_PC, F_SELF
-from .lower_expressions import CollectionLowering, ExpressionLowering, FunctionLowering
+from .lower_expressions import CollectionLowering, ExpressionLowering, FunctionLowering, UnderLowering
 from .lower_statements import StatementLowering
 from .types import INT, PLAYER, Checked
 
@@ -39,9 +39,13 @@ class Lowering:
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
         unit.counts = True                     # a collection read in an effect counts its members as steps
+        if any(isinstance(node, (A.UnderAttr, A.UnderIs)) for node in A.walk(tree)):
+            unit.under = unit.new_slot(INT)    # the card under the played one, noted as the effect starts
         ops = unit.prologue()
         ops += unit.block(tree.body)
         ops += unit.epilogue()
+        if unit.under is not None:
+            unit.lives(unit.under, unit.under_op, ops, most=self.game.num_kinds)
         calls = frozenset(op.calls for op in ops if op.calls)
         flags = frozenset(f for name in calls for f in self.flags[name])
         # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
@@ -71,7 +75,7 @@ def _guard(ops: list[Op]):
     return None
 
 
-class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionLowering):
+class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionLowering, UnderLowering):
     """The lowering of one effect text: its local slots."""
 
     def __init__(self, lowering: Lowering, checked: Checked):
@@ -95,6 +99,8 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
         # turn.draw: the drawer's hand size before the effect, to tell the card it drew (epilogue).
         self.before = self.new_slot(INT) if checked.where == "turn_draw" else None
         self.prologue_op: Op | None = None         # the op that sets `before`
+        self.under: int | None = None             # the slot noting the card under the played one (`under`)
+        self.under_op: Op | None = None
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""
@@ -142,7 +148,18 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
         return None
 
     def prologue(self) -> list[Op]:
-        """Ops before the body: turn.draw notes the drawer's hand size."""
+        """Ops before the body: turn.draw notes the drawer's hand size; a card reading `under` notes the
+        card it was played on (its kind + 1, 0 for none), before the effect moves any card."""
+        if self.under is not None:
+            under = self.under
+
+            def note_under(st, fr, pc):
+                discard = st.discard
+                fr[under] = discard[-2] + 1 if len(discard) > 1 else 0
+                return pc + 1
+            op = Op(note_under)
+            self.under_op = op
+            return [op]
         if self.before is None:
             return []
         before = self.before

@@ -566,3 +566,16 @@ class FunctionLowering:
                 cell[0] = v
             return body(st, fr)
         return Value(call)
+
+
+class UnderLowering:
+    """`under`: the card under the played one, read from the slot the effect's first op filled."""
+
+    def e_under_attr(self, e):
+        table, none = self._attribute(e.name)
+        slot = self.under
+        return Value(lambda st, fr: table[fr[slot] - 1] if fr[slot] else none)
+
+    def e_under_is(self, e):
+        kind, table, slot = e.kind, self.g.k_category, self.under
+        return Value(lambda st, fr: bool(fr[slot]) and table[fr[slot] - 1] == kind)

@@ -56,7 +56,7 @@ class ExpressionEnglish:
             return "the size of the pending draw stack"
         if d == "set_attr":
             return _SET_FIELDS[e.name]
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr", "under_attr"):
             attr, whose = e.name, self.card_of(e)
             return {"number": f"the number on {whose}", "points": f"the points of {whose}",
                     "draw": f"the draw penalty of {whose}"}.get(attr, f"the {title(attr)} of {whose}")
@@ -227,7 +227,7 @@ class ExpressionEnglish:
             return self.chance(e)
         if d == "rule_ref" and isinstance(self.fold(e), str):      # a ruling of type color
             return title(self.fold(e))
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr", "under_attr"):
             return f"the {title(e.name)} of {self.card_of(e)}"
         return self.value(e)
 
@@ -256,7 +256,7 @@ class ExpressionEnglish:
             return self.called(e, self.value)
         if d == "current_color":
             return "the current color"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr", "under_attr"):
             if e.name in ("number", "points", "draw"):
                 return self.num(e)
             return f"the {title(e.name)} of {self.card_of(e)}"
@@ -302,6 +302,8 @@ class ExpressionEnglish:
             return f"the top card of {self.pile(e.pile)}"
         if e.rule == "set_card_attr":
             return _SET_CARDS[e.card]
+        if e.rule in ("under_attr", "under_is"):
+            return "the card this card was played on"
         return "the card just drawn" if e.rule in ("drawn_attr", "drawn_is") else self.card_phrase
 
     # --- conditions
@@ -338,10 +340,10 @@ class ExpressionEnglish:
         if d == "is_partner":
             a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"
-        if d in ("card_is", "drawn_is", "top_is"):
+        if d in ("card_is", "drawn_is", "top_is", "under_is"):
             article = "an" if e.kind == "action" else "a"
             return f"{self.card_of(e)} is{' not' if negate else ''} {article} {e.kind} card"
-        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr"):   # a true/false attribute (attrs:)
+        if d in ("card_attr", "drawn_attr", "top_attr", "pile_top_attr", "set_card_attr", "under_attr"):   # a true/false attribute (attrs:)
             return f"the {title(e.name)} of {self.card_of(e)} is {'false' if negate else 'true'}"
         if d == "jumped":
             return f"{self.card_phrase} was{' not' if negate else ''} played by jumping in"
@@ -380,11 +382,11 @@ class ExpressionEnglish:
             if n == 0 and op in ("==", "<="):
                 return f"{who.verb('hold')} no cards"
             return f"{who.verb('hold')} {_CMP_HAND[op]} {n} card{'' if n == 1 else 's'}"
-        if isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr)) and left.name == "type" \
+        if isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr, A.UnderAttr)) and left.name == "type" \
                 and self.fold(right) in self.variant.cards and op in ("==", "!="):
             name = self.variant.cards[self.fold(right)].name
             return f"{self.card_of(left)} is{' not' if op == '!=' else ''} a {name}"
-        if self.fold(right) == "" and op in ("==", "!=") and isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr,
+        if self.fold(right) == "" and op in ("==", "!=") and isinstance(left, (A.CardAttr, A.DrawnAttr, A.TopAttr, A.UnderAttr,
                                                                                  A.PileTopAttr, A.SetCardAttr)):
             whose = self.card_of(left)          # an attribute a card type does not declare reads ""
             return f"{whose} has {'no' if op == '==' else 'a'} {title(left.name)}"

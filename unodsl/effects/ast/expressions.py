@@ -469,3 +469,16 @@ class FnCall(Expr):
     """`NAME(ARGS)`: the value of a function (`functions:`), its parameters standing for the arguments."""
     name: str
     args: tuple[Expr, ...]
+
+
+
+@_rule("under_attr")
+class UnderAttr(Expr):
+    """`under.NAME`: an attribute of the card this card was played on (in a card's on_play and on_stack)."""
+    name: str
+
+
+@_rule("under_is")
+class UnderIs(Expr):
+    """`under is KIND`: the kind of the card this card was played on."""
+    kind: str
