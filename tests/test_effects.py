@@ -71,7 +71,7 @@ def test_bad_token_on_second_line_of_block(full):
               reverse
               set color red blue
         """) == pinned("""
-        v.yaml:10:21: E401 unexpected 'blue'; expected ')', '*', '//' or '%', '+' or '-', ':', ';', 'and', 'card', 'cards', ...
+        v.yaml:10:21: E401 unexpected 'blue'; expected '(', ')', '*', '//' or '%', '+' or '-', ':', ';', 'and', 'card', ...
                   set color red blue
                                 ^
         """)
@@ -177,7 +177,7 @@ def test_doubled_keyword_is_read_as_a_name(full):
     assert full("""\
             on_play: next draws draws 2
         """) == pinned("""
-        v.yaml:8:31: E401 unexpected '2'; expected ')', '*', '//' or '%', '+' or '-', ':', ';', 'and', 'card', 'cards', ...
+        v.yaml:8:31: E401 unexpected '2'; expected '(', ')', '*', '//' or '%', '+' or '-', ':', ';', 'and', 'card', ...
                 on_play: next draws draws 2
                                           ^
         """)
@@ -189,7 +189,7 @@ def test_doubled_and_gets_a_misleading_suggestion(full):
     assert full("""\
             restriction: hand(self) > 2 and and hand(next) > 2
         """) == pinned("""
-        v.yaml:8:41: E401 unexpected 'hand'; expected ')', '*', '//' or '%', '+' or '-', ':', ';', 'and', 'card', 'cards', ... (did you mean 'and'?)
+        v.yaml:8:41: E401 unexpected 'hand'; expected '(', ')', '*', '//' or '%', '+' or '-', ':', ';', 'and', 'card', ... (did you mean 'and'?)
                 restriction: hand(self) > 2 and and hand(next) > 2
                                                     ^
         """)

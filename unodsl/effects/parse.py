@@ -158,10 +158,13 @@ def _expected(err: UnexpectedToken) -> set[str]:
     or a call's arguments) would be listed after every expression; it is kept where it fits.
     """
     expected = set(err.expected)
-    if "COMMA" in expected:
+    # The same for the words only an aggregate or a filter takes (`over`, `where`): listed after
+    # every expression by the merged states, kept where the parser would take them.
+    merged = expected & {"COMMA", "OVER", "WHERE"}
+    if merged:
         interactive = getattr(err, "interactive_parser", None)
-        if interactive is None or "COMMA" not in interactive.accepts():
-            expected.discard("COMMA")
+        accepts = interactive.accepts() if interactive is not None else set()
+        expected -= {term for term in merged if term not in accepts}
     return expected
 
 
