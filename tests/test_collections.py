@@ -260,3 +260,13 @@ def test_under_reads_in_on_play_and_says_the_card_played_on(tmp_path):
     assert result.errors == []
     text = render_rulebook(result.game, "markdown")
     assert "the color of the card this card was played on is the color of this card" in text
+
+
+def test_a_picks_else_block_is_checked_and_said(tmp_path):
+    result = _effect(tmp_path, "self gives 1 to next where card is wild else:\n    self drwas 1")
+    assert [d.code for d in result.errors] == ["E401"]
+    result = _effect(tmp_path, "self puts 1 card on bank where card is number else:\n    next draws hand(player)")
+    assert [d.code for d in result.errors] == ["E543"]
+    result = _effect(tmp_path, "self gives 1 to next where card is wild else:\n    self draws 2")
+    text = render_rulebook(result.game, "markdown")
+    assert "(only cards for which that card is a wild card; with none, instead: you draw 2 cards)" in text

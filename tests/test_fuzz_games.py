@@ -449,6 +449,8 @@ COLLECTION_ON_PLAY = [
     "{P} gives {N} to {Q} where card is wild or card.color == current",
     "self puts {N} cards on bank where card is number\n{P} takes {N} cards from bank where card.number > 4",
     "{P} discards cards where card.color == current\n{Q} takes 1 card from discard where card is action",
+    ("{P} gives {N} to {Q} where card.number > 3 else:\n    {Q} draws 1\n"
+     "self puts 1 card on pot where card is wild else: skip next\nnext takes 1 card from pot where card is wild else: reverse"),
     "choose color\nif under is wild or under.number == card.number:\n    {P} draws {N}\nelif under.color == current:\n    skip next",
 ]
 COLLECTION_STRICT = STRICT + ["count(cards of self where card.color == current) > 1 or any(hand(player) < 3 over others)"]

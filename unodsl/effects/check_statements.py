@@ -72,6 +72,8 @@ class StatementChecks:
         if s.test is not None:
             with self._reading(s, CARDS):
                 self.expect(s.test, BOOL)
+        if getattr(s, "otherwise", None) is not None:
+            self.suite(s.otherwise)
 
     def s_discard_where(self, s):
         self.expect(s.who, PLAYER)

@@ -50,7 +50,7 @@ class Lowering:
         flags = frozenset(f for name in calls for f in self.flags[name])
         # A guard is tested ahead of the code by the fast path, then again by the code: not one that draws.
         at = {id(op): pc for pc, op in enumerate(ops)}
-        picks = tuple((at[id(op)] + 1, keep) for op, keep in unit.picks)     # resumed past the pick's op
+        picks = tuple((at[id(op)] + past, keep) for op, keep, past in unit.picks)   # the pc a pick resumes at
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
                     not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops),
                     unit.live_ranges(ops), picks)

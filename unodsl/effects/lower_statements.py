@@ -124,12 +124,33 @@ class StatementLowering:
             ops.append(self.decision("give", lambda st, fr: give(st, giver(st, fr), n(st, fr), taker(st, fr))))
             return
         keep = self.keep(s)
+        if s.otherwise is not None:
+            self._pick_else(s, ops, "give", giver, n, keep,
+                            lambda st, fr, p, m: give(st, p, m, taker(st, fr)))
+            return
 
         def action(st, fr):
             p = giver(st, fr)
             return give(st, p, min(n(st, fr), _meeting(st, fr, p, keep)), taker(st, fr))
         ops.append(self.decision("give", action))
-        self.picks.append((ops[-1], keep))
+        self.picks.append((ops[-1], keep, 1))
+
+    def _pick_else(self, s, ops, name, who, n, keep, start) -> None:
+        """A pick with `where COND else: ...`: the block runs when none of the picker's cards meets COND;
+        else the pick (`start`, which may pause) and the effect goes on after the block."""
+        body = self.block(s.otherwise)
+        size = len(body)
+
+        def op(st, fr, pc):
+            p = who(st, fr)
+            m = min(n(st, fr), _meeting(st, fr, p, keep))
+            if m <= 0:
+                return pc + 1                   # nothing to pick: the else block
+            fr[F_PC] = pc + 1 + size
+            return D.PAUSE if start(st, fr, p, m) == D.PAUSE else pc + 1 + size
+        ops.append(Op(op, calls=name))
+        self.picks.append((ops[-1], keep, 1 + size))
+        ops.extend(body)
 
     def keep(self, s):
         """`where COND` of a pick as `keep(state, frame, card)`: COND with the card as `card`."""
@@ -188,8 +209,21 @@ class StatementLowering:
             return
         who, n, source = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
         keep, take = self.keep(s), self.low.ops["take_where"]
-        ops.append(Op(lambda st, fr, pc: take(st, fr, who(st, fr), n(st, fr), source, keep) or pc + 1,
-                      calls="take_where"))
+        if s.otherwise is None:
+            ops.append(Op(lambda st, fr, pc: take(st, fr, who(st, fr), n(st, fr), source, keep) or pc + 1,
+                          calls="take_where"))
+            return
+        body = self.block(s.otherwise)
+        size = len(body)
+
+        def op(st, fr, pc):
+            p = who(st, fr)
+            before = len(st.hands[p]) if p >= 0 else 0
+            take(st, fr, p, n(st, fr), source, keep)
+            taken = p >= 0 and len(st.hands[p]) > before
+            return pc + 1 + size if taken else pc + 1       # nothing taken: the else block
+        ops.append(Op(op, calls="take_where"))
+        ops.extend(body)
 
     def s_put(self, s, ops):
         who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
@@ -198,12 +232,15 @@ class StatementLowering:
             ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
             return
         keep = self.keep(s)
+        if s.otherwise is not None:
+            self._pick_else(s, ops, "put_cards", who, n, keep, lambda st, fr, p, m: put(st, p, m, dest))
+            return
 
         def action(st, fr):
             p = who(st, fr)
             return put(st, p, min(n(st, fr), _meeting(st, fr, p, keep)), dest)
         ops.append(self.decision("put_cards", action))
-        self.picks.append((ops[-1], keep))
+        self.picks.append((ops[-1], keep, 1))
 
     def e_pile_count(self, e):
         pile = self.pile(e.pile).const

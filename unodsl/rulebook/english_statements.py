@@ -122,9 +122,14 @@ class StatementEnglish:
             return ""
         before, self.card_phrase = self.card_phrase, "that card"
         try:
-            return f" (only cards for which {self.cond(s.test)}; with none, nothing happens)"
+            test = self.cond(s.test)
         finally:
             self.card_phrase = before
+        otherwise = getattr(s, "otherwise", None)
+        if otherwise is None:
+            return f" (only cards for which {test}; with none, nothing happens)"
+        instead = " ".join(self.stmts(otherwise)) or "Nothing happens."
+        return f" (only cards for which {test}; with none, instead: {lower_first(instead).removesuffix('.')})"
 
     def s_discard_where(self, s):
         who = self.player(s.who)

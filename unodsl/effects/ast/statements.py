@@ -92,6 +92,7 @@ class Give(Stmt):
     count: Expr
     taker: Expr
     test: Expr | None = None       # `where COND`: only cards meeting it may be picked
+    otherwise: tuple[Stmt, ...] | None = None      # `else:` after `where COND`: run when none meets it
 
 
 @_rule("exchange")
@@ -190,6 +191,7 @@ class Take(Stmt):
     count: Expr
     pile: str
     test: Expr | None = None       # `where COND`: the top cards meeting it, the others left in place
+    otherwise: tuple[Stmt, ...] | None = None      # `else:` after `where COND`: run when none meets it
 
 
 @_rule("put")
@@ -198,6 +200,7 @@ class Put(Stmt):
     count: Expr
     pile: str
     test: Expr | None = None       # `where COND`: only cards meeting it may be picked
+    otherwise: tuple[Stmt, ...] | None = None      # `else:` after `where COND`: run when none meets it
 
 
 @_rule("discard_where")
