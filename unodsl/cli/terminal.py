@@ -106,6 +106,7 @@ def _pattern(game: Game):
             card_of[name] = name
         words = sorted(set(card_of) | set(game.variant.colors), key=len, reverse=True)
         pattern = re.compile(r"(?<![\w])(" + "|".join(re.escape(w) for w in words) + r")(?![\w])") if words else None
+        _PATTERNS.clear()                   # one game at a time plays here: keep its pattern only
         entry = _PATTERNS[id(game)] = (game, pattern, card_of)
     return entry[1], entry[2]
 

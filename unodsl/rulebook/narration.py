@@ -9,7 +9,7 @@ reads the state, which keeps the words honest.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 
 from ..effects import layout as D
 from ..engine import Game, IllegalAction
@@ -49,7 +49,8 @@ def decision_help(kind: str, legal: list[str] | None = None) -> str:
     return DECISION_HELP.get(kind, kind)
 
 
-_WORDS: dict = {}        # id(game) -> (game, its card words by id, the ids by words in lower case)
+_WORDS: OrderedDict = OrderedDict()     # id(game) -> (game, its card words by id, the ids by words in lower case)
+_WORDS_KEPT = 32                        # the games whose words are kept (a Game takes no weak reference)
 
 
 def _card_table(game) -> tuple[dict, dict]:
@@ -57,6 +58,10 @@ def _card_table(game) -> tuple[dict, dict]:
     if entry is None or entry[0] is not game:
         words = _said(game)
         entry = _WORDS[id(game)] = (game, words, {w.lower(): name for name, w in words.items()})
+        while len(_WORDS) > _WORDS_KEPT:
+            _WORDS.popitem(last=False)
+    else:
+        _WORDS.move_to_end(id(game))
     return entry[1], entry[2]
 
 
@@ -215,10 +220,6 @@ def _count(n: int, what: str = "card") -> str:
 
 def _be(q: int, seat: int) -> str:
     return "are" if q == seat else "is"
-
-
-def _an(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def narrate(events: list, seat: int, game=None) -> list[str]:
