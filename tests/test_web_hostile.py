@@ -247,3 +247,14 @@ def test_a_request_that_fails_inside_gets_a_json_error_and_no_traceback(served, 
     assert answer.status_code == 500 and "error" in answer.json()
     assert "/secret" not in answer.text and "Traceback" not in answer.text
     assert client.post("/api/rooms", json={}).status_code == 200        # the server goes on
+
+
+def test_every_api_reply_is_json_even_a_wrong_path_or_method_or_a_bug(monkeypatch):
+    lobby = Lobby(CLASSIC, players=2, seed=1)
+    monkeypatch.setattr(Lobby, "options", lambda self: 1 / 0)
+    with TestClient(create_app(lobby), raise_server_exceptions=False) as client:
+        for answer, status in ((client.get("/api/nothing"), 404), (client.put("/api/rooms", json={}), 405),
+                               (client.get("/api/options"), 500)):
+            assert answer.status_code == status and "error" in answer.json(), answer.text
+            assert "Traceback" not in answer.text and "ZeroDivision" not in answer.text
+        assert client.get("/").status_code == 200            # the page is still a page

@@ -38,6 +38,7 @@ from importlib import resources
 
 import anyio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -469,7 +470,15 @@ def create_app(lobby: Lobby) -> Starlette:
         yield
         task.cancel()
 
-    return Starlette(routes=[
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """A wrong path or method, or a bug: under /api/ the JSON error reply (never a traceback)."""
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        if not request.url.path.startswith("/api/"):
+            return Response(detail, status_code=status)
+        return JSONResponse({"error": detail}, status_code=status)
+
+    return Starlette(exception_handlers={HTTPException: http_error, Exception: http_error}, routes=[
         Route("/", page),
         Route("/favicon.ico", no_icon),
         Route("/api/options", options),
