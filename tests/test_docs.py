@@ -73,7 +73,8 @@ def games(workspace):
 def _compile(games, info, body, condition: bool):
     game = games["teams" if "teams" in info else "flip" if "flip" in info else "classic"]
     where = "on_start" if "on_start" in info else ("condition" if condition else "on_play")
-    where = next((w for w in ("turn_draw", "uno_penalty", "round_end", "on_stack") if w in info), where)
+    where = next((w for w in ("turn_draw", "uno_penalty", "round_end", "on_stack", "turn_start", "turn_end",
+                              "card_played") if w in info), where)
     program = Program(game, OPS, OP_FLAGS)
     tree, diags = parse(Text(body), "condition" if condition else "effect")
     if condition:
@@ -124,7 +125,7 @@ def test_partial_yaml_examples_that_name_effects_compile(games):
     (with its own piles, attributes, state: or rulings) is checked as a file by test_yaml_examples."""
     # turn.draw, uno.penalty (as text) and round.on_end compile in their own contexts.
     effect_keys = {"on_play", "on_start", "on_deal", "player_out", "after_draw", "default", "draw", "penalty", "on_end",
-                   "on_stack"}
+                   "on_stack", "turn_start", "turn_end", "card_played"}
     condition_keys = {"restriction", "may_draw_if", "eliminate_when", "on_stack_if"}
     seen = 0
 
@@ -136,7 +137,8 @@ def test_partial_yaml_examples_that_name_effects_compile(games):
         elif isinstance(node, str) and key in effect_keys | condition_keys:
             seen += 1
             where = {"on_start": "on_start", "default": "on_start", "draw": "turn_draw", "penalty": "uno_penalty",
-                     "on_end": "round_end", "on_stack": "on_stack"}.get(key, "on_play")
+                     "on_end": "round_end", "on_stack": "on_stack", "turn_start": "turn_start", "turn_end": "turn_end",
+                     "card_played": "card_played"}.get(key, "on_play")
             ok, errors = _compile(games, ("teams", where), node, condition=key in condition_keys)
             assert not errors, (key, node)
     for kind, info, body, _ in _blocks(LANGUAGE):

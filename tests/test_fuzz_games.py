@@ -281,7 +281,8 @@ def variant_text(base: str, cards: dict, top: dict | None = None, zero_points: b
         if isinstance(value, dict):
             out.append(f"{key}:")
             for sub, subvalue in value.items():
-                effect = isinstance(subvalue, str) and sub in ("on_deal", "after_draw", "player_out")
+                effect = isinstance(subvalue, str) and sub in ("on_deal", "after_draw", "player_out", "turn_start",
+                                                                  "turn_end", "card_played")
                 text = _block(subvalue, 4) if effect else subvalue
                 out.append(f"  {sub}: {text}")
         else:
@@ -524,6 +525,10 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
         go_on, finish = rng.choice(SETS)
         top.setdefault("turn", {})["sets"] = (f"{{max: {rng.randint(2, 6)}, continue: '{go_on}'"
                                               + (f", finish: '{finish}'}}" if finish else "}"))
+    # The turn hooks and the play hook (drawn last, so that the variants above are what they were).
+    for hook, templates in (("turn_start", AFTER_DRAW), ("turn_end", ON_PLAY), ("card_played", ON_PLAY)):
+        if rng.random() < 0.15:
+            top.setdefault("events", {})[hook] = _fill(rng.choice(templates), rng)
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 
@@ -641,6 +646,9 @@ def grammar_variant(draw):
         top["teams"] = "{size: 2}"
     if draw(st.booleans()):
         top["events"] = {"after_draw": _tame(draw(sentences("effect", budget_tokens=30)))}
+    hook = draw(st.sampled_from([None, "turn_start", "turn_end", "card_played"]))
+    if hook is not None:            # a turn hook or the play hook, from the grammar too
+        top.setdefault("events", {})[hook] = _tame(draw(sentences("effect", budget_tokens=30)))
     return base, variant_text(base, cards, top)
 
 

@@ -574,6 +574,8 @@ def parse_variant(variant: Variant) -> Syntax:
         read(ct.on_stack_if, "condition")
     for function in variant.functions.values():
         read(function.value, "condition")
+    for text in (variant.turn_start, variant.turn_end, variant.card_played):   # the later events: after the rest
+        read(text, "effect")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

@@ -234,3 +234,14 @@ class FastState(State):
             self._go_on(then)
         else:
             State._settle_outs(self, then)
+
+
+class FastHookState(FastState):
+    """FastState for a variant with a turn_end hook (events.turn_end): each turn's end runs the hook, as State's
+    does (Flow._end_turn), and then hands the turn on FastState's way. Variants without the hook keep
+    FastState's _end_turn, which pays no test for it."""
+
+    __slots__ = ()
+
+    _end_turn = State._end_turn
+    _hand_off = FastState._end_turn

@@ -18,8 +18,10 @@ from .seats import finished_team, must_call, teams_in_play, with_cards
 
 # What `State.after` says follows once the open effects finish (VM._resume reads it).
 AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
+AFTER_TURN_START, AFTER_TURN_END = "turn_start", "turn_end"     # the turn hooks (events.turn_start, turn_end)
 # What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
 END_TURN, OFFER_DRAWN, WINDOWS = "end_turn", "offer_drawn", "windows"
+OFFER_TURN, HAND_OFF = "offer_turn", "hand_off"     # after turn_start: the turn is offered; after turn_end: next
 CONTINUE_SET = "continue_set"        # a set is being played (turn.sets): offer its next card (engine/sets.py)
 
 
@@ -112,11 +114,41 @@ class Flow:
     def _after_setup(self) -> None:
         """The round's set-up effects are done: settle like any resolution, then the first turn begins."""
         self.turn_from = self.dealer if self.turn_from < 0 else self.turn_from
-        self._settle(END_TURN)
+        # The set-up is no turn: no turn_end hook runs for the dealer (a hand-off without the hook is _end_turn).
+        self._settle(HAND_OFF if self.g.turn_end >= 0 else END_TURN)
 
     def _end_turn(self) -> None:
-        """The turn is over: the next player begins, after the UNO-call and catch windows if any are open."""
+        """The turn is over: its turn_end hook, if any; then the next player begins, after the UNO-call and catch
+        windows if any are open."""
+        if self.g.turn_end >= 0:
+            self._turn_end_hook()
+            return
         self._next_turn(self._advance())
+
+    def _hand_off(self) -> None:
+        """The turn and its turn_end hook are over: the next player begins (FastHookState: FastState's way)."""
+        self._next_turn(self._advance())
+
+    def _turn_end_hook(self) -> None:
+        """events.turn_end for the player whose turn ends (not for one eliminated), settled as any resolution;
+        then the hand-off."""
+        p = self.current
+        if self.eliminated[p]:
+            self._hand_off()
+            return
+        if self.events is not None:
+            self.events.append(E.Event(E.HOOK, p, name="turn_end"))
+        self.after = AFTER_TURN_END
+        self._push(self.g.turn_end, p, -1, True, False)
+        if not self._run() or self.over:
+            return
+        self._hook_done()
+        self._settle(HAND_OFF)
+
+    def _hook_done(self) -> None:
+        """A hook ran to its end at once: its event is kept only if something happened after it."""
+        if self.events is not None and self.events[-1].kind == E.HOOK:
+            self.events.pop()
 
     def _next_turn(self, seat: int) -> None:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
@@ -205,6 +237,29 @@ class Flow:
             return
         if self.events is not None:
             self.events.append(E.Event(E.TURN, p))
+        if g.turn_start >= 0:
+            # events.turn_start: run and settled before the player acts (then _turn_offered, by _go_on).
+            if self.events is not None:
+                self.events.append(E.Event(E.HOOK, p, name="turn_start"))
+            self.after = AFTER_TURN_START
+            self._push(g.turn_start, p, -1, True, False)
+            if not self._run() or self.over:
+                return
+            self._hook_done()
+            self._settle(OFFER_TURN)
+            return
+        self._turn_offered(p)
+
+    def _turn_offered(self, p: int) -> None:
+        """The turn of p, begun (its turn_start hook done): the jump-in window if any, then p's decision.
+
+        A player put out of play by the turn_start hook (eliminated, or out of cards while the round goes
+        on) has no turn to play: it ends there, as any turn does.
+        """
+        g = self.g
+        if self.eliminated[p] or not self.hands[p]:
+            self._end_turn()
+            return
         if not g.jump_in and not self.stack:
             self.pending = g.turn_of[p]
             return
@@ -269,6 +324,13 @@ class Flow:
                 self.vulnerable.append(p)
         if code is None:                            # a card played on a stack runs its on_stack (Moves)
             code = g.on_play[t]
+        hooked = g.card_played >= 0
+        if hooked:
+            # events.card_played, pushed first so that it runs once the card's own effect is done; the
+            # straight path below is not taken (a frame is open).
+            if self.events is not None:
+                self.events.append(E.Event(E.HOOK, p, name="card_played", cards=(g.card_names[k],)))
+            self._push(g.card_played, p, k, honest, jumped)
         if code >= 0 and (hand or g.resolve_last[t]):
             if g.straight[code] and not self.frames:
                 # Fast path (Game.straight, all false in the reference mode): nothing in the effect can
@@ -285,7 +347,7 @@ class Flow:
                 return False
             self._push(code, p, k, honest, jumped)
             return True
-        return False
+        return hooked
 
     def _after_play(self) -> None:
         """A play's effects are done: settle, then end the turn."""
@@ -362,11 +424,16 @@ class Flow:
         self._go_on(then)
 
     def _go_on(self, then: str) -> None:
-        """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows."""
+        """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows; after a
+        turn hook, the turn's decision or the hand-off."""
         if then == END_TURN:
             self._end_turn()
         elif then == OFFER_DRAWN:
             self._offer_drawn()
+        elif then == OFFER_TURN:
+            self._turn_offered(self.current)
+        elif then == HAND_OFF:
+            self._hand_off()
         else:
             self._windows()
 

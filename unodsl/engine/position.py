@@ -97,7 +97,7 @@ class Positions:
             state._start_round()
         else:
             first = (dealer + direction) % n if turn is None else turn
-            state.current = first
+            state.current = state.next_player = first       # as a turn begun in play (Flow._next_turn)
             state.turns = state.total_turns = 1
             state.after = AFTER_PLAY
             state.pending = (D.TURN, first)

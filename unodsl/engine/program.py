@@ -104,6 +104,10 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"))
     game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"))
     game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"))
+    # The turn hooks and the play hook (events.turn_start, turn_end, card_played): -1 where the variant has none.
+    game.turn_start = program.compile_effect(tree(v.turn_start), Context("turn_start"))
+    game.turn_end = program.compile_effect(tree(v.turn_end), Context("turn_end"))
+    game.card_played = program.compile_effect(tree(v.card_played), Context("card_played"))
     game.sets = None            # turn.sets, compiled below (_compile_sets) once the tables it reads exist
     if game.on_round_end >= 0 and program.code(game.on_round_end).flags & {DRAWS, PAUSES, PUSHES}:
         # The checker refuses such statements where they are written (E514); this holds any it does not list.
@@ -136,7 +140,8 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.deck_size = len(game.deck)
     game.max_turns = v.max_turns
     # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
-    game.plain_turns = -1 if v.jump_in else v.max_turns
+    # (Also never with a turn_start hook: every turn then begins in State._begin_turn, which runs it.)
+    game.plain_turns = -1 if v.jump_in or game.turn_start >= 0 else v.max_turns
     game.may_keep_drawn = v.drawn_card != "forced"
     game.uno_enabled = v.uno_enabled
     # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.
@@ -150,7 +155,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
-    plain_ok = fast and not settles and game.uno_left <= 1 and v.sets is None   # a set's play goes on (sets.py)
+    # A card_played hook runs after every play, so no play is plain.
+    plain_ok = (fast and not settles and game.uno_left <= 1 and v.sets is None     # a set's play goes on (sets.py)
+                and game.card_played < 0)
     game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on

@@ -20,7 +20,8 @@ from collections import Counter
 from ..effects import layout as D
 from . import fields as declaration
 from .errors import InvalidState
-from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_WINDOW, CONTINUE_SET, END_TURN, OFFER_DRAWN, WINDOWS
+from .flow import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_TURN_END, AFTER_TURN_START, AFTER_WINDOW,
+                   CONTINUE_SET, END_TURN, HAND_OFF, OFFER_DRAWN, OFFER_TURN, WINDOWS)
 from .saved_values import (Bad, Loading, action, at, boolean, card_id, card_kind_or_none, cards, color, color_or_none,
                            frames, integer, is_int, list_of, one_of, optional, per_seat, players, revealed, rng, saved_rng,
                            seat, seat_or_none, show)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .flow import AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_WINDOW, WINDOWS
+from .flow import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_TURN_END, AFTER_TURN_START, AFTER_WINDOW, HAND_OFF,
+                   OFFER_TURN, WINDOWS)
 
 # The work one turn may do: effect ops, and every card an op moves in bulk (a redeal, a rotation,
 # a draw), over all the decisions taken inside the turn. A turn past it ends the round as a stall.
@@ -77,5 +78,9 @@ class VM:
             self._after_outs(self.then)
         elif after == AFTER_WINDOW:
             self._settle(WINDOWS)
+        elif after == AFTER_TURN_START:
+            self._settle(OFFER_TURN)
+        elif after == AFTER_TURN_END:
+            self._settle(HAND_OFF)
         else:
             self._after_setup()

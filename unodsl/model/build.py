@@ -252,6 +252,9 @@ class _Builder(CardSections):
             uno_call=self.scalar(uno, "call", "UNO", str),
             house_rule_summaries={self.scalar(node, "id", "", str): " ".join(self.scalar(node, "summary", "", str).split())
                                   for node in self.house_rule_nodes if self.scalar(node, "summary", "", str)},
+            turn_start=self.text(events, "turn_start"),
+            turn_end=self.text(events, "turn_end"),
+            card_played=self.text(events, "card_played"),
         )
 
     def check_stacking(self, stacking: Node | None, mode: Stacking, listed: list[str] | None, cards: dict) -> None:

@@ -278,6 +278,15 @@ class Variant:
     uno_call: str = "UNO"             # uno.call: the word called (the action stays `uno`)
     # House rule id -> its `summary` (what it changes, for the rulebook), for those that give one.
     house_rule_summaries: dict[str, str] = field(default_factory=dict)
+    # events.turn_start / turn_end: run as each turn begins and ends (self = the player whose turn it is);
+    # events.card_played: run after every card played and its own effect (self = its player, card = it).
+    turn_start: Text | None = None
+    turn_end: Text | None = None
+    card_played: Text | None = None
+
+    def event_effects(self) -> dict[str, Text]:
+        """The effects of the `events:` section that the file gives, by key (EVENTS' order)."""
+        return {key: text for key, attr in EVENTS.items() if (text := getattr(self, attr)) is not None}
 
     @property
     def deck_size(self) -> int:
@@ -289,6 +298,12 @@ class Variant:
         """Whether cards of type `ct` are dealt as they are: every type of a one-sided deck, the first side's
         of a two-sided one (the others are their backs)."""
         return not self.sides or ct.side == self.sides[0]
+
+
+# The keys of `events:`, each with the Variant field holding its effect, in the order they are read and
+# compiled: every stage (parse, check, lower, the rulebook, the fuzz generator) reads them from here.
+EVENTS = {"player_out": "on_player_out", "after_draw": "after_draw", "turn_start": "turn_start",
+          "turn_end": "turn_end", "card_played": "card_played"}
 
 
 # --- sets (turn.sets)

@@ -48,8 +48,7 @@ def _effect_texts(variant):
         yield ct.on_start
     yield variant.on_deal
     yield variant.start_default
-    yield variant.on_player_out
-    yield variant.after_draw
+    yield from variant.event_effects().values()
     yield variant.turn_draw
     yield variant.uno_penalty_effect
     yield variant.on_round_end

@@ -366,6 +366,8 @@ class _Rulebook:
             items.append("Play one card that matches the top card of the discard pile, or draw.")
         else:
             items.append("Play any one card, or draw when drawing is allowed.")
+        if v.turn_start is not None:
+            items.append(_said("At the start of your turn, before you play or draw: ", g, v.turn_start, "turn_start"))
         if v.turn_draw is not None:
             items.append(_said("When you draw on your turn: ", g, v.turn_draw, "turn_draw",
                                " The last card this puts in your hand is the card you drew."))
@@ -394,6 +396,12 @@ class _Rulebook:
                          + ("count as cards of the locked color." if v.lock_allows_wild else "may not be played."))
         if v.after_draw is not None:
             items.append(_said("After a player (the drawer) draws: ", g, v.after_draw, "after_draw"))
+        if v.card_played is not None:
+            items.append(_said("Whenever you play a card, once its own effect is done: ", g, v.card_played,
+                               "card_played"))
+        if v.turn_end is not None:
+            items.append(_said("At the end of your turn (you played a card, or drew and kept it or could not play "
+                               "it): ", g, v.turn_end, "turn_end"))
         items.append("Skipped players lose their turn; players who are out of the round are passed over.")
         self.ul(items)
 
@@ -416,7 +424,7 @@ class _Rulebook:
     def _uses(self, statement: type) -> bool:
         """Whether any effect of the variant has a `statement` (an effects.ast class)."""
         texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
-        texts += [self.v.start_default, self.v.on_deal, self.v.on_player_out, self.v.after_draw, self.v.turn_draw,
+        texts += [self.v.start_default, self.v.on_deal, *self.v.event_effects().values(), self.v.turn_draw,
                   self.v.uno_penalty_effect, self.v.on_round_end]
         for text in texts:
             tree = self.v.syntax.tree(text)

@@ -262,11 +262,15 @@ def narrate(events: list, seat: int, game=None) -> list[str]:
             line = _sentence(e, seat, _who(q, seat), game)
             if line is None:
                 continue
-            lines.append([line, ""])
+            if kind == E.HOOK and lines and lines[-1][1] is None:
+                lines.pop()             # a turn hook of which this seat saw nothing
+            lines.append([line, None if kind == E.HOOK else ""])
         last = e
     if start is not None:
         _fold(lines, start)
-    return [words + cards for words, cards in lines]
+    if lines and lines[-1][1] is None:
+        lines.pop()
+    return [words + (cards or "") for words, cards in lines]
 
 
 def _fold(lines: list[list[str]], start: int) -> None:
@@ -389,6 +393,9 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind in (E.SET, E.SET_PRIVATELY):
         whose = f"{_whose(q, seat)} " if q >= 0 else ""
         return f"{whose}{e.name} is now {variable_value(e.value)}"
+    if kind == E.HOOK and e.name in ("turn_start", "turn_end"):
+        # what the hook does follows in its own lines; a card_played hook follows the play's line
+        return f"{'start' if e.name == 'turn_start' else 'end'} of {_whose(q, seat)} turn:"
     if kind == E.SET_ENDED:
         return f"{_whose(q, seat)} set of {e.count} cards is done"
     return None          # a turn begins, the game's end: the screen says them
