@@ -80,6 +80,8 @@ def _check(game) -> None:
         raise NotCovered("draw events, eliminations or sets")
     if v.team_size > 1:
         raise NotCovered("teams")
+    if game.turn_start >= 0 or game.turn_end >= 0 or game.card_played >= 0:
+        raise NotCovered("turn hooks or the play hook (events.turn_start, turn_end, card_played)")
 
 
 # The fields a generated effect may leave in a state the fast loop does not continue from.
