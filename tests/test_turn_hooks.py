@@ -25,7 +25,7 @@ def _game(tmp_path, body: str, mode: str = "fast"):
     path = tmp_path / "v.yaml"
     path.write_text(f"unodsl: 1\nname: Hooks\nextends: {REPO / 'variants' / 'classic.yaml'}\n" + body,
                     encoding="utf-8")
-    game = unodsl.load(str(path), root="/")
+    game = unodsl.load(str(path), root="/", fast=True)
     return game if mode == "fast" else Game(game.variant, fast=False)
 
 
@@ -138,7 +138,7 @@ def test_no_hook_runs_for_an_eliminated_player(tmp_path, mode):
 
 
 def test_the_fast_mode_hands_over_where_a_hook_exists(tmp_path):
-    plain = unodsl.load("classic")
+    plain = unodsl.load("classic", fast=True)
     assert plain.state_class is FastState and plain.plain_turns > 0 and any(plain.plain)
     assert _game(tmp_path, "events: {turn_end: nothing}\n").state_class is FastHookState
     assert _game(tmp_path, "events: {turn_start: nothing}\n").plain_turns == -1
