@@ -270,3 +270,30 @@ def test_a_picks_else_block_is_checked_and_said(tmp_path):
     result = _effect(tmp_path, "self gives 1 to next where card is wild else:\n    self draws 2")
     text = render_rulebook(result.game, "markdown")
     assert "(only cards for which that card is a wild card; with none, instead: you draw 2 cards)" in text
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["fast", "reference"])
+def test_must_play_where_saves_loads_and_resamples(tmp_path, fast):
+    """A forced play by a condition is a FORCED decision of color -1, its filter the paused effect's: a loaded
+    game offers the same plays, and a seat's resampled world keeps one card the filter accepts."""
+    from unodsl.effects import layout as D
+    from unodsl.engine import State
+    from unodsl.rl.resample import resample_hidden
+    result = _effect(tmp_path, "skip next\nprevious must play where card is number and card.number > 4 else:\n"
+                               "    previous draws 1")
+    game = Game(result.game.variant, fast=fast)
+    found = 0
+    for seed in range(30):
+        state, rng = game.new_game(3, seed=seed), random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_action_ids()
+            if state.pending and state.pending[0] == D.FORCED:
+                assert state.pending[2] == -1 and legal
+                assert State.from_json(game, state.to_json()).legal_action_ids() == legal
+                forced = state.pending[1]
+                other = next(q for q in range(3) if q != forced)
+                world = resample_hidden(game, state, other, random.Random(seed))
+                assert world.legal_action_ids()
+                found += 1
+            state.apply_id(legal[rng.randrange(len(legal))])
+    assert found > 5

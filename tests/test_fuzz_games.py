@@ -452,6 +452,8 @@ COLLECTION_ON_PLAY = [
     "{P} discards cards where card.color == current\n{Q} takes 1 card from discard where card is action",
     ("{P} gives {N} to {Q} where card.number > 3 else:\n    {Q} draws 1\n"
      "self puts 1 card on pot where card is wild else: skip next\nnext takes 1 card from pot where card is wild else: reverse"),
+    "choose color\n{P} must play where card.color == current or card is wild else:\n    {P} draws {N}",
+    "{P} must play where card.number > top.number",
     "choose color\nif under is wild or under.number == card.number:\n    {P} draws {N}\nelif under.color == current:\n    skip next",
 ]
 COLLECTION_STRICT = STRICT + ["count(cards of self where card.color == current) > 1 or any(hand(player) < 3 over others)"]

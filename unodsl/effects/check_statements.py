@@ -97,6 +97,10 @@ class StatementChecks:
         self.expect(s.who, PLAYER)
         self.expect(s.color, COLOR)
 
+    def s_must_play_where(self, s):
+        self.expect(s.who, PLAYER)
+        self._pick_where(s)
+
     def s_must_play_block(self, s):
         self.s_must_play(s)
         self.suite(s.otherwise)

@@ -299,6 +299,20 @@ class StatementLowering:
         ops.append(Op(op, calls="must_play"))
         ops.extend(body)
 
+    def s_must_play_where(self, s, ops):
+        who, keep = self.expr(s.who).fn, self.keep(s)
+        body = self.block(s.otherwise or ())
+        size = len(body)
+        must_play = self.low.ops["must_play_where"]
+
+        def op(st, fr, pc):
+            # As `must play color`: resume after the else block once the forced play is done; run it if none.
+            fr[F_PC] = pc + 1 + size
+            return must_play(st, fr, who(st, fr), keep, pc + 1, pc + 1 + size)
+        ops.append(Op(op, calls="must_play_where"))
+        self.picks.append((ops[-1], keep, 1 + size))
+        ops.extend(body)
+
     def s_flip_again(self, s, ops):
         self._flip(ops, False)
 

@@ -112,6 +112,8 @@ class Moves:
 
     def _legal_forced(self) -> list[int]:
         _, p, c = self.pending
+        if c < 0:                                   # `must play where`: the paused effect's filter
+            return self._uno_variants(p, self._pick_kinds(p))
         kinds = sorted({k for k in self.hands[p] if self.g.k_color[k] == c})
         return self._uno_variants(p, kinds)
 

@@ -388,6 +388,21 @@ def must_play(st, p: int, c: int, else_pc: int, end_pc: int) -> int:
 
 
 @instruction(PAUSES)
+def must_play_where(st, fr: list, p: int, keep, else_pc: int, end_pc: int) -> int:
+    """p must play a card meeting `keep(st, fr, card)` if they hold one (a FORCED decision whose color is -1: the
+    paused effect's filter says which cards, Game.code_picks); else the effect goes on at else_pc."""
+    if p < 0:
+        return else_pc
+    st.turn_from = p
+    hand = st.hands[p]
+    st.steps += len(hand)
+    if st.in_play(p) and any(keep(st, fr, k) for k in hand):
+        st.pending = (D.FORCED, p, -1)
+        return D.PAUSE
+    return else_pc
+
+
+@instruction(PAUSES)
 def challenge(st, fr: list, victim: int, pc: int, targets: tuple) -> int:
     """victim may challenge the play (not of a card on a stack, unless stacking allows it): a decision;
     the effect goes on at the branch taken (targets: the guilty, innocent and accepted offsets)."""

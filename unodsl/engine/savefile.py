@@ -87,6 +87,10 @@ def _drawn_card(value, ld):
 
 
 def _forced_color(value, ld):
+    if value == -1:                             # `must play where`: the effect's filter, not saved, says which
+        if not ld.got["hands"][ld.actor]:
+            raise Bad("is -1 (a card meeting a condition), but the forced player's entry in 'hands' is empty")
+        return -1
     c = color(value, ld)
     hand = ld.got["hands"][ld.actor]
     if not any(ld.game.k_color[k] == c for k in hand):

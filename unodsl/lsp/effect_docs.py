@@ -141,6 +141,8 @@ DOCS: dict[str, tuple[str, str]] = {
         "P must now play a card of color C, if they hold one; the next turn then comes from P's seat (language.md 9.8)."),
     'must_play_block': ('`P must play color C else: ...`',
         'The same, and the block runs when P cannot.'),
+    'must_play_where': ('`P must play where COND`',
+        "P must now play a card for which COND holds (read as `card`, language.md collections), if they hold one; the next turn then comes from P's seat. `P must play where COND else: ...` runs the block when P cannot."),
     'neg': ('operators',
         "From loosest to tightest: `or`, `and`, `not`, comparisons (`==` `!=` `<` `<=` `>` `>=`), `+` `-`, `*` `//` `%`, unary `-`. Parentheses group. `//` is floor division and a division by zero gives 0; `*` is held to ±1,000,000,000. `%` is the remainder of floor division, as in Python (its sign is the divisor's: `-1 % 4` is 3), and `% 0` gives 0."),
     'next_': ('`next`',

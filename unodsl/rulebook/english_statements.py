@@ -227,6 +227,19 @@ class StatementEnglish:
         return [_cap(f"{who.verb('must', 'must')} play a card of {color}; the turn then continues from {who.text}."),
                 _join_if(f"If {who.they} cannot", otherwise)]
 
+    def s_must_play_where(self, s):
+        who = self.player(s.who)
+        before, self.card_phrase = self.card_phrase, "that card"
+        try:
+            test = self.cond(s.test)
+        finally:
+            self.card_phrase = before
+        first = _cap(f"{who.verb('must', 'must')} play a card for which {test}, if {who.they} can; the turn then "
+                     f"continues from {who.text}.")
+        if s.otherwise is None:
+            return first
+        return [first, _join_if(f"If {who.they} cannot", self.stmts(s.otherwise))]
+
     def s_flip_again(self, s):
         return "Ignore it: leave it in the discard pile and turn up the next card of the draw pile instead."
 

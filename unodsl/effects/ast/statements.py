@@ -210,6 +210,14 @@ class DiscardWhere(Stmt):
     test: Expr
 
 
+@_rule("must_play_where")
+class MustPlayWhere(Stmt):
+    """`P must play where COND [else: ...]`: P must play a card meeting COND (read as `card`), if they hold one."""
+    who: Expr
+    test: Expr
+    otherwise: tuple[Stmt, ...] | None = None
+
+
 @_rule("must_play_block")
 class MustPlayBlock(Stmt):
     who: Expr
