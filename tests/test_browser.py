@@ -286,6 +286,7 @@ def test_a_listed_room_is_found_on_the_lobby_and_clashing_house_rules_are_greyed
         friend.find_element(By.ID, "name").send_keys("Bob")
         friend.find_element(By.CSS_SELECTOR, "#take button[type=submit]").click()
         WebDriverWait(maker, WAIT).until(lambda d: "Bob" in d.find_element(By.ID, "seats").text)
+        WebDriverWait(friend, WAIT).until(lambda d: d.find_element(By.ID, "start").is_displayed())   # its view came
         friend.find_element(By.CSS_SELECTOR, "#reactions button").click()     # a quick reaction
         WebDriverWait(maker, WAIT).until(lambda d: "Bob: Nice one!" in d.find_element(By.ID, "chat-lines").text)
         _shot(maker, "room-chat-desktop.png", tmp_path)
