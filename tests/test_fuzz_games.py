@@ -274,10 +274,15 @@ TOTALS = {"classic.yaml": 108}          # bases that state deck.total: the new c
 def variant_text(base: str, cards: dict, top: dict | None = None, zero_points: bool = False) -> str:
     """A variant extending `base` with extra cards ({id: {key: value or effect}}) and top-level sections."""
     out = ["unodsl: 1", "name: Generated", f"extends: {base}"]
+    deck_rules = (top or {}).get("deck_rules")         # deck.reshuffle and deck.packs, beside deck.total
     if base in TOTALS:
         extra = sum(c.get("count", 0) + c.get("per_color", 0) * COLORS[base] for c in cards.values())
-        out.append(f"deck: {{total: {TOTALS[base] + extra}}}")
+        out.append(f"deck: {{total: {TOTALS[base] + extra}" + (f", {deck_rules[1:-1]}}}" if deck_rules else "}"))
+    elif deck_rules:
+        out.append(f"deck: {deck_rules}")
     for key, value in (top or {}).items():
+        if key == "deck_rules":
+            continue
         if isinstance(value, dict):
             out.append(f"{key}:")
             for sub, subvalue in value.items():
@@ -531,6 +536,13 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
     for hook, templates in (("turn_start", AFTER_DRAW), ("turn_end", ON_PLAY), ("card_played", ON_PLAY)):
         if rng.random() < 0.15:
             top.setdefault("events", {})[hook] = _fill(rng.choice(templates), rng)
+    # How a round starts and stops: no start card, no reshuffle, a blocked end, a second pack (drawn last too).
+    if rng.random() < 0.2:
+        top["start"] = "{card: false}"
+    if rng.random() < 0.2:
+        top["deck_rules"] = f"{{reshuffle: false, packs: {{'3-4': {rng.randint(1, 3)}}}}}"
+    if rng.random() < 0.2:
+        top["round"]["blocked"] = rng.choice(["fewest_points", "fewest_cards", "no_winner"])
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 

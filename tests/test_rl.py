@@ -55,6 +55,7 @@ ACTION_SPACE = {
     "variants/frozen-2.yaml": (121, 123, 3221),
     "variants/house-rules/doubles.yaml": (120, 122, 3109),            # + done, to end a set
     "variants/house-rules/draw-to-match.yaml": (119, 121, 3109),
+    "variants/house-rules/dry-pile.yaml": (119, 121, 3109),
     "variants/house-rules/force-play.yaml": (118, 120, 3109),
     "variants/house-rules/going-out-bonus.yaml": (119, 121, 3109),
     "variants/house-rules/hand-size-10.yaml": (119, 121, 3109),

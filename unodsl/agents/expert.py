@@ -90,10 +90,11 @@ class ExpertBot(HeuristicBot):
         """Per colour, the odds that `seat` holds no card of it: 1 if it is believed to lack it, else the chance
         that a hand of its size dealt from the cards `view`'s seat has not seen holds none (hypergeometric)."""
         g, side = view.game, view.side
-        deck = self._deck.get((g, side))
+        n = len(view.hand_sizes)
+        deck = self._deck.get((g, side, n))
         if deck is None:
-            deck = self._deck[g, side] = [0] * (len(g.variant.colors) + 1)   # the last counts the colourless
-            for k in g.deck_up(side):
+            deck = self._deck[g, side, n] = [0] * (len(g.variant.colors) + 1)   # the last counts the colourless
+            for k in g.deck_up(side, n):
                 deck[g.k_color[k]] += 1
         return _odds(g, deck, view, lacks, seat)
 

@@ -91,7 +91,7 @@ class WorldSampler:
         pub = view.public
         names = g.card_index
         self.seat = seat = view.seat
-        pool = Counter(g.deck_up(pub.get("side", 0)))     # the deck, by the faces up
+        pool = Counter(g.deck_up(pub.get("side", 0), len(pub["hands"])))     # the deck, by the faces up
         pool.subtract(names[c] for c in pub["hands"][seat])
         pool.subtract(names[c] for c in pub["discard"])
         for cards in (*pub["limbo"], *pub.get("piles", ())):

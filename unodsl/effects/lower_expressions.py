@@ -182,7 +182,7 @@ class ExpressionLowering:
         a run looks it up instead of calling the operator. The may-draw condition of All
         Wild (`hand(next) == 1`) runs on every turn.
         """
-        answers = tuple(fn(size, c) for size in range(len(self.g.deck) + 1))
+        answers = tuple(fn(size, c) for size in range(len(self.g.deck) * self.g.max_packs + 1))
         if isinstance(who_node, A.Next):
             def compare(st, fr):
                 p = fr[F_SELF]

@@ -93,6 +93,9 @@ class StatementLowering:
     def s_set_color(self, s, ops):
         ops.append(self.call("set_color", self.expr(s.color)))
 
+    def s_clear_color(self, s, ops):
+        ops.append(self.call("clear_color"))
+
     def s_let(self, s, ops):
         if isinstance(s.value, A.ChoosePlayer):
             group = self.expr(s.value.group).fn

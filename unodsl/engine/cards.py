@@ -61,8 +61,8 @@ class Cards:
 
     def _refill(self) -> bool:
         """The draw pile is empty: the discard pile but its top card becomes it, shuffled (False: nothing to take)."""
-        if len(self.discard) <= 1:
-            return False                            # both piles empty: draw nothing (ruling 1.12)
+        if len(self.discard) <= 1 or not self.g.reshuffle:
+            return False                            # both piles empty (ruling 1.12), or deck.reshuffle: false
         top = self.discard.pop()
         self.draw_pile = self.discard
         self.discard = [top]
@@ -149,4 +149,6 @@ class Cards:
 
     def _stack_answers(self, p: int) -> list[int]:
         """The distinct kinds in p's hand that may answer the draw penalty on the top card (stacking on)."""
+        if not self.discard:                          # no start card and no play yet: nothing to answer
+            return []
         return sorted(self.g.stack_answers[self.discard[-1]].intersection(self.hands[p]))

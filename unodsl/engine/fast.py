@@ -245,3 +245,38 @@ class FastHookState(FastState):
 
     _end_turn = State._end_turn
     _hand_off = FastState._end_turn
+
+
+class FastOpenState(FastState):
+    """FastState for a variant without a start card (start.card: false): while the discard pile is empty (the
+    round's first play to come), a turn's legal actions, a drawn card's playability and a turn's draw are
+    State's, which read no top card; a rollout is State's (the same game: FastState's is proven equal to it)."""
+
+    __slots__ = ()
+
+    def legal_action_ids(self) -> list[int]:
+        if self.discard:
+            return FastState.legal_action_ids(self)
+        return State.legal_action_ids(self)
+
+    play_out = State.play_out
+
+    def _is_playable(self, p: int, k: int) -> bool:
+        if self.discard:
+            return FastState._is_playable(self, p, k)
+        return State._is_playable(self, p, k)
+
+    def _turn_draw(self, p: int) -> None:
+        if self.discard:
+            FastState._turn_draw(self, p)
+        else:
+            State._turn_draw(self, p)
+
+
+class FastOpenHookState(FastOpenState):
+    """FastOpenState with a turn_end hook (as FastHookState)."""
+
+    __slots__ = ()
+
+    _end_turn = State._end_turn
+    _hand_off = FastState._end_turn

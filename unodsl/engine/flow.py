@@ -66,32 +66,35 @@ class Flow:
                 self.dealer = self._randrange(n)
         else:
             self.dealer = (self.dealer + 1) % n
-        self.draw_pile = deck = list(g.deck)
-        self._shuffle(deck, v.hand_size * n + 1)          # the hands, then the start card
+        self.draw_pile = deck = list(g.deck) * v.packs_for(n)     # deck.packs: a larger table may play more
+        start = v.start_card                            # start.card: false turns up no start card
+        self._shuffle(deck, v.hand_size * n + start)    # the hands, then the start card
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
         del deck[len(deck) - len(dealt):]
         self.hands = [[] for _ in range(n)]
         for i in range(n):
             self.hands[(self.dealer + 1 + i) % n] = dealt[i::n]
-        starter = deck.pop()
-        self.discard = [starter]
-        self.color = g.k_color[starter]
+        starter = deck.pop() if start else -1
+        self.discard = [starter] if start else []
+        self.color = g.k_color[starter] if start else -1
         self.direction = 1
         self.side = 0                       # a two-sided deck is dealt first side up
         self.reset_variables(first)
         self.reset_round_fields()
         if self.events is not None:
-            self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round, cards=(g.card_names[starter],)))
+            self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round,
+                                       cards=(g.card_names[starter],) if start else ()))
 
     def _start_round(self) -> None:
         """The dealt round begins: the deal's effect (an opening pass), then the start card's, then play."""
         g = self.g
-        starter = self.discard[-1]
         # Frames run last-pushed first.
-        start = g.on_start[g.k_type[starter]]
-        if start >= 0:
-            self._push(start, self.dealer, starter, True, False)
+        if self.discard:                            # no start card (start.card: false), no start effect
+            starter = self.discard[-1]
+            start = g.on_start[g.k_type[starter]]
+            if start >= 0:
+                self._push(start, self.dealer, starter, True, False)
         if g.on_deal >= 0:
             self._push(g.on_deal, self.dealer, -1, True, False)
         if self._run() and not self.over:
@@ -235,6 +238,9 @@ class Flow:
         if self.turns > g.max_turns:
             self._end_round(None, stalled=True)
             return
+        if g.blocked and not self.stack and self._blocked():
+            self._end_round(None, blocked=True)
+            return
         if self.events is not None:
             self.events.append(E.Event(E.TURN, p))
         if g.turn_start >= 0:
@@ -249,6 +255,12 @@ class Flow:
             self._settle(OFFER_TURN)
             return
         self._turn_offered(p)
+
+    def _blocked(self) -> bool:
+        """round.blocked: the draw pile is empty and cannot be refilled, and no player in the round could play."""
+        if self.draw_pile or (self.g.reshuffle and len(self.discard) > 1):
+            return False
+        return not any(self._playable_kinds(q) for q in range(self.n) if self.in_play(q))
 
     def _turn_offered(self, p: int) -> None:
         """The turn of p, begun (its turn_start hook done): the jump-in window if any, then p's decision.

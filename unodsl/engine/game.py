@@ -9,7 +9,7 @@ import random
 
 from ..diagnostics import Diagnostic
 from ..model.variant import DrawnCard, NoPlayable, RoundEnds, Variant
-from .fast import FastHookState, FastState
+from .fast import FastHookState, FastOpenHookState, FastOpenState, FastState
 from .ops import OP_FLAGS, OPS
 from .position import Positions
 from .program import compile_effects
@@ -52,7 +52,7 @@ class Game(Tables, Positions):
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up",
                  "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
                  "on_stack", "on_stack_if", "deflectors", "rounds_score",
-                 "adapter_cache", "turn_start", "turn_end", "card_played")
+                 "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -71,8 +71,11 @@ class Game(Tables, Positions):
         self._build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
         compile_effects(self, OPS, OP_FLAGS)
-        if self.state_class is FastState and self.turn_end >= 0:
-            self.state_class = FastHookState     # a turn_end hook: it runs, then FastState's hand-off
+        if self.state_class is FastState:
+            # a turn_end hook: it runs, then FastState's hand-off; no start card: an empty discard pile is
+            # played by State's rules until the first card is on it
+            self.state_class = ((FastOpenHookState if self.turn_end >= 0 else FastOpenState) if not variant.start_card
+                                else FastHookState if self.turn_end >= 0 else FastState)
         self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)
 

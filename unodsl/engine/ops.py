@@ -90,7 +90,7 @@ def draw_until(st, p: int, meets, arg) -> None:
         return
     got = 0
     watch = st.g.eliminate_when is not None
-    for _ in range(len(st.g.deck)):
+    for _ in range(st.g.deck_size):
         k = st._draw_one()
         if k < 0:
             break
@@ -179,6 +179,15 @@ def set_color(st, c: int) -> None:
         st.color = c
         if st.events is not None:
             st.events.append(E.Event(E.COLOR, color=st.g.variant.colors[c]))
+
+
+@instruction()
+def clear_color(st) -> None:
+    """No color is in play any more: any card may be played until one is named (a wild, `set color`)."""
+    if st.color >= 0:
+        st.color = -1
+        if st.events is not None:
+            st.events.append(E.Event(E.COLOR))
 
 
 @instruction(PAUSES)
@@ -461,7 +470,7 @@ def flip_again(st, fr: list, put_back: bool) -> int:
     """Turn up another start card: the old one stays buried, or goes back into the deck."""
     fr[D.F_PC] = len(st.g.codes[fr[D.F_CODE]][0])
     st.flips += 1
-    if st.flips > len(st.g.deck) or not st.draw_pile:
+    if st.flips > st.g.deck_size or not st.draw_pile:
         return fr[D.F_PC]                       # nothing left to flip: keep this starter
     if put_back:
         old = st.discard.pop()
@@ -517,6 +526,10 @@ def flip_all(st, p: int) -> int:
         st.drawn_this_turn = back[st.drawn_this_turn]
     st.steps += g.deck_size
     st.side = 1 - st.side
+    if not st.discard:                      # no start card and no play yet: still no color, nothing on top
+        if st.events is not None:
+            st.events.append(E.Event(E.TURNED_OVER, p, count=st.side, name=g.variant.sides[st.side]))
+        return 0
     top = st.discard[-1]
     st.color = -1 if g.k_wild[top] else g.k_color[top]
     if st.events is not None:

@@ -76,7 +76,7 @@ class Positions:
         state.direction = direction
         state.side = side
         if color is None:
-            state.color = self.k_color[below[-1]]
+            state.color = self.k_color[below[-1]] if below else -1
         elif isinstance(color, str):
             if color not in self.variant.colors:
                 raise ValueError(f"unknown color {color!r}")
@@ -135,10 +135,11 @@ class Positions:
         hand_kinds = [self._kinds(h, f"hand {i}") for i, h in enumerate(hands)]
         pile = self._kinds(draw_pile, "the draw pile")
         below = self._kinds(discard, "the discard pile")
-        if not below:
-            raise ValueError("the discard pile needs a top card")
+        if not below and self.variant.start_card:
+            raise ValueError("the discard pile needs a top card (only a variant without a start card, "
+                             "start.card: false, begins with none)")
         held = Counter(k for zone in hand_kinds + [pile, below, *stacks] for k in zone)
-        deck = Counter(self.deck_up(side))
+        deck = Counter(self.deck_up(side, len(hands)))
         if held != deck:
             extra, short = held - deck, deck - held
             wrong = self.card_names[next(iter(extra or short))]

@@ -137,11 +137,14 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
                          and game.strict[game.k_type[k]]}
     game.jump_in = v.jump_in
     game.stacking = v.stacking != "none"
-    game.deck_size = len(game.deck)
+    game.deck_size = len(game.deck) * game.max_packs      # the most cards a table of this game plays with
     game.max_turns = v.max_turns
     # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
     # (Also never with a turn_start hook: every turn then begins in State._begin_turn, which runs it.)
-    game.plain_turns = -1 if v.jump_in or game.turn_start >= 0 else v.max_turns
+    # (Nor with round.blocked: _begin_turn tests whether the round is blocked.)
+    game.blocked = v.blocked is not None
+    game.reshuffle = v.reshuffle
+    game.plain_turns = -1 if v.jump_in or game.turn_start >= 0 or game.blocked else v.max_turns
     game.may_keep_drawn = v.drawn_card != "forced"
     game.uno_enabled = v.uno_enabled
     # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.

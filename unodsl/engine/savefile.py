@@ -234,6 +234,15 @@ def side(value, ld):
     return value
 
 
+def discard(value, ld):
+    """The discard pile: it holds its top card, but before the first play of a variant without a start card."""
+    return (_any_discard if not ld.game.variant.start_card else _discard)(value, ld)
+
+
+_discard = list_of(card_id, nonempty=True)
+_any_discard = list_of(card_id)
+
+
 def set_play(value, ld):
     """The set being played (turn.sets): [] or [size, sum of its numbers, its first card, the card under it]."""
     if value == []:
@@ -340,7 +349,7 @@ def _check_cards(game, got: dict) -> None:
     """All zones together hold exactly the deck: no card made up, none lost."""
     held = Counter(k for zone in (*got["hands"], got["draw_pile"], got["discard"], *got["limbo"], *got["piles"])
                    for k in zone)
-    expected = Counter(game.deck_up(got["side"]))
+    expected = Counter(game.deck_up(got["side"], got["n"]))
     if held != expected:
         extra = held - expected
         if extra:

@@ -13,8 +13,10 @@ class Scoring:
 
     __slots__ = ()
 
-    def _end_round(self, winner: int | None, stalled: bool = False) -> None:
-        """The round is over (won by `winner`, or None): score it, then end the game or deal the next round."""
+    def _end_round(self, winner: int | None, stalled: bool = False, blocked: bool = False) -> None:
+        """The round is over (won by `winner`, or None): score it, then end the game or deal the next round.
+
+        A blocked round (round.blocked) is won as the variant's `blocked` says, as a stall by `stall`."""
         v = self.g.variant
         self.frames = []
         self.pending = None
@@ -27,14 +29,16 @@ class Scoring:
         if stalled:
             self.stalled = True
             if winner is None and v.stall is not Stall.NO_WINNER:
-                winner = self._stall_winner()
+                winner = self._stall_winner(v.stall)
+        elif blocked and v.blocked is not Stall.NO_WINNER:
+            winner = self._stall_winner(v.blocked)
         self.round_winner = winner
         if winner is not None and self.g.on_round_end >= 0:
             self._round_end_effect(winner)
         self._score_round(winner)
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_OVER, -1 if winner is None else winner, count=self.round,
-                                       won=not stalled, scores=tuple(self.scores)))
+                                       won=not stalled, scores=tuple(self.scores), name="blocked" if blocked else None))
         if not self.match or not self.g.rounds_score:       # nothing can score: a match is its one round
             self._finish(winner)
         else:
@@ -93,10 +97,10 @@ class Scoring:
             else:
                 self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
 
-    def _stall_winner(self) -> int | None:
-        """A stalled round's winner: the fewest points (then cards), or the fewest cards (then points)."""
+    def _stall_winner(self, rule: Stall) -> int | None:
+        """A stalled (or blocked) round's winner: the fewest points (then cards), or the fewest cards (then points)."""
         alive = [q for q in range(self.n) if not self.eliminated[q]]
-        if self.g.variant.stall is Stall.FEWEST_POINTS:
+        if rule is Stall.FEWEST_POINTS:
             key = (lambda q: (self.hand_points(q), len(self.hands[q])))
         else:
             key = (lambda q: (len(self.hands[q]), self.hand_points(q)))

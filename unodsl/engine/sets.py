@@ -62,7 +62,7 @@ class SetState(State):
         if self.pending[0] == D.TURN and action != self.g.A_DRAW:
             g = self.g
             k = action % g.num_kinds
-            self.set_play = [1, max(g.k_number[k], 0), k, self.discard[-1]]
+            self.set_play = [1, max(g.k_number[k], 0), k, self.discard[-1] if self.discard else -1]
         State.apply_id(self, action)
 
     def _after_play(self) -> None:

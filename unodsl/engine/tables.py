@@ -99,7 +99,8 @@ class Tables:
         self.card_index = {n: i for i, n in enumerate(names)}
         self.k_color, self.k_number, self.k_wild = color, number, wild
         self.k_points, self.k_draw, self.k_type, self.k_type_id, self.k_category = points, draw, ktype, type_id, category
-        self.deck = tuple(deck)
+        self.deck = tuple(deck)                # one pack: a table plays deck.packs of them (deck_up, Flow._deal)
+        self.max_packs = max([1, *(packs for _, _, packs in v.packs)])
         self.num_kinds = len(names)
         # playable_after[color + 1][top card] -> the kinds that may follow that card, as a set (a hand's
         # playable kinds are then one C-level intersection), or None when every kind may. Color -1 means
@@ -141,9 +142,11 @@ class Tables:
                         back[a], back[b] = b, a
         self.k_back = back
 
-    def deck_up(self, side: int) -> tuple[int, ...]:
-        """The deck's cards by their faces on `side` (the deck itself on the first side)."""
-        return self.deck if not side else tuple(self.k_back[k] for k in self.deck)
+    def deck_up(self, side: int, players: int = 0) -> tuple[int, ...]:
+        """The deck's cards by their faces on `side` (the deck itself on the first side), as a table of `players`
+        plays it: deck.packs copies of it (one pack when `players` is not given)."""
+        deck = self.deck if not side else tuple(self.k_back[k] for k in self.deck)
+        return deck * self.variant.packs_for(players) if players else deck
 
     def _build_actions(self) -> None:
         k = self.num_kinds

@@ -21,6 +21,20 @@ from .variant import (MAX_CARDS, Conflict, Dealer, Distribution, DrawnCard, Elim
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
 
 
+def _quiet_range(key: str) -> range | None:
+    """A player-count range key ("2-6", "7") read without reporting (its problems are reported once)."""
+    m = re.fullmatch(r"(\d{1,4})(?:-(\d{1,4}))?", key)
+    if not m:
+        return None
+    low = int(m.group(1))
+    high = int(m.group(2)) if m.group(2) else low
+    return range(low, high + 1) if low <= high else None
+
+
+def _packs_for(packs: tuple, players: int) -> int:
+    return next((n for low, high, n in packs if low <= players <= high), 1)
+
+
 def _origin(node: Node) -> str:
     """Where an inherited value was written: a shipped variant by its name, else path:line:col."""
     import os
@@ -159,9 +173,20 @@ class _Builder(CardSections):
             self.deck_total_error(self.get(deck_node, "total"), declared, deck_size)
         if deck_size > MAX_CARDS:
             self.error(self.get(root, "cards"), "E308", f"the deck has {deck_size} cards, over the limit of {MAX_CARDS}")
-        elif cards and deck_size < max_p * hand_size + 1:
-            self.error(self.get(players, "max") or self.get(root, "cards") or None, "E309",
-                       f"a deck of {deck_size} cards cannot deal {hand_size} cards to {max_p} players and turn a start card")
+        else:
+            start_card = self.scalar(self.get(root, "start"), "card", True, bool)
+            packs = self.build_packs(deck_node, allowed or range(min_p, max_p + 1))
+            for n in sorted(allowed or range(min_p, max_p + 1), reverse=True):     # the largest table first
+                size = deck_size * _packs_for(packs, n)
+                if size > MAX_CARDS:
+                    self.error(self.get(deck_node, "packs"), "E308", f"with {n} players the deck has {size} cards "
+                               f"({_packs_for(packs, n)} packs), over the limit of {MAX_CARDS}")
+                    break
+                if cards and size < n * hand_size + start_card:
+                    where = self.get(deck_node, "packs") or self.get(players, "max") or self.get(root, "cards") or None
+                    self.error(where, "E309", f"a deck of {size} cards cannot deal {hand_size} cards to {n} players"
+                               + (" and turn a start card" if start_card else ""))
+                    break
         if not cards and not self.house_rule_nodes:
             self.error(self.get(root, "cards") or None, "E306", "the variant defines no cards")
         turn = self.get(root, "turn")
@@ -252,10 +277,38 @@ class _Builder(CardSections):
             uno_call=self.scalar(uno, "call", "UNO", str),
             house_rule_summaries={self.scalar(node, "id", "", str): " ".join(self.scalar(node, "summary", "", str).split())
                                   for node in self.house_rule_nodes if self.scalar(node, "summary", "", str)},
+            start_card=self.scalar(self.get(root, "start"), "card", True, bool),
+            reshuffle=self.scalar(deck_node, "reshuffle", True, bool),
+            blocked=self.mode(rnd, "blocked", Stall.FEWEST_POINTS) if self.get(rnd, "blocked") is not None else None,
+            packs=self.build_packs(deck_node, None),
             turn_start=self.text(events, "turn_start"),
             turn_end=self.text(events, "turn_end"),
             card_played=self.text(events, "card_played"),
         )
+
+    def build_packs(self, deck: Node | None, counts) -> tuple[tuple[int, int, int], ...]:
+        """deck.packs: player-count ranges ("2-6", "7") -> packs of the deck, as (low, high, packs); with `counts`
+        (the table sizes allowed) its problems are reported: a key that is no range (E303), two ranges that
+        share a table size (E362)."""
+        node = self.get(deck, "packs")
+        if node is None or node.kind != "map":
+            return ()
+        out = []
+        for key, value in node.value.items():
+            packs = value.value if value.kind == "scalar" and isinstance(value.value, int) else None
+            if packs is None or isinstance(packs, bool) or packs < 1:
+                continue                                      # the schema said what is wrong
+            span = self.number_range(str(key), value) if counts is not None else _quiet_range(str(key))
+            if span is None:
+                continue
+            for low, high, _ in out:
+                if counts is not None and span.start <= high and low <= span.stop - 1:
+                    self.error(value, "E362", f"deck.packs: '{key}' players overlaps the range {low}-{high}: "
+                               "each table size plays one number of packs")
+                    break
+            else:
+                out.append((span.start, span.stop - 1, packs))
+        return tuple(out)
 
     def check_stacking(self, stacking: Node | None, mode: Stacking, listed: list[str] | None, cards: dict) -> None:
         """What stacking cannot do, said rather than ignored: a listed card without a draw never answers a

@@ -283,6 +283,19 @@ class Variant:
     turn_start: Text | None = None
     turn_end: Text | None = None
     card_played: Text | None = None
+    # How a round starts and stops (issue 29, item 4):
+    start_card: bool = True           # start.card: false deals no start card (empty discard pile, no color)
+    reshuffle: bool = True            # deck.reshuffle: false never turns the discard pile into a new draw pile
+    blocked: "Stall | None" = None    # round.blocked: who wins a round nobody can go on with (None: no such end)
+    # deck.packs: (fewest players, most players, packs) ranges; a table of n players plays packs_for(n) packs.
+    packs: tuple[tuple[int, int, int], ...] = ()
+
+    def packs_for(self, players: int) -> int:
+        """How many copies of the deck a table of `players` plays with (deck.packs; 1 outside its ranges)."""
+        for low, high, packs in self.packs:
+            if low <= players <= high:
+                return packs
+        return 1
 
     def event_effects(self) -> dict[str, Text]:
         """The effects of the `events:` section that the file gives, by key (EVENTS' order)."""

@@ -67,8 +67,8 @@ class ObservationEncoder:
         self.kinds = kinds = kinds + (D.PILE_KINDS if game.pile_names else ())
         self.kinds = kinds = kinds + (D.SET_KINDS if game.sets is not None else ())     # turn.sets' decision
         self.decision_index = {kind: i for i, kind in enumerate(kinds)}
-        deck = len(game.deck)
-        per_kind = max(game.deck.count(i) for i in range(k)) if k else 0
+        deck = len(game.deck) * game.max_packs        # deck.packs: the largest table's deck
+        per_kind = max(game.deck.count(i) for i in range(k)) * game.max_packs if k else 0
         blocks = [
             ("hand", k, 0, per_kind, "own cards: count per card kind"),
             ("top", k, 0, 1, "top card of the discard pile: one-hot per card kind"),

@@ -335,9 +335,12 @@ class _Rulebook:
         items = [dealer + " The deal passes to the left each round.",
                  f"The dealer shuffles and deals {v.hand_size} cards to each player, one at a time, starting "
                  f"with the player to the dealer's left.",
-                 "The rest of the deck is the draw pile. Its top card is turned up to start the discard pile"
-                 + ("; its color is the current color (any card may follow a wild start card until a color is "
-                    "named)." if v.colors else "."),
+                 ("The rest of the deck is the draw pile. Its top card is turned up to start the discard pile"
+                  + ("; its color is the current color (any card may follow a wild start card until a color is "
+                     "named)." if v.colors else "."))
+                 if v.start_card else
+                 ("The rest of the deck is the draw pile. No card is turned up: the discard pile starts empty, no "
+                  "color is named, and the first player may play any card."),
                  "The player to the dealer's left plays first, and play goes to the left."]
         if v.on_deal is not None:
             items.insert(2, _said("After the deal: ", g, v.on_deal, "setup"))
@@ -347,6 +350,8 @@ class _Rulebook:
             items.append(f"The table also has a {title(pile.name)} pile, empty at the start of each round, {face}. "
                          f"Cards on it score nothing.")
         self.ul(items)
+        if not v.start_card:
+            return
         self.h(3, "The start card")
         groups: dict[str, list[str]] = {}
         for ct in v.cards.values():
@@ -524,8 +529,18 @@ class _Rulebook:
                  "no_winner": "nobody wins it"}.get(v.stall, v.stall)
         items.append(f"A round that reaches turn {v.max_turns} without a winner, or that can no longer go on, "
                      f"ends as a stall: {stall}.")
-        items.append("When the draw pile runs out, the discard pile except its top card is shuffled to form a "
-                     "new draw pile. If both are empty, a player who must draw draws nothing.")
+        if v.reshuffle:
+            items.append("When the draw pile runs out, the discard pile except its top card is shuffled to form a "
+                         "new draw pile. If both are empty, a player who must draw draws nothing.")
+        else:
+            items.append("The draw pile is never made again from the discard pile: once it runs out, a player "
+                         "who must draw draws nothing.")
+        if v.blocked is not None:
+            won = {"fewest_points": "the player with the fewest points in hand wins it (ties: fewest cards)",
+                   "fewest_cards": "the player with the fewest cards wins it (ties: fewest points)",
+                   "no_winner": "nobody wins it"}[v.blocked]
+            items.append(f"The round is blocked, and ends, when at the start of a turn nobody can play a card and "
+                         f"the draw pile is empty for good: {won}, and it is scored as any round.")
         self.ul(items)
 
     def scoring(self) -> None:

@@ -85,6 +85,11 @@ class StatementEnglish:
         who = self.player(s.who)
         return _cap(f"{who.verb('choose')} the color that continues play.")
 
+    def s_clear_color(self, s):
+        if not self.variant.colors:
+            return None
+        return "No color is in play any more: any card may be played until a color is named."
+
     def s_set_color(self, s):
         return f"The color in play becomes {self.color(s.color)}."
 

@@ -256,8 +256,11 @@ def narrate(events: list, seat: int, game=None) -> list[str]:
         elif kind == E.ROUND_DEALT:
             if e.count > 1:
                 lines.append([f"--- round {e.count} is dealt by {_who(q, seat)} ---", ""])
-            lines.append([f"the start card is {card_words(game, e.cards[0])}", ""])
-            start = len(lines) - 1
+            if e.cards:
+                lines.append([f"the start card is {card_words(game, e.cards[0])}", ""])
+                start = len(lines) - 1
+            else:
+                lines.append(["no start card is turned up: the first card played may be any card", ""])
         else:
             line = _sentence(e, seat, _who(q, seat), game)
             if line is None:
@@ -326,6 +329,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.REVERSED:
         return f"the direction of play is now {direction_words(e.count)}"
     if kind == E.COLOR:
+        if e.color is None:
+            return "no color is in play now: any card may follow"
         return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
     if kind == E.TARGET:
         return f"{_does(q, seat, 'choose')} {other}"
@@ -381,7 +386,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.FLIPPED:
         return f"another start card is turned up: {card(e.cards[0])}"
     if kind == E.TURNED_OVER:
-        return f"all cards turned over: the {e.name} side is up, and the top card is now {card(e.cards[0])}"
+        top = f", and the top card is now {card(e.cards[0])}" if e.cards else ""
+        return f"all cards turned over: the {e.name} side is up{top}"
     if kind == E.WENT_OUT:
         return f"{who} {'have' if q == seat else 'has'} no cards left"
     if kind == E.SCORED:
@@ -389,7 +395,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.ROUND_OVER:
         scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
         won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
-        return f"--- round {e.count} is over: {won} (scores: {scores}) ---"
+        blocked = ", blocked: nobody can play or draw" if e.name == "blocked" else ""
+        return f"--- round {e.count} is over{blocked}: {won} (scores: {scores}) ---"
     if kind in (E.SET, E.SET_PRIVATELY):
         whose = f"{_whose(q, seat)} " if q >= 0 else ""
         return f"{whose}{e.name} is now {variable_value(e.value)}"

@@ -18,7 +18,7 @@ def check_conservation(state: State) -> str | None:
     seen.update(state.discard)
     for part in (*state.limbo, *state.piles):
         seen.update(part)
-    deck = Counter(g.deck_up(state.side))
+    deck = Counter(g.deck_up(state.side, state.n))
     if seen == deck:
         return None
     extra = sorted(g.card_names[k] + f" ({seen[k]} of {deck[k]})" for k in seen if seen[k] > deck[k])

@@ -123,7 +123,7 @@ def build_state(game: Game, scenario: dict) -> State:
         except ValueError as err:
             raise ScenarioError("E608", str(err) + suggestion_suffix(str(given["side"]), game.variant.sides),
                                 ("given", "side")) from None
-    faces = game.deck_up(side)
+    faces = game.deck_up(side, n)
     pool = Counter(faces)
     copies = Counter(faces)
 
@@ -148,7 +148,11 @@ def build_state(game: Game, scenario: dict) -> State:
         raise ScenarioError("E608", "with start_card the start card decides who plays first; remove turn",
                             ("given", "turn"))
     starter_key = "start_card" if "start_card" in given else "top"
-    top = take(given[starter_key], ("given", starter_key)) if starter_key in given else None
+    no_top = given.get("top") == "none"         # an empty discard pile: a variant without a start card
+    if no_top and game.variant.start_card:
+        raise ScenarioError("E608", "top: none is an empty discard pile, only for a variant without a start card "
+                            "(start.card: false)", ("given", "top"))
+    top = take(given[starter_key], ("given", starter_key)) if starter_key in given and not no_top else None
     below = [take(c, ("given", "discard", i)) for i, c in enumerate(given.get("discard") or [])]
     pile_top_first = [take(c, ("given", "draw_pile", i)) for i, c in enumerate(given.get("draw_pile") or [])]
     piles = {}
@@ -166,7 +170,7 @@ def build_state(game: Game, scenario: dict) -> State:
     for seat in range(n):
         if hands[seat] is None:
             hands[seat] = [rest.pop() for _ in range(min(game.variant.hand_size, len(rest)))]
-    if top is None:
+    if top is None and not no_top:
         if not rest:
             raise ScenarioError("E603", "no card is left to turn up as the top card", ("given",))
         numbers = [i for i, k in enumerate(rest) if game.k_category[k] == "number"]
@@ -178,7 +182,7 @@ def build_state(game: Game, scenario: dict) -> State:
         rest = []
     elif rest_place not in REST_PLACES:
         raise ScenarioError("E608", f"rest must be one of {', '.join(REST_PLACES)} or a seat", ("given", "rest"))
-    discard = (rest if rest_place == "discard" else []) + below + [top]
+    discard = (rest if rest_place == "discard" else []) + below + ([] if no_top else [top])
     draw_pile = pile_top_first + (rest[::-1] if rest_place == "draw_pile" else [])
 
     direction = given.get("direction", 1)

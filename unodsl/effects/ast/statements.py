@@ -70,6 +70,11 @@ class SetColor(Stmt):
     color: Expr
 
 
+@_rule("clear_color")
+class ClearColor(Stmt):
+    pass
+
+
 @_rule("let")
 class Let(Stmt):
     name: str
