@@ -82,6 +82,8 @@ def _check(game) -> None:
         raise NotCovered("teams")
     if game.turn_start >= 0 or game.turn_end >= 0 or game.card_played >= 0:
         raise NotCovered("turn hooks or the play hook (events.turn_start, turn_end, card_played)")
+    if not v.start_card or not v.reshuffle or v.blocked is not None or v.packs:
+        raise NotCovered("no start card, no reshuffle, a blocked end or packs by player count")
 
 
 # The fields a generated effect may leave in a state the fast loop does not continue from.
