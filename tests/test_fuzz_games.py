@@ -167,6 +167,8 @@ class GameChecker:
 
     def _check_state(self, s: State, at: _At) -> list[int]:
         deck = self.decks[s.side]                   # by the faces up
+        if s.g.variant.packs:                       # deck.packs: the table's own number of packs
+            deck = Counter({k: c * s.g.variant.packs_for(s.n) for k, c in deck.items()})
         assert _zones(s) == deck, f"{at}: cards not conserved: {(_zones(s) - deck) or -(deck - _zones(s))}"
         if s.over:
             assert s.legal_action_ids() == [] and s.current_player == -1, f"{at}"
