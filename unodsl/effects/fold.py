@@ -16,23 +16,23 @@ from typing import Callable
 
 from . import ast as A
 
-CLAMP = 10**9              # a product is held within +-CLAMP, at run time as when folded
+CLAMP = 10**9              # every sum, difference and product is held within +-CLAMP, at run time as when folded
 
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
            ">=": operator.ge}
 
 
 def clamp(value: int) -> int:
-    """A product as the engine keeps it: within +-CLAMP."""
+    """A sum, difference or product as the engine keeps it: within +-CLAMP."""
     return max(-CLAMP, min(CLAMP, value))
 
 
 def arithmetic(op: str, a: int, b: int) -> int:
     """`a op b` for the language's + - * // %, as at run time."""
     if op == "+":
-        return a + b
+        return clamp(a + b)
     if op == "-":
-        return a - b
+        return clamp(a - b)
     if op == "*":
         return clamp(a * b)
     if op == "%":

@@ -13,7 +13,7 @@ from ..model.cards import attr_kind
 from ..model.variables import Variable
 from .code import _NEXT, _SELF, Value, _compare_with, _const, _logic, _slot
 from . import layout as D
-from .fold import COMPARE, clamp, fold
+from .fold import CLAMP, COMPARE, clamp, fold
 from .layout import F_CARD, F_JUMPED, F_SELF, SET_FIELDS
 from .types import COLOR
 
@@ -205,10 +205,18 @@ class ExpressionLowering:
 
     def e_binop(self, e):
         lf, rf = self.expr(e.left).fn, self.expr(e.right).fn
+        # Every result is held within +-CLAMP (fold.clamp): an unbounded variable doubled in a loop
+        # would otherwise grow to thousands of digits, past what a save or a narration can write.
         if e.op == "+":
-            return Value(lambda st, fr: lf(st, fr) + rf(st, fr))
+            def plus(st, fr):
+                v = lf(st, fr) + rf(st, fr)
+                return v if -CLAMP <= v <= CLAMP else clamp(v)
+            return Value(plus)
         if e.op == "-":
-            return Value(lambda st, fr: lf(st, fr) - rf(st, fr))
+            def minus(st, fr):
+                v = lf(st, fr) - rf(st, fr)
+                return v if -CLAMP <= v <= CLAMP else clamp(v)
+            return Value(minus)
         if e.op == "*":
             return Value(lambda st, fr: clamp(lf(st, fr) * rf(st, fr)))
         if e.op == "%":

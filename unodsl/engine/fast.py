@@ -171,13 +171,15 @@ class FastState(State):
         Its frame would run right after the op that drew, before anything a condition can read
         has changed (ops.penalty adds a skip, _turn_draw notes the drawn card: neither is
         readable), so the guard gives the same answer here as at the top of the frame. A frame
-        not pushed still counts the one step its test would have taken.
+        not pushed still counts the one step its test would have taken (none for an event that
+        compiles to no op at all, such as `nothing`: the reference mode's frame takes no step).
         """
         g = self.g
         guard = g.after_draw_guard
-        if guard is None or guard(self, g.seat_frames[p]):
+        # Past the turn's budget the frame is pushed all the same: the reference mode stalls at that push.
+        if guard is None or self._past_budget() or guard(self, g.seat_frames[p]):
             State._after_draw_event(self, p)
-        else:
+        elif g.codes[g.after_draw][0]:
             self.steps += 1
 
     def _end_turn(self) -> None:

@@ -356,7 +356,9 @@ class Flow:
                     pc = ops[pc](self, fr, pc)
                     steps += 1
                 self.steps += steps                                   # as _run counts them
-                return False
+                # Past the turn's budget, the caller's _run ends the round as a stall, where the
+                # reference mode's does, as this effect's frame ends.
+                return self._past_budget()
             self._push(code, p, k, honest, jumped)
             return True
         return hooked

@@ -114,10 +114,13 @@ def draw_until(st, p: int, meets, arg) -> None:
 def penalty(st, p: int, n: int) -> None:
     """Draw n and lose the turn, or, with stacking, pass the growing stack on.
 
-    With no card to draw and no stack pending there is nothing to stack: the penalty is a skip.
+    With no card to draw and no stack pending there is nothing to stack: the penalty is a skip. A count
+    below 0 counts as 0, as in `P draws N`: a stack never shrinks, never goes below 0.
     """
     if p < 0 or st.eliminated[p]:
         return
+    if n < 0:
+        n = 0
     if st.g.stacking and (n > 0 or st.stack) and (st._stack_answers(p)
                                                    or (st.g.deflectors and st._with_deflectors(p, []))):
         st.stack += n

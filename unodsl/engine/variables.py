@@ -9,6 +9,7 @@ everyone, a private one for its player only, a hidden one for no one.
 
 from __future__ import annotations
 
+from ..effects.fold import CLAMP
 from ..model.variables import Reset, VarType, Visibility
 from .errors import VariableError
 
@@ -97,6 +98,8 @@ def checked_value(game, var, value):
             raise ValueError(f"must be an integer, not {value!r}")
         if var.clamp(value) != value:
             raise ValueError(f"is {value}, outside the min and max of '{var.name}'")
+        if not -CLAMP <= value <= CLAMP:          # what arithmetic holds every int to (effects.fold)
+            raise ValueError(f"is {value}, outside -{CLAMP:,} to {CLAMP:,}")
         return value
     if var.type is VarType.BOOL:
         if not isinstance(value, bool):

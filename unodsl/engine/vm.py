@@ -31,12 +31,17 @@ class VM:
         """Run effect frames until they finish (True) or one pauses for a decision (False).
 
         The turn's budget (MAX_STEPS_PER_TURN, counted in `steps` across the turn's decisions) and
-        the frame limit (MAX_FRAMES) bound every run: past either, the round ends as a stall.
+        the frame limit (MAX_FRAMES) bound every run: past either, the round ends as a stall. Both
+        are tested as each frame begins or resumes (so at every push, also one made outside this
+        loop, such as a forced play's effect or a call's), at every backward jump, as each frame
+        ends, and at every pause: no state left waiting for a decision is past either limit.
         """
         frames = self.frames
         codes = self.g.codes
         steps = 0
         while frames:
+            if len(frames) > MAX_FRAMES or self.steps + steps > MAX_STEPS_PER_TURN:
+                break
             fr = frames[-1]
             ops = codes[fr[0]][0]
             pc = fr[1]
@@ -46,6 +51,8 @@ class VM:
                 steps += 1
                 if nxt < 0:
                     self.steps += steps
+                    if self.steps > MAX_STEPS_PER_TURN or len(frames) > MAX_FRAMES:
+                        return self._stall_run(frames, 0)
                     return False
                 if nxt <= pc and self.steps + steps > MAX_STEPS_PER_TURN:
                     break                   # a loop past the turn's budget: stalled below
@@ -55,14 +62,26 @@ class VM:
                     break
             else:
                 frames.pop()
-            if self.steps + steps > MAX_STEPS_PER_TURN or len(frames) > MAX_FRAMES or self.over:
-                frames.clear()
+            if self.over:
+                break
+        else:
+            if self.steps + steps <= MAX_STEPS_PER_TURN:
                 self.steps += steps
-                if not self.over:
-                    self._end_round(None, stalled=True)
-                return False                # the round is over: nothing of it goes on
+                return True
+        return self._stall_run(frames, steps)
+
+    def _past_budget(self) -> bool:
+        """Whether the turn's work is past MAX_STEPS_PER_TURN (the next _run then ends the round as a stall)."""
+        return self.steps > MAX_STEPS_PER_TURN
+
+    def _stall_run(self, frames: list, steps: int) -> bool:
+        """A run past a limit (or one that ended the round): its frames are dropped and, unless the round is
+        already over, it ends as a stall. False: nothing of the round goes on."""
+        frames.clear()
         self.steps += steps
-        return True
+        if not self.over:
+            self._end_round(None, stalled=True)
+        return False
 
     def _resume(self) -> None:
         """Continue after a decision: finish the effects, then whatever comes after them (`after` says what)."""

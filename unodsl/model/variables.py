@@ -137,8 +137,13 @@ def _build_one(name: str, spec: Node, per_player: bool, colors, cards, error) ->
     initial = _initial(name, typ, initial, initial_node, values, colors, cards, error)
     if typ is VarType.INT:
         clamped = Variable(name, typ, initial, values, visibility, low, high, reset, per_player, None).clamp(initial)
-        if clamped != initial:
+        if clamped != initial and initial_node is not None:
             error(initial_node, "E340", f"initial value {initial} of '{name}' is outside its min and max")
+        elif clamped != initial:
+            # No `initial`: the default 0 is what min or max leaves out, so that bound is the place to show.
+            bound = low_node if low is not None and initial < low else high_node
+            error(bound, "E340", f"the default initial value {initial} of '{name}' is outside its min and max; "
+                                 f"give it an initial value")
             initial = clamped
     summary, _ = _scalar(spec, "summary")
     return Variable(name, typ, initial, values, visibility, low, high, reset, per_player,

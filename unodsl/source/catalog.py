@@ -57,8 +57,11 @@ def path_of(name: str) -> str | None:
         return None
     base = folder()
     for candidate in (base / f"{name}.yaml", base / HOUSE_RULES / f"{name}.yaml"):
-        if candidate.is_file():
-            return str(candidate)
+        try:
+            if candidate.is_file():
+                return str(candidate)
+        except OSError:                 # a name too long for a file name (ENAMETOOLONG) names no shipped file
+            continue
     return None
 
 
