@@ -180,4 +180,4 @@ def test_a_log_naming_a_variant_too_long_for_a_file_gets_a_one_line_message(tmp_
     (tmp_path / "game.log").write_text(json.dumps({"format": "unodsl-log/1", "variant_path": LONG_NAME, "seed": 1,
                                                    "players": 2, "actions": []}) + "\n")
     ran = CliRunner().invoke(main, ["replay", "game.log"], catch_exceptions=False, prog_name="unodsl")
-    assert ran.exit_code == 1 and "internal error" not in ran.output and "unknown variant" in ran.output
+    assert ran.exit_code != 0 and "internal error" not in ran.output and "unknown variant" in ran.output
