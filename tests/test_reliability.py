@@ -181,3 +181,67 @@ def test_a_log_naming_a_variant_too_long_for_a_file_gets_a_one_line_message(tmp_
                                                    "players": 2, "actions": []}) + "\n")
     ran = CliRunner().invoke(main, ["replay", "game.log"], catch_exceptions=False, prog_name="unodsl")
     assert ran.exit_code != 0 and "internal error" not in ran.output and "unknown variant" in ran.output
+
+
+# ---------------------------------------------------------------- 2, 3. declared variables where no state is read
+
+@pytest.mark.parametrize("declare", ["state:\n  heat: {type: int, min: 0, max: 9}\n",
+                                     "player_state:\n  heat: {type: int, min: 0, max: 9}\n"])
+def test_a_match_condition_reading_a_declared_variable_is_refused_where_it_is_read(tmp_path, declare):
+    found = headers(tmp_path, declare + "match: card.color == current or heat > 3\n")
+    assert len(found) == 1 and found[0].startswith("6:33: E516 ") and "'heat' is a declared variable" in found[0]
+
+
+@pytest.mark.parametrize("declare", ["state:\n  heat: {type: int, min: 0, max: 9}\n",
+                                     "player_state:\n  heat: {type: int, min: 0, max: 9}\n"])
+def test_a_set_condition_reading_a_declared_variable_is_refused_where_it_is_read(tmp_path, declare):
+    found = headers(tmp_path, declare + "turn:\n  sets: {max: 3, continue: 'card.number == top.number and heat < 5'}\n")
+    assert len(found) == 1 and found[0].startswith("7:59: E540 ") and "'heat' is a declared variable" in found[0]
+
+
+# ---------------------------------------------------------------- 4. putting cards on a pile without `piles:`
+
+@pytest.mark.parametrize("pile", ["discard", "draw"])
+def test_putting_cards_on_a_pile_needs_no_declared_piles(tmp_path, pile):
+    game = clean_game(tmp_path, f"cards:\n  skip:\n    on_play: self puts 1 card on {pile}\n")
+    assert game.A_OPTION == game.A_PUT + game.num_kinds <= game.num_actions
+    puts = []
+
+    def check(state):
+        if state.decision == D.PUT:
+            legal = state.legal_action_ids()
+            assert legal and all(game.A_PUT <= a < game.A_OPTION for a in legal)
+            assert game.action_to_string(legal[0]).startswith("put ")
+            puts.append(legal[0])
+    for seed in range(3):
+        play_both_modes(game, 2, seed, check)
+    assert puts
+
+
+# ---------------------------------------------------------------- 5. a strict restriction that asks `holds playable`
+
+@pytest.mark.parametrize("test", ["next holds playable", "not self holds playable", "previous holds playable"])
+def test_holds_playable_inside_a_strict_restriction_is_bounded(tmp_path, monkeypatch, test):
+    # Every card matches and every number card is strict: before, listing the moves judged each
+    # restriction, which asked the next player's playable cards, whose restrictions asked the next
+    # one's... around the table (still running after 20 s at 16 cards each). Inside a strict
+    # restriction `holds playable` now judges by matching only: one listing for the hand, one per card.
+    game = clean_game(tmp_path, f'match: "true"\ncards:\n  number:\n    restriction: {test}\n'
+                                "    restriction_check: strict\n")
+    for fast in (True, False):
+        state = Game(game.variant, fast=fast).new_game(2, seed=1)
+        for p in range(2):
+            state.hands[p] += [state.draw_pile.pop() for _ in range(9)]
+        calls = []
+        judge = State._playable_kinds
+        monkeypatch.setattr(State, "_playable_kinds", lambda st, *a, **k: calls.append(1) or judge(st, *a, **k))
+        assert state.legal_action_ids()
+        monkeypatch.undo()
+        assert len(calls) <= 1 + 16, f"{len(calls)} listings of playable cards for one listing of moves"
+    play_both_modes(game, 3, 0)
+
+
+def test_a_challenge_restriction_may_ask_holds_playable(tmp_path):
+    game = clean_game(tmp_path, "cards:\n  number:\n    restriction: not next holds playable\n"
+                                "    restriction_check: challenge\n")
+    play_both_modes(game, 2, 0)

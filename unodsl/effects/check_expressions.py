@@ -112,10 +112,16 @@ class ExpressionChecks:
                          "colors, rulings and constants (a test on the player belongs in a strict restriction)")
 
     def _reads_only(self, test, reads: frozenset, code: str, message: str) -> None:
-        """`code` at the first part of `test` whose rule is not in `reads` (a name there is a color: conditions bind none)."""
+        """`code` at the first part of `test` whose rule is not in `reads` (a name there is a color: conditions
+        bind none), or that names a declared variable: its value changes as the game goes, and the answers
+        of these conditions are worked out without a state (a table made once, a look-ahead)."""
         for node in A.walk(test):
             if node.rule not in reads:
                 self.error(node.span, code, message)
+                return
+            if node.rule == "var" and self.variable(node.name) is not None:
+                self.error(node.span, code, f"{message}; '{node.name}' is a declared variable, whose value "
+                                            "changes during the game")
                 return
 
     def _drawn(self, e) -> None:

@@ -14,7 +14,7 @@ from ..model.variables import Variable
 from .code import _NEXT, _SELF, Value, _compare_with, _const, _logic, _slot
 from . import layout as D
 from .fold import CLAMP, COMPARE, clamp, fold
-from .layout import F_CARD, F_JUMPED, F_SELF, SET_FIELDS
+from .layout import F_CARD, F_JUMPED, F_SELF, JUDGING, SET_FIELDS
 from .types import COLOR
 
 
@@ -264,7 +264,8 @@ class ExpressionLowering:
             k_number = g.k_number
             return Value(lambda st, fr: any(k_number[k] == number(st, fr) for k in st.hand_of(who(st, fr))))
         if isinstance(what, A.HoldPlayable):
-            return Value(lambda st, fr: st.holds_playable(who(st, fr)))
+            # In a strict restriction being judged (frame code JUDGING), by matching only: bounded.
+            return Value(lambda st, fr: st.holds_playable(who(st, fr), fr[0] == JUDGING))
         raise TypeError(f"no lowering for the holding '{what.rule}'")
 
     def e_is_out(self, e):

@@ -6,6 +6,8 @@ import random
 from bisect import bisect_right
 from functools import partial
 
+from ..effects import layout as D
+
 
 def shuffle(cards: list, rng: random.Random) -> None:
     """Shuffle in place: sort by one uniform random key per card.
@@ -120,8 +122,9 @@ class Cards:
         """Whether p may play k now."""
         return k in self._playable_kinds(p, [k])
 
-    def _playable_kinds(self, p: int, among=None) -> list[int]:
-        """The distinct kinds in `among` (default p's hand) that p may play now."""
+    def _playable_kinds(self, p: int, among=None, judge: bool = True) -> list[int]:
+        """The distinct kinds in `among` (default p's hand) that p may play now; with judge=False, those that
+        match, their strict restrictions not judged (`holds playable` inside a strict restriction)."""
         g = self.g
         hand = self.hands[p] if among is None else among
         if self.lock_owner >= 0 and p != self.lock_owner:
@@ -133,9 +136,9 @@ class Cards:
         else:
             ok = g.playable_after[self.color + 1][self.discard[-1]] if self.discard else None
             kinds = set(hand) if ok is None else set(hand) & ok
-        if g.strict_kinds and kinds & g.strict_kinds:
+        if judge and g.strict_kinds and kinds & g.strict_kinds:
             for k in list(kinds & g.strict_kinds):
-                fr = [-1, 0, p, k, True, False]
+                fr = [D.JUDGING, 0, p, k, True, False]
                 held = self.hands[p]
                 at = held.index(k)
                 del held[at]                       # judged as if k had left the hand, as at play time

@@ -119,7 +119,7 @@ class SetState(State):
         budget = [SEARCH_BUDGET]
         out = []
         for k in sorted(held):
-            if k in strict and not g.restriction[g.k_type[k]](self, [-1, 0, p, k, True, False]):
+            if k in strict and not g.restriction[g.k_type[k]](self, [D.JUDGING, 0, p, k, True, False]):
                 continue
             if self._extends(held, k, size, total, first, base, self.discard[-1], self.color, frame, budget):
                 out.append(k)

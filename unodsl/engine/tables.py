@@ -41,6 +41,12 @@ _STACK_ANSWERS = {
 }
 
 
+def _puts(variant) -> bool:
+    """Whether an effect of the variant puts cards on a pile (`P puts N cards on PILE`): a `put` decision."""
+    return variant.syntax is not None and any(isinstance(node, A.Put) for tree in variant.syntax.trees.values()
+                                              for node in A.walk(tree))
+
+
 def _option_names(variant) -> tuple[str, ...]:
     """Every option name of the variant's choices, sorted: the `option NAME` actions it has."""
     if variant.syntax is None:
@@ -173,11 +179,13 @@ class Tables:
         self.A_CATCH = self.A_TARGET + self.max_players
         self.A_GIVE = self.A_CATCH + self.max_players
         self.A_TRADE = self.A_GIVE + k
-        # `put K` only where the variant declares piles: every other variant keeps its action space.
+        # `put K` only where the variant declares piles or puts cards on a pile (`P puts N cards on
+        # discard` needs no declared pile): every other variant keeps its action space.
         self.A_PUT = self.A_TRADE + k * k
         self.pile_names = tuple(self.variant.piles)
         self.face_up = tuple(pile.face_up for pile in self.variant.piles.values())
-        self.A_OPTION = self.A_PUT + (k if self.pile_names else 0)
+        self.has_put = bool(self.pile_names) or _puts(self.variant)
+        self.A_OPTION = self.A_PUT + (k if self.has_put else 0)
         # One id per option name of the variant's choices (`P chooses:`), last: a variant without any
         # keeps the action space it always had.
         self.option_names = _option_names(self.variant)
@@ -277,7 +285,7 @@ class Tables:
             return (self.A_TARGET if verb == "target" else self.A_CATCH) + int(args[0])
         if verb == "give" and len(args) == 1 and args[0] in self.card_index:
             return self.A_GIVE + self.card_index[args[0]]
-        if verb == "put" and len(args) == 1 and args[0] in self.card_index and self.pile_names:
+        if verb == "put" and len(args) == 1 and args[0] in self.card_index and self.has_put:
             return self.A_PUT + self.card_index[args[0]]
         if verb == "trade" and len(args) == 2 and all(a in self.card_index for a in args):
             return self.A_TRADE + self.card_index[args[0]] * self.num_kinds + self.card_index[args[1]]

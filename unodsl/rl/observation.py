@@ -64,7 +64,7 @@ class ObservationEncoder:
         # The option decision (`P chooses:`) only where the variant has one, and the decision kinds of
         # named piles only where it declares piles: every other variant's layout is as it was.
         kinds = D.KINDS if game.option_names else tuple(kind for kind in D.KINDS if kind != D.OPTION)
-        self.kinds = kinds = kinds + (D.PILE_KINDS if game.pile_names else ())
+        self.kinds = kinds = kinds + (D.PILE_KINDS if game.has_put else ())
         self.kinds = kinds = kinds + (D.SET_KINDS if game.sets is not None else ())     # turn.sets' decision
         self.decision_index = {kind: i for i, kind in enumerate(kinds)}
         deck = len(game.deck) * game.max_packs        # deck.packs: the largest table's deck
