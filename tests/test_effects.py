@@ -622,7 +622,8 @@ def test_a_deciding_constant_ends_the_condition(condition, hand, expected):
 
 
 @pytest.mark.parametrize("condition", [
-    "1000000 * 1000000 + 1000000 > 1000000 * 1000",     # the product is clamped to 10**9, the sum is not
+    "1000000 * 1000000 + 1000000 == 1000000 * 1000",    # the product is held to 10**9, and so is the sum
+    "0 - 1000000 * 1000000 - 1000000 == 0 - 1000000 * 1000",    # the difference too (issue 30.7)
     "1000000 * 1000000 * 1000000 == 1000000 * 1000",
     "0 - 1000000 * 1000000 * 1000000 < 0",
 ])

@@ -245,3 +245,63 @@ def test_a_challenge_restriction_may_ask_holds_playable(tmp_path):
     game = clean_game(tmp_path, "cards:\n  number:\n    restriction: not next holds playable\n"
                                 "    restriction_check: challenge\n")
     play_both_modes(game, 2, 0)
+
+
+# ---------------------------------------------------------------- 12-14. tampered saves that loaded into invalid states
+
+def _saved_at(game: Game, kind: str, players: int = 3, seeds: int = 40) -> dict:
+    """The save of the first state of a random game (of some seed) waiting for a `kind` decision."""
+    for seed in range(seeds):
+        state = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.decision == kind:
+                return json.loads(state.to_json())
+            legal = state.legal_action_ids()
+            state.apply_id(legal[rng.randrange(len(legal))])
+    raise AssertionError(f"no '{kind}' decision met")
+
+
+def _refused(game: Game, saved: dict, match: str) -> None:
+    with pytest.raises(InvalidState, match=match):
+        State.from_json(game, json.dumps(saved))
+
+
+CHOOSER = "cards:\n  skip:\n    on_play: |\n      let t = choose player others\n      t draws 1\n"
+
+
+def test_a_decision_of_another_kind_than_its_effect_asks_is_refused(tmp_path):
+    game = clean_game(tmp_path, CHOOSER)
+    saved = _saved_at(game, D.TARGET)
+    assert State.from_json(game, json.dumps(saved)).legal_action_ids()
+    saved["pending"] = [D.COLOR, saved["pending"][1]]        # a `choose player` turned into a color decision
+    _refused(game, saved, r"field 'pending\[0\]' is a 'color' decision, but the effect paused .* asks for no 'color'")
+
+
+@pytest.mark.parametrize("kind", [D.COLOR, D.TARGET])
+def test_a_decision_given_to_an_eliminated_seat_is_refused(tmp_path, kind):
+    game = clean_game(tmp_path, CHOOSER)
+    saved = _saved_at(game, kind)
+    p = saved["pending"][1]
+    saved["eliminated"][p] = True                      # eliminated, their cards under the draw pile
+    saved["draw_pile"] = saved["hands"][p] + saved["draw_pile"]
+    saved["hands"][p] = []
+    _refused(game, saved, rf"field 'pending\[1\]' asks player {p}, who is eliminated")
+
+
+def test_an_uno_call_given_to_an_eliminated_seat_is_refused(tmp_path):
+    game = clean_game(tmp_path, "cards:\n  skip:\n    on_play: rotate hands\n")
+    saved = _saved_at(game, D.UNO, players=2, seeds=200)
+    p = saved["pending"][1]
+    saved["eliminated"][p] = True
+    saved["draw_pile"] = saved["hands"][p] + saved["draw_pile"]
+    saved["hands"][p] = []
+    _refused(game, saved, r"field '.*' .*eliminated")
+
+
+def test_a_set_rewritten_so_that_nothing_is_legal_is_refused(tmp_path):
+    game = clean_game(tmp_path, "turn:\n  sets: {max: 3, continue: 'true', finish: 'set.size == 2'}\n")
+    saved = _saved_at(game, D.SET, players=2)
+    assert State.from_json(game, json.dumps(saved)).legal_action_ids()
+    saved["set_play"][0] = 3                # as long as a set may be, and not one that may end
+    _refused(game, saved, r"field 'pending' asks player \d for a 'set' decision with no legal action")

@@ -58,6 +58,7 @@ class Program:
         self.game.code_locals.append(code.local_kinds)
         self.game.code_live.append(code.live)
         self.game.code_picks.append(dict(code.picks) or None)
+        self.game.code_calls.append(code.calls)
         self.lowered.append(code)
         return len(self.game.codes) - 1
 

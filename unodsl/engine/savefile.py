@@ -22,6 +22,7 @@ from . import fields as declaration
 from .errors import InvalidState
 from .flow import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_SETUP, AFTER_TURN_END, AFTER_TURN_START, AFTER_WINDOW,
                    CONTINUE_SET, END_TURN, HAND_OFF, OFFER_DRAWN, OFFER_TURN, WINDOWS)
+from .ops import DECIDES
 from .saved_values import (Bad, Loading, action, at, boolean, card_id, card_kind_or_none, cards, color, color_or_none,
                            frames, integer, is_int, list_of, one_of, optional, per_seat, players, revealed, rng, saved_rng,
                            seat, seat_or_none, show)
@@ -151,9 +152,17 @@ def pending(value, ld):
     if len(value) != 2 + len(rest):
         raise Bad(f"a '{kind}' decision has {2 + len(rest)} entries, not {len(value)}")
     p = ld.actor = at(1, seat, value[1], ld)
+    if ld.got["eliminated"][p]:
+        raise Bad(f"asks player {p}, who is eliminated (field 'eliminated'): an eliminated player decides nothing",
+                  (1,))
     if in_effect != bool(ld.got["frames"]):
         raise Bad(f"is a '{kind}' decision, made " + ("inside an effect, but field 'frames' is empty" if in_effect
                                                         else "outside effects, but field 'frames' is not empty"))
+    if in_effect:
+        code = _top(ld)[D.F_CODE]
+        if not any(DECIDES.get(name) == kind for name in ld.game.code_calls[code]):
+            raise Bad(f"is a '{kind}' decision, but the effect paused in the last of field 'frames' (code {code}) "
+                      f"asks for no '{kind}' decision", (0,))
     loaded = (kind, p) + tuple(at(i, check, item, ld) for i, (check, item) in enumerate(zip(rest, value[2:]), 2))
     _agrees(kind, p, ld)
     return loaded
@@ -342,6 +351,11 @@ def load_state(game, text: str):
     state = game.state_class.__new__(game.state_class)
     for name in declaration.SLOTS:
         setattr(state, name, ld.got[name] if name in ld.got else UNSAVED[name](game, ld.got["n"]))
+    if not state.over and not state.legal_action_ids():
+        # Each field is valid and agrees with the others, yet together they leave the player nothing to
+        # do (a set rewritten so that no card may go on it and it may not end): the game could not go on.
+        raise InvalidState(f"field 'pending' asks player {state.pending[1]} for a '{state.pending[0]}' decision "
+                           "with no legal action, but the game is not over (field 'over')")
     return state
 
 
