@@ -305,3 +305,24 @@ def test_a_set_rewritten_so_that_nothing_is_legal_is_refused(tmp_path):
     assert State.from_json(game, json.dumps(saved)).legal_action_ids()
     saved["set_play"][0] = 3                # as long as a set may be, and not one that may end
     _refused(game, saved, r"field 'pending' asks player \d for a 'set' decision with no legal action")
+
+
+# ---------------------------------------------------------------- 10. elif / else without their if
+
+@pytest.mark.parametrize("effect,word,line", [
+    ("skip next\n      elif hand(self) > 2:\n          next draws 1", "elif", 8),
+    ("skip next\n      else:\n          next draws 1", "else", 8),
+    ("elif hand(self) > 2:\n          next draws 1", "elif", 7),
+    ("if hand(self) > 2:\n          skip next\n      else:\n          reverse\n      else:\n          next draws 1", "else", 11),
+])
+def test_a_branch_without_its_if_is_reported_at_the_branch(tmp_path, effect, word, line):
+    # Before: at the next token ('hand', ':'), with a hint about that token ("did you mean 'and'?").
+    found = headers(tmp_path, f"cards:\n  skip:\n    on_play: |\n      {effect}\n")
+    assert found == [f"{line}:7: E401 '{word}' without an 'if' before it: an '{word}' follows the block of an "
+                     "'if' (or 'elif') at the same indentation"]
+
+
+def test_an_error_inside_an_elif_that_has_its_if_is_reported_as_before(tmp_path):
+    found = headers(tmp_path, "cards:\n  skip:\n    on_play: |\n      if hand(self) > 2:\n          skip next\n"
+                              "      elif hand(self) = 3:\n          reverse\n")
+    assert len(found) == 1 and found[0].startswith("9:23: E401 unexpected '='")

@@ -11,6 +11,7 @@ import functools
 import hashlib
 import json
 import pickle
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -209,6 +210,12 @@ def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Dia
         code, msg = message.split(" ", 1)
         if start == "condition":
             line, column = _unflatten(original, column)
+        elif (orphan := _orphan_branch(source, line)) is not None:
+            # `elif`/`else` with no `if` before it: the parser read the word as a name and stumbled on
+            # the next token, with a hint about that token. Say what is wrong, at the word itself.
+            column, word = orphan
+            return None, [diagnostic_at(text, line, column, "E401", f"'{word}' without an 'if' before it: an "
+                                        f"'{word}' follows the block of an 'if' (or 'elif') at the same indentation")]
         comparison = isinstance(err, UnexpectedToken) and err.token.value == "="
         if comparison:              # `let x = ...` and `set x = ...` take it: anywhere else it was meant as a test
             msg += " (to compare, write '==')"
@@ -221,6 +228,30 @@ def parse_tree(text: Text, start: str = "effect") -> tuple[Tree | None, list[Dia
         line = _bad_dedent_line(source)
         return None, [diagnostic_at(text, line, 1, "E403",
                                "this line's indentation matches no enclosing block")]
+
+
+_BRANCH = re.compile(r"[ \t]*(elif|else)\b")
+_OPENS_BRANCH = re.compile(r"(if|elif)\b")
+
+
+def _orphan_branch(source: str, line: int) -> tuple[int, str] | None:
+    """(column, word) when line `line` begins with `elif` or `else` and no `if` or `elif` at its
+    indentation comes before it (the last line at or left of that indentation); else None."""
+    lines = source.split("\n")
+    if not 1 <= line <= len(lines) or (match := _BRANCH.match(lines[line - 1])) is None:
+        return None
+    indent = len(lines[line - 1][:match.start(1)].expandtabs(4))
+    for before in reversed(lines[:line - 1]):
+        stripped = before.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        level = len(before[:len(before) - len(before.lstrip(" \t"))].expandtabs(4))
+        if level > indent:
+            continue                        # inside the block of the statement before
+        if level == indent and _OPENS_BRANCH.match(stripped):
+            return None                     # it has its `if`: the error is something else
+        break
+    return match.start(1) + 1, match.group(1)
 
 
 def _bad_dedent_line(source: str) -> int:
