@@ -4,7 +4,10 @@ Generated variants (extending tests/corpus/base.yaml or variants/classic.yaml) a
 effects come from the grammar (`tests.test_fuzz.sentences`) or from templates aimed at the
 places where adversarial testing found bugs: exchanges larger than a hand, eliminations
 followed by hand-offs, decisions inside events, zero-point decks, redeals, rotations, swaps,
-trades, `next seat` / `seat after P`, loops and nested ifs. Only the variants `check` accepts
+trades, `next seat` / `seat after P`, loops and nested ifs; the campaigns extend each template
+variant (`_extend`) with the rest of the language (choices, procedures, chance, scores, teams'
+words, challenges, piles, `turn.draw`, uno and scoring sections...) and the features of issue 30's
+findings (tests/test_fuzz_coverage.py holds them to every grammar rule and schema key). Only the variants `check` accepts
 (no error) are played; the shipped variants, house rules and pairs of house rules are played
 too. Every game is checked after every action by `GameChecker` (see its docstring for the
 list of invariants, docs/reliability.md for what each guarantees).
@@ -288,8 +291,10 @@ def variant_text(base: str, cards: dict, top: dict | None = None, zero_points: b
         if isinstance(value, dict):
             out.append(f"{key}:")
             for sub, subvalue in value.items():
-                effect = isinstance(subvalue, str) and sub in ("on_deal", "after_draw", "player_out", "turn_start",
-                                                                  "turn_end", "card_played")
+                effect = (isinstance(subvalue, str) and sub in ("on_deal", "after_draw", "player_out", "turn_start",
+                                                                 "turn_end", "card_played", "draw", "on_end",
+                                                                 "penalty", "default")
+                          and not subvalue.isdigit())
                 text = _block(subvalue, 4) if effect else subvalue
                 out.append(f"  {sub}: {text}")
         else:
@@ -467,14 +472,127 @@ COLLECTION_STRICT = STRICT + ["count(cards of self where card.color == current) 
 COLLECTION_ELIMINATE_WHEN = ELIMINATE_WHEN + ["count(cards of self where card is wild) >= {N}"]
 
 
+# ---- the extension (template_variant(..., extra=rng)): every statement, expression and section the
+# language has, and the features of issue 30's findings (forced plays inside forced plays, a penalty
+# that may be negative under stacking, unbounded sums, puts on draw and discard, variables where the
+# conditions read none). tests/test_fuzz_coverage.py fails when a grammar rule or schema key has none.
+EXTRA_ON_PLAY = [
+    "self draws 2\nself must play color current",                        # 30.1: forced plays nest
+    "next draws hand(next) - hand(self) and loses turn",                 # 30.6: negative under stacking
+    "set heat = heat + heat + 1\nset total = total + total + {N}",      # 30.7: unbounded sums
+    "self puts {N} cards on discard",                                    # 30.4
+    "{P} puts 1 card on draw\nmove 1 card from discard to draw",
+    "self chooses:\n    calm:\n        skip next\n    angry if hand(self) > {N}:\n        next draws {N}\n"
+    "    pass:\n        nothing",
+    "do punish(next, {N})",
+    "{P} scores {N}",
+    "set color current",
+    "let r = random(1, {N})\nnext draws r",
+    "let r = random luck\nrepeat r:\n    {P} draws 1",
+    "{P} draws until drawn is wild or drawn.number == {N}",
+    "if next holds number {N} or next holds card skip:\n    skip next\nelif hand(next) > -{N}:\n    reverse",
+    "if count(others) > 1 and max hand of others > min hand of all:\n    nothing\nelse:\n    reverse",
+    "for each p in all from next:\n    p draws 1",
+    "for each p in others from self:\n    if hand(p) < {N}:\n        p draws 1",
+    "if jumped:\n    extra turn",
+    "if count(bank) > 0 and top of pot.number > 3:\n    skip next",
+    "next may challenge:\n    guilty: self draws 2\n    innocent: next draws 2\n    accepted: skip next",
+    "self must play color current else:\n    self draws 1",
+    "set heat = stack + direction + players",
+]
+EXTRA_TEAMS = [
+    "partner of next draws 1",
+    "for each p in opponents:\n    p draws 1",
+    "for each p in team of next:\n    p draws 1",
+    "if next is partner of self:\n    skip next",
+    "for each p in teams:\n    p draws 1",
+    "partner draws 1",
+    "if not partner is out and hand(partner) > 1:\n    partner gives half(hand(partner)) to next",
+]
+EXTRA_ON_START = ["flip again", "return and flip again", "nothing", "reverse\nextra turn"]
+
+
+def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) -> None:
+    """Add to a template variant what the templates leave out: one more card with an extra effect, and
+    some of the sections and keys the language has (each with its chance)."""
+    effects = EXTRA_TEAMS if teams and rng.random() < 0.5 else EXTRA_ON_PLAY
+    card = {"per_color": 1, "points": 10, "on_play": _fill(rng.choice(effects), rng)}
+    if "challenge" in card["on_play"]:
+        card["restriction"] = "not self holds color current"
+    if rng.random() < 0.5:
+        card.update(name="Extra", text="An extra card.", label="x", attrs="{value: 3}")
+    if rng.random() < 0.3:
+        card["on_start"] = rng.choice(EXTRA_ON_START)
+    if "attrs" in card and rng.random() < 0.4:
+        card["match"] = "card.color == current or top.value == card.value"
+    if rng.random() < 0.2:
+        card["draw"] = rng.randint(1, 3)
+    cards["gen_extra"] = card
+    second = EXTRA_TEAMS if teams else EXTRA_ON_PLAY          # a second card: more of them in each variant
+    cards["gen_extra_2"] = {"count": 2, "wild": "true", "points": 0, "on_play": _fill(rng.choice(second), rng)}
+    if base == "base.yaml" and rng.random() < 0.3:       # (classic states its deck's total)
+        cards["gen_numbered"] = {"numbers": '{"1-3": 1}', "kind": "number", "points": "face", "colors": "[red, blue]",
+                                 "label": "n"}
+    top["state"] = dict(top["state"], total="{type: int, initial: 1, summary: A sum, visibility: hidden}")
+    top["player_state"] = dict(top["player_state"], mood="{type: enum, values: [calm, angry], reset: round}",
+                               score="{type: int, min: 0, max: 9, initial: 2, reset: match}")
+    top["procedures"] = "{punish: {params: {who: player, n: number}, body: \"who draws n\"}}"
+    top["distributions"] = "{luck: {1: 5, 2: 3, 3: 1}}"
+    top["rulings"] = ("{flag: {value: true, summary: A flag., section: \"1.2\", tag: A}, "
+                      "pick: {value: a, choices: [a, b]}}")
+    if rng.random() < 0.3:
+        top["description"], top["version"], top["sources"] = "Generated.", 2, "[a fuzz campaign]"
+    if rng.random() < 0.4:
+        penalty = rng.choice(["2", "self draws 2", "catcher gives 1 to self", "self draws 1\ncatcher draws 1"])
+        top["uno"] = {"at": str(rng.choice([1, 2])), "call": "UNO", "penalty": penalty,
+                      "enabled": rng.choice(["true", "true", "false"])}
+        if teams:
+            top["uno"]["partner_may_call"] = "true"
+    if rng.random() < 0.2:
+        top["jump_in"] = "{enabled: true, wilds: %s}" % rng.choice(["true", "false"])
+    if rng.random() < 0.3:
+        top["scoring"] = "{mode: %s, target: %d, by: %s, max_rounds: %d}" % (
+            rng.choice(["winner_collects", "lowest_held", "none"]), rng.choice([50, 200]),
+            "team" if teams else "player", rng.choice([3, 20]))
+    turn = top.setdefault("turn", {})
+    if rng.random() < 0.25:
+        turn["draw"] = rng.choice(["self draws 1", "self draws 2", "self draws until playable",
+                                   "self draws 1\nif hand(self) > 9:\n    next draws 1"])
+    if rng.random() < 0.25:
+        turn["may_draw_if"] = rng.choice(['"hand(next) < 3"', "'true'", "'false'", '"not self holds wild"'])
+    if rng.random() < 0.2:
+        turn["lock_allows_wild"] = rng.choice(["true", "false"])
+    if not turn:
+        del top["turn"]
+    top["deal"]["dealer"] = rng.choice(["random", "high_card", "seat_0"])
+    if rng.random() < 0.2:
+        top["start"] = {"default": rng.choice(EXTRA_ON_START)}
+    if rng.random() < 0.2:
+        top["round"]["on_end"] = rng.choice(["self scores 5", "for each p in others:\n    p scores 1", "nothing"])
+    if teams and rng.random() < 0.5:
+        top["teams"] = "{size: 2, seating: alternate}"
+    if rng.random() < 0.2:
+        top["colors"] = "[red, blue]" if base == "base.yaml" else "[red, yellow, green, blue]"
+    if "stacking" in top and rng.random() < 0.5:
+        if "draw" in card:
+            top["stacking"]["cards"] = "[gen_extra]"
+        top["stacking"]["challenge"] = rng.choice(["true", "false"])
+        top["stacking"]["enabled"] = "true"
+    if rng.random() < 0.1:
+        top["match"] = "heat > 3 or card.color == current"          # refused (E516): a variable in a match
+    if rng.random() < 0.1:
+        top.setdefault("turn", {})["sets"] = "{max: 3, continue: 'card.number == top.number and heat < 5'}"  # E540
+
+
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:
     return (template.replace("{N}", str(rng.randint(1, big)))
             .replace("{P}", rng.choice(PLAYERS)).replace("{Q}", rng.choice(PLAYERS)))
 
 
 def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list = STRICT,
-                     eliminate_when: list = ELIMINATE_WHEN) -> tuple[str, str]:
-    """(base, text) of a variant made from the templates, with small tables and small hands."""
+                     eliminate_when: list = ELIMINATE_WHEN, extra: random.Random | None = None) -> tuple[str, str]:
+    """(base, text) of a variant made from the templates, with small tables and small hands; with `extra`
+    (a generator of its own, so that `rng` makes the same variant as before), extended by _extend."""
     base = rng.choice(["base.yaml", "base.yaml", "classic.yaml"])
     teams = rng.random() < 0.15
     cards, top = {}, dict(VARIABLES)
@@ -545,6 +663,8 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
         top["deck_rules"] = f"{{reshuffle: false, packs: {{'3-4': {rng.randint(1, 3)}}}}}"
     if rng.random() < 0.2:
         top["round"]["blocked"] = rng.choice(["fewest_points", "fewest_cards", "no_winner"])
+    if extra is not None:
+        _extend(extra, base, cards, top, teams)
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 
@@ -578,7 +698,7 @@ KNOWN = ["zero_point_single_rounds", "matches_cut_short"]
 
 def _template_campaign(record_property, name: str, variants: int, games: int) -> None:
     for seed in range(variants):
-        base, text = template_variant(random.Random(seed))
+        base, text = template_variant(random.Random(seed), extra=random.Random(~seed))
         _play_generated(name, text, base, seed, games)
     _report(record_property, name, _KEYS)
     assert COUNTS[f"{name}_clean"] >= variants // 2, "most template variants should check clean"
@@ -837,6 +957,16 @@ def test_a_player_eliminated_while_the_catch_window_is_open_cannot_be_caught():
     game = compile_text(text, base).game
     assert game.variant.eliminate_when and "after_draw" in text
     GameChecker(game, Game(game.variant, fast=False), "template 649").play(3, 649_003, match=True)
+
+
+# A gift whose taker a card of it knocked out (round.eliminate_when) went on to the eliminated player:
+# 'give' asked for the next card with an eliminated destination. Found by the extended template
+# campaign (template 186, its second game, issue 30's "keep it fixed"); fixed in Moves._apply_give.
+def test_a_gift_stops_when_a_card_of_it_eliminates_the_taker():
+    base, text = template_variant(random.Random(186), extra=random.Random(~186))
+    game = compile_text(text, base).game
+    assert game.variant.eliminate_when and " gives " in text
+    GameChecker(game, Game(game.variant, fast=False), "template 186").play(4, 186_001)
 
 
 # A match on a deck whose every card scores 0 never ended: no score reaches the target. scoring.max_rounds

@@ -249,13 +249,15 @@ class Moves:
             self._cards_moved()
         else:
             self.limbo[-1 - dest].append(k)
-        if left > 1 and self.hands[giver] and self._pick_kinds(giver):
+        # A card given may knock the giver or the taker out (round.eliminate_when): the gift stops there.
+        if left > 1 and self.hands[giver] and self._pick_kinds(giver) and not (dest >= 0 and self.eliminated[dest]):
             self.pending = (D.GIVE, giver, left - 1, dest)
             return
         # Hands are judged for UNO once the whole gift has moved; an exchange judges both at its end.
         if dest >= 0:
-            self._hand_changed(dest)
-            self._hand_changed(giver)
+            for q in (dest, giver):
+                if not self.eliminated[q]:
+                    self._hand_changed(q)
         self._resume()
 
     def _apply_trade(self, a: int) -> None:
