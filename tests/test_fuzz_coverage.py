@@ -3,7 +3,8 @@ unodsl/effects/effect.lark or a key of schemas/variant.schema.json has no genera
 
 "Covered" is strict: the rule or key must occur in a generated variant that `check` accepts
 (the ones the campaigns of tests/test_fuzz_games.py then play with their invariants), among the
-template variants with their extension (`template_variant(rng, extra)`) and the variants whose
+template variants with their extension (`template_variant(rng, extra=...)`), the collection
+templates (issue 29) and the variants whose
 effects come from the grammar (`grammar_variant`). A rule is a name the parser puts in its tree
 (a rule, or an alias such as `skip_many`); a key is a path in the schema (`cards.*.on_play`,
 `house_rule.conflicts[].with`).
@@ -26,10 +27,12 @@ from hypothesis import given, settings, HealthCheck
 from unodsl.effects import ast as A
 from unodsl.effects.parse import parse_tree, parser
 
-from test_fuzz_games import compile_text, grammar_variant, template_variant
+from test_fuzz_games import (COLLECTION_ELIMINATE_WHEN, COLLECTION_ON_PLAY, COLLECTION_STRICT, compile_text,
+                             grammar_variant, template_variant)
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE_SEEDS = 300            # the template variants looked at (the default campaign plays 200)
+COLLECTION_SEEDS = 60           # issue 29's collection templates (test_collection_templates_play_safely plays 60)
 GRAMMAR_EXAMPLES = 150          # the grammar variants looked at (as many as the default campaign plays)
 
 # Covered by no generator yet, and why. Each entry must stay uncovered (else remove it).
@@ -140,6 +143,10 @@ def _coverage() -> Coverage:
     found = Coverage()
     for seed in range(TEMPLATE_SEEDS):
         base, text = template_variant(random.Random(seed), extra=random.Random(~seed))
+        found.add(text, base)
+    for seed in range(COLLECTION_SEEDS):
+        base, text = template_variant(random.Random(seed), COLLECTION_ON_PLAY, COLLECTION_STRICT,
+                                      COLLECTION_ELIMINATE_WHEN)
         found.add(text, base)
 
     @settings(max_examples=GRAMMAR_EXAMPLES, deadline=None, database=None, derandomize=True,

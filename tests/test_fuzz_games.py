@@ -499,6 +499,7 @@ EXTRA_ON_PLAY = [
     "next may challenge:\n    guilty: self draws 2\n    innocent: next draws 2\n    accepted: skip next",
     "self must play color current else:\n    self draws 1",
     "set heat = stack + direction + players",
+    "if heavy(next, {N}):\n    next draws 1\nset heat = margin(self)",                # functions (issue 29)
 ]
 EXTRA_TEAMS = [
     "partner of next draws 1",
@@ -538,6 +539,8 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
                                score="{type: int, min: 0, max: 9, initial: 2, reset: match}")
     top["procedures"] = "{punish: {params: {who: player, n: number}, body: \"who draws n\"}}"
     top["distributions"] = "{luck: {1: 5, 2: 3, 3: 1}}"
+    top["functions"] = ("{heavy: {params: {p: player, n: number}, value: \"hand(p) > n\", summary: A big hand.}, "
+                        "margin: {params: {p: player}, value: \"hand(p) - hand(next of p)\"}}")
     top["rulings"] = ("{flag: {value: true, summary: A flag., section: \"1.2\", tag: A}, "
                       "pick: {value: a, choices: [a, b]}}")
     if rng.random() < 0.3:
