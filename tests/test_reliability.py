@@ -303,8 +303,9 @@ def test_a_set_rewritten_so_that_nothing_is_legal_is_refused(tmp_path):
     game = clean_game(tmp_path, "turn:\n  sets: {max: 3, continue: 'true', finish: 'set.size == 2'}\n")
     saved = _saved_at(game, D.SET, players=2)
     assert State.from_json(game, json.dumps(saved)).legal_action_ids()
-    saved["set_play"][0] = 3                # as long as a set may be, and not one that may end
-    _refused(game, saved, r"field 'pending' asks player \d for a 'set' decision with no legal action")
+    saved["set_play"][0] = 3                # as long as a set may be, and not one that may end: nothing legal
+    _refused(game, saved, r"field 'set_play\[0\]' is a set of 3 cards, as long as turn.sets' max allows, but "
+                          r"field 'pending' asks to go on with it")
 
 
 # ---------------------------------------------------------------- 10. elif / else without their if

@@ -261,6 +261,10 @@ def set_play(value, ld):
     if not isinstance(value, list) or len(value) != 4:
         raise Bad(f"must be [] or [size, sum, first card, card under it], not {show(value)}")
     longest = ld.game.sets.max
+    if ld.got["pending"] is not None and ld.got["pending"][0] == D.SET and is_int(value[0]) and value[0] >= longest:
+        # The engine asks to go on with a set only while a card may still go on it (SetState._offer_set).
+        raise Bad(f"is a set of {value[0]} cards, as long as turn.sets' max allows, but field 'pending' asks to "
+                  "go on with it", (0,))
     return [at(0, integer(1, lambda ld: longest), value[0], ld), at(1, integer(0), value[1], ld),
             at(2, card_kind_or_none, value[2], ld), at(3, card_kind_or_none, value[3], ld)]
 
@@ -351,11 +355,6 @@ def load_state(game, text: str):
     state = game.state_class.__new__(game.state_class)
     for name in declaration.SLOTS:
         setattr(state, name, ld.got[name] if name in ld.got else UNSAVED[name](game, ld.got["n"]))
-    if not state.over and not state.legal_action_ids():
-        # Each field is valid and agrees with the others, yet together they leave the player nothing to
-        # do (a set rewritten so that no card may go on it and it may not end): the game could not go on.
-        raise InvalidState(f"field 'pending' asks player {state.pending[1]} for a '{state.pending[0]}' decision "
-                           "with no legal action, but the game is not over (field 'over')")
     return state
 
 
