@@ -500,6 +500,8 @@ EXTRA_ON_PLAY = [
     "self must play color current else:\n    self draws 1",
     "set heat = stack + direction + players",
     "if heavy(next, {N}):\n    next draws 1\nset heat = margin(self)",                # functions (issue 29)
+    "self draws 1\nself must play where card.color == current or card is wild",
+    "{P} must play where card is number else:\n    {P} draws 1",
 ]
 EXTRA_TEAMS = [
     "partner of next draws 1",

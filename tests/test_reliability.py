@@ -270,6 +270,13 @@ def _refused(game: Game, saved: dict, match: str) -> None:
 CHOOSER = "cards:\n  skip:\n    on_play: |\n      let t = choose player others\n      t draws 1\n"
 
 
+def test_every_instruction_that_pauses_says_which_decision_it_asks_for():
+    # A saved decision made inside an effect is checked against ops.DECIDES: a new pausing instruction
+    # missing there would make the loader refuse its own saves.
+    from unodsl.engine.ops import DECIDES, OP_FLAGS
+    assert sorted(name for name, flags in OP_FLAGS.items() if D.PAUSES in flags) == sorted(DECIDES)
+
+
 def test_a_decision_of_another_kind_than_its_effect_asks_is_refused(tmp_path):
     game = clean_game(tmp_path, CHOOSER)
     saved = _saved_at(game, D.TARGET)

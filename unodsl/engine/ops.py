@@ -675,7 +675,8 @@ def put_cards(st, p: int, n: int, dest: int) -> int:
 # The decision each pausing instruction asks for: a saved decision made inside an effect must be one
 # that the instructions of its innermost frame's code can ask (savefile.pending).
 DECIDES = {"choose_color": D.COLOR, "flip_all": D.COLOR, "choose_player": D.TARGET, "give": D.GIVE,
-           "exchange_pick": D.GIVE, "trade": D.TRADE, "must_play": D.FORCED, "challenge": D.CHALLENGE,
+           "exchange_pick": D.GIVE, "trade": D.TRADE, "must_play": D.FORCED, "must_play_where": D.FORCED,
+           "challenge": D.CHALLENGE,
            "choose_option": D.OPTION, "put_cards": D.PUT}
 
 
