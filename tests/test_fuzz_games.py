@@ -219,7 +219,8 @@ class GameChecker:
         elif kind == D.STACK:
             assert s.stack > 0 and s.stack_victim == p, f"{at}: stack {s.stack} for {s.stack_victim}"
         elif kind == D.FORCED:
-            assert plays and all(g.k_color[c] == s.pending[2] for c in plays), f"{at}: forced play"
+            # A color (`must play color C`), or -1 for `must play where COND`, whose filter the effect holds.
+            assert plays and (s.pending[2] < 0 or all(g.k_color[c] == s.pending[2] for c in plays)), f"{at}: forced play"
         elif kind == D.UNO:
             assert len(hand) == g.uno_left, f"{at}: asked to call UNO holding {len(hand)} (uno.at {g.uno_left})"
         elif kind == D.CATCH:
