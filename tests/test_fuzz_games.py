@@ -503,6 +503,7 @@ EXTRA_ON_PLAY = [
     "if heavy(next, {N}):\n    next draws 1\nset heat = margin(self)",                # functions (issue 29)
     "self draws 1\nself must play where card.color == current or card is wild",
     "{P} must play where card is number else:\n    {P} draws 1",
+    "clear color\nif hand(self) > {N}:\n    choose color",
 ]
 EXTRA_TEAMS = [
     "partner of next draws 1",
