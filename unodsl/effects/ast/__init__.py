@@ -1,4 +1,4 @@
-"""The effect syntax tree: one frozen dataclass per grammar rule, each with its source span.
+"""The effect syntax tree: one frozen, slotted node class per grammar rule, each with its source span.
 
 `effects.parse` builds it once from Lark's tree; the checker, the folder, the lowering
 and the rulebook read it. Each class names the grammar rule (or alias) it stands for in
@@ -38,9 +38,7 @@ EXPRESSIONS = tuple(sorted(name for name, cls in NODES.items() if issubclass(cls
 
 def children(node) -> Iterator[Node]:
     """The nodes directly below `node` (clause tests and bodies, branches, operands), in source order."""
-    for name in node.__dataclass_fields__:
-        if name in ("span", "text", "op_span"):
-            continue
+    for name in node._fields:         # the keyword-only fields (span, text, op_span) are not nodes
         value = getattr(node, name)
         if isinstance(value, Node):
             yield value

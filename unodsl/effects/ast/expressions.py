@@ -3,9 +3,7 @@ players, groups), and the declared variables' statements and reads."""
 
 from __future__ import annotations
 
-from dataclasses import field
-
-from .nodes import Expr, Node, Span, Stmt, _rule
+from .nodes import KEYWORD, Expr, Node, Span, Stmt, _rule
 
 
 # ---- expressions: operators ----------------------------------------------------------------------
@@ -31,7 +29,7 @@ class Compare(Expr):
     left: Expr
     op: str
     right: Expr
-    op_span: Span = field(kw_only=True, compare=False, repr=False)
+    op_span: Span = KEYWORD
 
 
 @_rule("binop")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .nodes import Expr, Node, Span, Stmt, _rule
+from .nodes import Expr, Node, Span, Stmt, _node, _rule
 
 
 # ---- statements ----------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ class Repeat(Stmt):
 BRANCHES = ("guilty", "innocent", "accepted")      # a challenge's branches, in the order they are laid out
 
 
-@dataclass(frozen=True, slots=True)
+@_node
 class Branch(Node):
     """One branch of a challenge; `kind` is its grammar alias, one of BRANCHES."""
 
