@@ -184,6 +184,25 @@ def test_a_whole_recorded_game_tells_no_seat_a_card_it_may_not_see(classic):
 # --- remote seats (ws://) ------------------------------------------------------------------------------
 
 
+class Received(list):
+    """The messages the remote program was sent, in order; the server's thread appends to it."""
+
+    def __init__(self):
+        super().__init__()
+        self.changed = threading.Condition()
+
+    def add(self, message: dict) -> None:
+        with self.changed:
+            self.append(message)
+            self.changed.notify_all()
+
+    def wait_for(self, predicate) -> None:
+        """Wait until the messages meet `predicate`: the last of them (a `result`) may still be on its
+        way through the socket when the game that sent it has returned."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: predicate(self), timeout=60), [m["type"] for m in self]
+
+
 @pytest.fixture()
 def remote_agent():
     """The documented remote program (docs/examples/agents/remote_agent.py) on a free loopback port,
@@ -195,12 +214,12 @@ def remote_agent():
     spec = importlib.util.spec_from_file_location("remote_agent", REPO / "docs/examples/agents/remote_agent.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    received = []
+    received = Received()
 
     def handle(connection):
         for raw in connection:
             message = json.loads(raw)
-            received.append(message)
+            received.add(message)
             if message["type"] == "decide":
                 connection.send(json.dumps({"action": module.choose(message)}))
 
@@ -219,6 +238,7 @@ def test_a_remote_program_plays_whole_games_in_simulate(remote_agent):
                                        "--bots", f"{url},heuristic", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["games"] == 3
+    received.wait_for(lambda messages: sum(m["type"] == "result" for m in messages) == 3)
     kinds = [m["type"] for m in received]
     assert kinds.count("reset") == 3 and kinds.count("result") == 3 and kinds.count("decide") > 20
     decide = next(m for m in received if m["type"] == "decide")
