@@ -7,6 +7,7 @@ message, none for time. A slow check is made slow by holding it on an event, not
 from __future__ import annotations
 
 import os
+import re
 import threading
 
 import pytest
@@ -169,6 +170,7 @@ def test_a_ruling_of_the_wrong_type_is_refused_in_words(served):
     error = answer.json()["error"]
     _no_path(error)
     assert "draw_two_start_skips" in error and "true or false" in error
+    assert not re.search(r"\bE\d{3}\b", error)                         # words, not a diagnostic code
 
 
 def test_house_rules_that_cannot_be_combined_are_refused_in_words(served):
@@ -178,6 +180,7 @@ def test_house_rules_that_cannot_be_combined_are_refused_in_words(served):
     error = answer.json()["error"]
     _no_path(error)
     assert "stacking-mattel" in error and "stacking-progressive" in error and "only one" in error
+    assert not re.search(r"\bE\d{3}\b", error)
 
 
 # --- finding 18: a limit per client, and a short life for rooms never started

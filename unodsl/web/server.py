@@ -222,7 +222,8 @@ class Lobby:
         return result.game
 
     def in_words(self, errors, path: str, includes) -> str:
-        """Diagnostics as a client is told them: where by name (the variant, a house rule), never a path."""
+        """Diagnostics as a client is told them: where by name (the variant, a house rule), in words: never a path
+        nor a diagnostic code."""
         here = os.path.realpath(self.variant_path)
         variant = self.base.variant.name if hasattr(self, "base") else "the variant"
         names = {os.path.realpath(s.path): s for s in self.shipped.values()}
@@ -238,7 +239,7 @@ class Lobby:
                 where = f"{'house rule' if s.house_rule else 'variant'} {s.name}, line {d.line}"
             else:
                 where = f"a file {variant} extends, line {d.line}"
-            lines.append(f"{where}: {d.code} {_no_paths(d.message)}")
+            lines.append(f"{where}: {_no_paths(d.message)}")       # no diagnostic code: a player reads it
         return "\n".join(lines)
 
     def house_rules(self) -> list[str]:
