@@ -390,12 +390,11 @@ class _Builder(CardSections):
                 out[name] = Distribution(name, tuple(v for v, _ in pairs), tuple(w for _, w in pairs), spec)
         return out
 
-    def build_procedures(self) -> dict[str, Procedure]:
-        """The `procedures:` map (the schema holds its form; effects.check checks the bodies and calls)."""
-        node = self.get(self.root, "procedures")
-        out: dict[str, Procedure] = {}
+    def _named_specs(self, key: str):
+        """(name, spec, typed parameters) of each entry of a `procedures:`-like map (the schema holds its form)."""
+        node = self.get(self.root, key)
         if node is None or node.kind != "map":
-            return out
+            return
         for name, spec in node.value.items():
             if spec.kind != "map":
                 continue
@@ -403,24 +402,17 @@ class _Builder(CardSections):
             typed = tuple((param, kind.value) for param, kind in (params.value.items() if params is not None
                                                                    and params.kind == "map" else ())
                           if kind.kind == "scalar" and kind.value in ("player", "number", "color"))
-            out[name] = Procedure(name, typed, self.text(spec, "body"), spec)
-        return out
+            yield name, spec, typed
+
+    def build_procedures(self) -> dict[str, Procedure]:
+        """The `procedures:` map (effects.check checks the bodies and calls)."""
+        return {name: Procedure(name, typed, self.text(spec, "body"), spec)
+                for name, spec, typed in self._named_specs("procedures")}
 
     def build_functions(self) -> dict[str, Function]:
-        """The `functions:` map (the schema holds its form; effects.check checks the values and calls)."""
-        node = self.get(self.root, "functions")
-        out: dict[str, Function] = {}
-        if node is None or node.kind != "map":
-            return out
-        for name, spec in node.value.items():
-            if spec.kind != "map":
-                continue
-            params = self.get(spec, "params")
-            typed = tuple((param, kind.value) for param, kind in (params.value.items() if params is not None
-                                                                   and params.kind == "map" else ())
-                          if kind.kind == "scalar" and kind.value in ("player", "number", "color"))
-            out[name] = Function(name, typed, self.condition(spec, "value"), spec)
-        return out
+        """The `functions:` map (effects.check checks the values and calls)."""
+        return {name: Function(name, typed, self.condition(spec, "value"), spec)
+                for name, spec, typed in self._named_specs("functions")}
 
     def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:
         out: dict[str, tuple[Conflict, ...]] = {}
