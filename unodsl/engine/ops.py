@@ -603,12 +603,17 @@ def take_cards(st, p: int, n: int, source: int) -> None:
             break                               # the card that knocks them out is their last
     st.steps += got
     if got:
-        if st.events is not None:
-            names = st.g.card_names
-            st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in hand[-got:]),
-                                     source=E.pile_name(st.g, source)))
-        st._hand_changed(p)
-        st._cards_moved()
+        _took(st, p, got, source)
+
+
+def _took(st, p: int, got: int, source: int) -> None:
+    """After p took `got` cards (the last of their hand) from a pile: the event, then the hand's and cards' watchers."""
+    if st.events is not None:
+        names = st.g.card_names
+        st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in st.hands[p][-got:]),
+                                 source=E.pile_name(st.g, source)))
+    st._hand_changed(p)
+    st._cards_moved()
 
 
 @instruction()
@@ -631,12 +636,7 @@ def take_where(st, fr: list, p: int, n: int, source: int, keep) -> None:
                 break                           # the card that knocks them out is their last
         at -= 1
     if got:
-        if st.events is not None:
-            names = st.g.card_names
-            st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in hand[-got:]),
-                                     source=E.pile_name(st.g, source)))
-        st._hand_changed(p)
-        st._cards_moved()
+        _took(st, p, got, source)
 
 
 @instruction(RESHAPES)
