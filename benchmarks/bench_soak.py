@@ -22,10 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import resource
-import subprocess
-import tempfile
 import sys
 import time
 import urllib.request
@@ -33,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_web import _free_port, _post  # noqa: E402
-from benchlib import HERE, describe_machine, load_average, machine  # noqa: E402
+from bench_web import _post, serve_classic  # noqa: E402
+from benchlib import describe_machine, load_average  # noqa: E402
 
 ROOM_TTL = 5.0          # the server's --room-ttl here: a finished room goes within seconds
 
@@ -165,32 +161,11 @@ def main() -> int:
     parser.add_argument("--db", default=None, help="The server's --db: a fresh file in a scratch folder unless "
                         "given (the rooms kept as the default server keeps them); ':memory:' keeps nothing.")
     args = parser.parse_args()
-    scratch = tempfile.TemporaryDirectory() if args.db is None else None      # removed at exit
-    args.db = args.db or os.path.join(scratch.name, "rooms.sqlite3")
     seconds = 600.0 if args.long else args.seconds
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, PYTHONPATH=str(HERE.parent))
-    server = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", str(HERE.parent / "variants" / "classic.yaml"),
-                               "--port", str(port), "--seed", "1", "--players", str(args.seats),
-                               "--rooms-per-client", "0", "--db", args.db, "--room-ttl", str(ROOM_TTL)], env=env,
-                              stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(400):                    # the server is up when it answers (a start-up guard)
-            try:
-                urllib.request.urlopen(f"{url}/api/options").close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        client_cpu = time.process_time()
-        figures = asyncio.run(_run(url, server.pid, args.rooms, args.seats, seconds, args.every))
-        figures["client_cpu_s"] = round(time.process_time() - client_cpu, 2)
-    finally:
-        server.terminate()
-        server.wait()
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)     # the one child waited for: the server
-    figures["server_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
-    figures["machine"] = machine()
+    figures = serve_classic(args.seats, args.db,
+                            lambda url, server: asyncio.run(_run(url, server.pid, args.rooms, args.seats, seconds,
+                                                                 args.every)),
+                            "--room-ttl", str(ROOM_TTL), tries=400)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

@@ -100,6 +100,40 @@ async def _run(url: str, rooms: int, seats: int) -> dict:
             "latency_ms_p99": round(pick(0.99), 2), "problems": problems}
 
 
+def serve_classic(players: int, db: str | None, run, *options: str, tries: int = 200) -> dict:
+    """Serve classic in a child process (`unodsl serve` at a free loopback port, seed 1, no limit of rooms
+    per client: every seat here is 127.0.0.1; `db` the server's --db, a fresh file in a scratch folder
+    when None), wait until it answers, and return `run(url, server)`'s figures with the CPU time of the
+    clients and of the server (start-up included); the server is stopped whatever happens."""
+    scratch = tempfile.TemporaryDirectory() if db is None else None      # removed at return
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, PYTHONPATH=str(HERE.parent))
+    server = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", str(HERE.parent / "variants" / "classic.yaml"),
+                               "--port", str(port), "--seed", "1", "--players", str(players), "--rooms-per-client",
+                               "0", "--db", db or os.path.join(scratch.name, "rooms.sqlite3"), *options], env=env,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(tries):                  # the server is up when it answers (a start-up guard)
+            try:
+                urllib.request.urlopen(f"{url}/api/options").close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        client_cpu = time.process_time()
+        figures = run(url, server)
+        figures["client_cpu_s"] = round(time.process_time() - client_cpu, 2)
+    finally:
+        server.terminate()
+        server.wait()
+        if scratch is not None:
+            scratch.cleanup()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)     # the one child waited for: the server
+    figures["server_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
+    figures["machine"] = machine()
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", type=int, default=50)
@@ -108,31 +142,7 @@ def main() -> int:
     parser.add_argument("--db", default=None, help="The server's --db: a fresh file in a scratch folder unless "
                         "given (the rooms kept as the default server keeps them); ':memory:' keeps nothing.")
     args = parser.parse_args()
-    scratch = tempfile.TemporaryDirectory() if args.db is None else None      # removed at exit
-    args.db = args.db or os.path.join(scratch.name, "rooms.sqlite3")
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, PYTHONPATH=str(HERE.parent))
-    server = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", str(HERE.parent / "variants" / "classic.yaml"),
-                               "--port", str(port), "--seed", "1", "--players", str(args.seats),
-                               "--rooms-per-client", "0", "--db", args.db], env=env,   # every seat is 127.0.0.1
-                              stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):                    # the server is up when it answers (a start-up guard)
-            try:
-                urllib.request.urlopen(f"{url}/api/options").close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        client_cpu = time.process_time()
-        figures = asyncio.run(_run(url, args.rooms, args.seats))
-        figures["client_cpu_s"] = round(time.process_time() - client_cpu, 2)
-    finally:
-        server.terminate()
-        server.wait()
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)     # the one child waited for: the server
-    figures["server_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
-    figures["machine"] = machine()
+    figures = serve_classic(args.seats, args.db, lambda url, server: asyncio.run(_run(url, args.rooms, args.seats)))
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
