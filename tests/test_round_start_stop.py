@@ -6,7 +6,6 @@ Each is played in both engine modes, which must give the same games.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from unodsl.engine import Game
 from unodsl.engine import events as E
 from unodsl.rulebook.narration import narrate
 from unodsl.runs.simulate import run_range
+
+from lockstep import play_both_modes
 
 REPO = Path(__file__).resolve().parent.parent
 MODES = ["fast", "reference"]
@@ -161,20 +162,7 @@ def test_both_modes_play_the_same_games(tmp_path, n):
     fast, reference = _game(tmp_path, OPEN, "fast"), _game(tmp_path, OPEN, "reference")
     blocked = 0
     for seed in range(4):
-        a, b = fast.new_game(n, seed=seed, record=False), reference.new_game(n, seed=seed)
-        rng = random.Random(seed)
-        while not a.is_over:
-            actions = a.legal_action_ids()
-            assert actions == b.legal_action_ids()
-            action = actions[rng.randrange(len(actions))]
-            a.apply_id(action)
-            b.apply_id(action)
-        assert b.is_over and a.to_json() == b.to_json()
-        a, b = fast.new_game(n, seed=seed), reference.new_game(n, seed=seed)
-        a.play_out()
-        b.play_out()
-        assert a.history == b.history and a.to_json() == b.to_json()
-        blocked += not a.draw_pile
+        blocked += not play_both_modes(fast, reference, n, seed, record=False).draw_pile
     assert blocked
 
 

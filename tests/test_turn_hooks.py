@@ -17,6 +17,8 @@ from unodsl.engine import Game
 from unodsl.engine import events as E
 from unodsl.engine.fast import FastHookState, FastState
 
+from lockstep import play_both_modes
+
 REPO = Path(__file__).resolve().parent.parent
 MODES = ["fast", "reference"]
 
@@ -151,16 +153,4 @@ def test_both_modes_play_the_same_games(tmp_path, body):
     fast, reference = _game(tmp_path, body, "fast"), _game(tmp_path, body, "reference")
     for n in (2, 3, 4):
         for seed in range(3):
-            a, b = fast.new_game(n, seed=seed), reference.new_game(n, seed=seed)
-            rng = random.Random(seed)
-            while not a.is_over:
-                actions = a.legal_action_ids()
-                assert actions == b.legal_action_ids()
-                action = actions[rng.randrange(len(actions))]
-                a.apply_id(action)
-                b.apply_id(action)
-            assert b.is_over and a.to_json() == b.to_json()
-            a, b = fast.new_game(n, seed=seed), reference.new_game(n, seed=seed)
-            a.play_out()
-            b.play_out()
-            assert a.history == b.history and a.to_json() == b.to_json()
+            play_both_modes(fast, reference, n, seed)
