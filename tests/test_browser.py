@@ -13,9 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import threading
 
 import re
@@ -40,14 +38,14 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from unodsl.web.server import Lobby, create_app  # noqa: E402
 
+from served import free_port, serve  # noqa: E402
+
 WAIT = 20         # seconds a wait for the page may take before the test fails (a hang guard)
 
 
 @pytest.fixture
 def server():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     lobby = Lobby("variants/classic.yaml", players=4, seed=3, grace=30)
     config = uvicorn.Config(create_app(lobby), host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
@@ -156,24 +154,9 @@ def test_two_browser_seats_and_two_bots_play_a_whole_game_with_a_reconnect(serve
         desk.quit()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _serve(port: int, db: str) -> subprocess.Popen:
     """`unodsl serve` in its own process (so that it can be killed), once it listens."""
-    process = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", "variants/classic.yaml", "--port", str(port),
-                                "--db", db, "--seed", "6", "--players", "3"], stderr=subprocess.PIPE, text=True)
-    assert "serving" in process.stderr.readline()
-    while True:
-        assert process.poll() is None, process.stderr.read()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=WAIT).close()
-            return process
-        except ConnectionRefusedError:
-            pass
+    return serve(port, db, "--seed", "6", "--players", "3", wait=WAIT)
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -195,7 +178,7 @@ def _play_one(driver) -> None:
 
 
 def test_a_server_killed_mid_game_restarts_and_the_page_goes_on_by_itself(tmp_path):
-    db, port = str(tmp_path / "rooms.sqlite3"), _free_port()
+    db, port = str(tmp_path / "rooms.sqlite3"), free_port()
     url = f"http://127.0.0.1:{port}"
     server = _serve(port, db)
     page = _browser("1000,900")

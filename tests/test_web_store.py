@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from unodsl.web.server import Lobby, create_app  # noqa: E402
 from unodsl.web.store import SCHEMA_VERSION, Store, StoreError  # noqa: E402
+
+from served import free_port, serve  # noqa: E402
 
 CLASSIC = "variants/classic.yaml"
 WAIT = 30         # seconds a wait may take before the test fails (a hang guard, never a measure)
@@ -150,28 +151,13 @@ def test_a_room_whose_log_no_longer_replays_is_left_out_with_a_warning(tmp_path)
     assert len(warnings) == 1 and room.code in warnings[0] and str(tmp_path) not in warnings[0]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _serve(port: int, db: str) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", CLASSIC, "--port", str(port), "--db", db,
-                                "--seed", "4", "--grace", "600"], stderr=subprocess.PIPE, text=True)
-    line = process.stderr.readline()             # "unodsl: serving ..." is written just before it listens
-    assert "serving" in line, line
-    while True:                                  # the port: connect until it answers (or the server died)
-        assert process.poll() is None, process.stderr.read()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=WAIT).close()
-            return process
-        except ConnectionRefusedError:
-            pass
+    """`unodsl serve` in its own process (so that it can be killed), once it listens."""
+    return serve(port, db, "--seed", "4", "--grace", "600", wait=WAIT)
 
 
 def test_a_server_killed_mid_game_comes_back_and_the_seats_go_on(tmp_path):
-    db, port = str(tmp_path / "rooms.sqlite3"), _free_port()
+    db, port = str(tmp_path / "rooms.sqlite3"), free_port()
     url, ws_url = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     server = _serve(port, db)
     try:
