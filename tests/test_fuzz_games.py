@@ -13,7 +13,8 @@ too. Every game is checked after every action by `GameChecker` (see its docstrin
 list of invariants, docs/reliability.md for what each guarantees).
 
 The default run is bounded (well under 60 s on two cores). UNODSL_FUZZ=long runs the
-`slow`-marked campaign: many more generated variants, and 200 games per shipped case and
+`slow`-marked campaign: 20,000 template variants (UNODSL_FUZZ_FILES; UNODSL_FUZZ_SHARD=i/n runs
+the seeds s with s % n == i, to split it over cores), 3,000 grammar variants, and 200 games per shipped case and
 player count (UNODSL_CAMPAIGN_GAMES overrides it; a pair of house rules gets UNODSL_PAIR_GAMES,
 default 200, over all its counts). Counts are printed (`-s`) and attached
 with `record_property`.
@@ -703,12 +704,23 @@ _KEYS = ["generated", "clean", "games", "stalled", "actions"]
 KNOWN = ["zero_point_single_rounds", "matches_cut_short"]
 
 
+def _shard() -> tuple[int, int]:
+    """UNODSL_FUZZ_SHARD=i/n: this run takes the seeds s with s % n == i (the long campaign on n cores)."""
+    spec = os.environ.get("UNODSL_FUZZ_SHARD", "0/1")
+    match = re.fullmatch(r"(\d+)/(\d+)", spec)
+    if not match or not int(match[1]) < int(match[2]):
+        raise pytest.UsageError(f"UNODSL_FUZZ_SHARD must be i/n with 0 <= i < n, not {spec!r}")
+    return int(match[1]), int(match[2])
+
+
 def _template_campaign(record_property, name: str, variants: int, games: int) -> None:
-    for seed in range(variants):
+    part, parts = _shard() if LONG else (0, 1)
+    for seed in range(part, variants, parts):
         base, text = template_variant(random.Random(seed), extra=random.Random(~seed))
         _play_generated(name, text, base, seed, games)
     _report(record_property, name, _KEYS)
-    assert COUNTS[f"{name}_clean"] >= variants // 2, "most template variants should check clean"
+    assert COUNTS[f"{name}_clean"] >= len(range(part, variants, parts)) // 2, \
+        "most template variants should check clean"
 
 
 def test_template_variants_play_safely(record_property):
@@ -718,7 +730,9 @@ def test_template_variants_play_safely(record_property):
 @slow
 @pytest.mark.slow
 def test_template_variants_play_safely_long(record_property):
-    _template_campaign(record_property, "templates_long", 3000, 4)
+    """The issue's campaign size: 20,000 files (UNODSL_FUZZ_FILES), 2 games of each clean one, every action
+    compared with the reference mode (GameChecker); UNODSL_FUZZ_SHARD=i/n splits it over n processes."""
+    _template_campaign(record_property, "templates_long", int(os.environ.get("UNODSL_FUZZ_FILES", 20_000)), 2)
 
 
 def test_collection_templates_play_safely(record_property):
