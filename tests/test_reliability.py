@@ -285,6 +285,20 @@ def test_a_decision_of_another_kind_than_its_effect_asks_is_refused(tmp_path):
     _refused(game, saved, r"field 'pending\[0\]' is a 'color' decision, but the effect paused .* asks for no 'color'")
 
 
+def test_a_decision_the_same_effect_asks_elsewhere_is_refused(tmp_path):
+    # The effect asks a color after its `choose player`: a color decision where it resumes after choosing a
+    # player would run on with the color's answer where the player's is read. Checked per pausing op.
+    game = clean_game(tmp_path, "cards:\n  skip:\n    on_play: |\n      let t = choose player others\n"
+                                "      t draws 1\n      choose color\n")
+    saved = _saved_at(game, D.TARGET)
+    assert State.from_json(game, json.dumps(saved)).legal_action_ids()
+    saved["pending"] = [D.COLOR, saved["pending"][1]]
+    _refused(game, saved, r"field 'pending\[0\]' is a 'color' decision, but the effect paused .* asks for no "
+                          r"'color' decision where it resumes")
+    color = _saved_at(game, D.COLOR)                  # the genuine color decision of the same effect loads
+    assert State.from_json(game, json.dumps(color)).legal_action_ids()
+
+
 @pytest.mark.parametrize("kind", [D.COLOR, D.TARGET])
 def test_a_decision_given_to_an_eliminated_seat_is_refused(tmp_path, kind):
     game = clean_game(tmp_path, CHOOSER)

@@ -46,6 +46,7 @@ class Op:
 
     run: Callable
     calls: str | None = None        # the instruction it runs, if any
+    resume: int | None = None       # an op that may pause: the offset from its pc at which its frame resumes
     forward: bool = True            # False: a loop's own step or a jump back
     jump: int | None = None         # an unconditional jump: its offset
     test: Value | None = None       # an `if` test: the condition, and the offset taken when false
@@ -66,6 +67,8 @@ class Code:
     live: tuple = ()                # a Live per local certainly set over a range of pcs: Game.code_live
     picks: tuple = ()               # (pc, keep): a pick paused to resume at pc offers only the cards
                                     # keep(state, frame, card) accepts (`gives ... where`): Game.code_picks
+    pauses: tuple = ()              # (pc, instruction): a frame that one of its ops paused resumes at pc
+                                    # (a save's decision must be one that op asks): Game.code_pauses
 
     @property
     def can_pause(self) -> bool:

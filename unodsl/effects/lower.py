@@ -18,7 +18,7 @@ from typing import Callable
 from . import ast as A
 from . import layout as D
 from .code import _SELF, Code, Live, Op, Predicate, Value, _call, _const, _slot
-from .layout import F_LOCALS, F_PC, F_SELF
+from .layout import F_LOCALS, F_PC, F_SELF, PAUSES
 from .lower_expressions import CollectionLowering, ExpressionLowering, FunctionLowering, UnderLowering
 from .lower_statements import StatementLowering
 from .types import INT, PLAYER, Checked
@@ -53,7 +53,18 @@ class Lowering:
         picks = tuple((at[id(op)] + past, keep) for op, keep, past in unit.picks)   # the pc a pick resumes at
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
                     not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops),
-                    unit.live_ranges(ops), picks)
+                    unit.live_ranges(ops), picks, self.pauses(ops))
+
+    def pauses(self, ops: list) -> tuple:
+        """(resume pc, instruction) of each op that may pause: a saved frame paused at pc asks what one of
+        them asks (savefile). Every op running a pausing instruction must say where it resumes."""
+        pauses = []
+        for pc, op in enumerate(ops):
+            if op.calls is not None and PAUSES in self.flags[op.calls]:
+                if op.resume is None:
+                    raise AssertionError(f"the op running '{op.calls}' may pause but says not where it resumes")
+                pauses.append((pc + op.resume, op.calls))
+        return tuple(pauses)
 
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
@@ -138,7 +149,7 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
         def op(st, fr, pc):
             fr[F_PC] = pc + 1
             return D.PAUSE if action(st, fr) == D.PAUSE else pc + 1
-        return Op(op, calls=name)
+        return Op(op, calls=name, resume=1)
 
     def bound(self, var: A.Var):
         """The expression a `let` name stands for (folded where it is constant), or None."""

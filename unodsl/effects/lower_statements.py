@@ -151,7 +151,7 @@ class StatementLowering:
                 return pc + 1                   # nothing to pick: the else block
             fr[F_PC] = pc + 1 + size
             return D.PAUSE if start(st, fr, p, m) == D.PAUSE else pc + 1 + size
-        ops.append(Op(op, calls=name))
+        ops.append(Op(op, calls=name, resume=1 + size))
         self.picks.append((ops[-1], keep, 1 + size))
         ops.extend(body)
 
@@ -299,7 +299,7 @@ class StatementLowering:
             # Resume after the else block once the forced play is done; run it if it cannot be.
             fr[F_PC] = pc + 1 + size
             return must_play(st, who(st, fr), color(st, fr), pc + 1, pc + 1 + size)
-        ops.append(Op(op, calls="must_play"))
+        ops.append(Op(op, calls="must_play", resume=1 + size))
         ops.extend(body)
 
     def s_must_play_where(self, s, ops):
@@ -312,7 +312,7 @@ class StatementLowering:
             # As `must play color`: resume after the else block once the forced play is done; run it if none.
             fr[F_PC] = pc + 1 + size
             return must_play(st, fr, who(st, fr), keep, pc + 1, pc + 1 + size)
-        ops.append(Op(op, calls="must_play_where"))
+        ops.append(Op(op, calls="must_play_where", resume=1 + size))
         self.picks.append((ops[-1], keep, 1 + size))
         ops.extend(body)
 
@@ -407,7 +407,7 @@ class StatementLowering:
 
         def op(st, fr, pc):
             return challenge(st, fr, who(st, fr), pc, targets)
-        ops.append(Op(op, calls="challenge"))
+        ops.append(Op(op, calls="challenge", resume=0))
         at = 1
         for kind in A.BRANCHES:
             body = branches.get(kind, [])
@@ -432,7 +432,7 @@ class StatementLowering:
 
         def op(st, fr, pc):
             return choose(st, fr, who(st, fr), pc, options, end)
-        ops.append(Op(op, calls="choose_option"))
+        ops.append(Op(op, calls="choose_option", resume=0))
         at = 1
         for body in bodies:
             ops.extend(body)

@@ -58,7 +58,10 @@ class Program:
         self.game.code_locals.append(code.local_kinds)
         self.game.code_live.append(code.live)
         self.game.code_picks.append(dict(code.picks) or None)
-        self.game.code_calls.append(code.calls)
+        pauses: dict = {}
+        for pc, name in code.pauses:
+            pauses.setdefault(pc, []).append(name)
+        self.game.code_pauses.append({pc: tuple(names) for pc, names in pauses.items()})
         self.lowered.append(code)
         return len(self.game.codes) - 1
 

@@ -159,10 +159,10 @@ def pending(value, ld):
         raise Bad(f"is a '{kind}' decision, made " + ("inside an effect, but field 'frames' is empty" if in_effect
                                                         else "outside effects, but field 'frames' is not empty"))
     if in_effect:
-        code = _top(ld)[D.F_CODE]
-        if not any(DECIDES.get(name) == kind for name in ld.game.code_calls[code]):
+        code, pc = _top(ld)[D.F_CODE], _top(ld)[D.F_PC]
+        if not any(DECIDES[name] == kind for name in ld.game.code_pauses[code].get(pc, ())):
             raise Bad(f"is a '{kind}' decision, but the effect paused in the last of field 'frames' (code {code}) "
-                      f"asks for no '{kind}' decision", (0,))
+                      f"asks for no '{kind}' decision where it resumes (pc {pc})", (0,))
     loaded = (kind, p) + tuple(at(i, check, item, ld) for i, (check, item) in enumerate(zip(rest, value[2:]), 2))
     _agrees(kind, p, ld)
     return loaded
