@@ -102,7 +102,7 @@ async def _run(url: str, rooms: int, seats: int) -> dict:
 
 def serve_classic(players: int, db: str | None, run, *options: str, tries: int = 200) -> dict:
     """Serve classic in a child process (`unodsl serve` at a free loopback port, seed 1, no limit of rooms
-    per client: every seat here is 127.0.0.1; `db` the server's --db, a fresh file in a scratch folder
+    or connections per client: every seat here is 127.0.0.1; `db` the server's --db, a fresh file in a scratch folder
     when None), wait until it answers, and return `run(url, server)`'s figures with the CPU time of the
     clients and of the server (start-up included); the server is stopped whatever happens."""
     scratch = tempfile.TemporaryDirectory() if db is None else None      # removed at return
@@ -111,7 +111,7 @@ def serve_classic(players: int, db: str | None, run, *options: str, tries: int =
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))
     server = subprocess.Popen([sys.executable, "-m", "unodsl", "serve", str(HERE.parent / "variants" / "classic.yaml"),
                                "--port", str(port), "--seed", "1", "--players", str(players), "--rooms-per-client",
-                               "0", "--db", db or os.path.join(scratch.name, "rooms.sqlite3"), *options], env=env,
+                               "0", "--sockets-per-client", "0", "--db", db or os.path.join(scratch.name, "rooms.sqlite3"), *options], env=env,
                               stderr=subprocess.DEVNULL)
     try:
         for _ in range(tries):                  # the server is up when it answers (a start-up guard)

@@ -16,6 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 import unodsl.web.server as server  # noqa: E402
 from unodsl.web.server import Lobby, create_app  # noqa: E402
@@ -201,6 +202,30 @@ def test_one_client_may_hold_only_so_many_rooms():
         assert one.post("/api/rooms", json={}).status_code == 200       # a closed room frees its place
 
 
+def test_one_client_may_hold_only_so_many_connections():
+    lobby = Lobby(CLASSIC, players=2, seed=1, sockets_per_client=2)
+    app = create_app(lobby)
+    code = lobby.create({}, "me").code
+    with TestClient(app, client=("10.0.0.1", 5000)) as one, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        with one.websocket_connect(f"/ws/{code}") as a, one.websocket_connect(f"/ws/{code}") as b:
+            for ws in (a, b):
+                ws.send_json({"type": "watch"})
+                assert ws.receive_json()["type"] == "view"
+            with one.websocket_connect(f"/ws/{code}") as c:                 # a third from the same address
+                refused = c.receive_json()
+                assert refused["type"] == "error" and "2 connections" in refused["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    c.receive_json()
+                assert closed.value.code == 1008
+            with other.websocket_connect(f"/ws/{code}") as d:              # another client is not held back
+                d.send_json({"type": "watch"})
+                assert d.receive_json()["type"] == "view"
+        assert lobby.sockets == {}                        # every place freed as its connection closed
+        with one.websocket_connect(f"/ws/{code}") as again:
+            again.send_json({"type": "watch"})
+            assert again.receive_json()["type"] == "view"
+
+
 def test_a_room_never_started_is_closed_after_its_short_life_and_a_started_one_is_not(monkeypatch):
     monkeypatch.setattr(server, "TICK", 3600.0)       # the server's own sweep stays out of the way
     now = [0.0]
@@ -237,7 +262,8 @@ def test_serve_offers_the_limits_as_options():
     from unodsl.cli import main
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
-    assert all(option in result.output for option in ("--rooms-per-client", "--unstarted-ttl", "--room-ttl"))
+    assert all(option in result.output for option in ("--rooms-per-client", "--sockets-per-client", "--unstarted-ttl",
+                                                           "--room-ttl"))
 
 
 def test_a_request_that_fails_inside_gets_a_json_error_and_no_traceback(served, monkeypatch):

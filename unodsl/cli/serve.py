@@ -22,6 +22,8 @@ from .shared import BOT_CHOICE, variant_file
 @click.option("--seed", type=int, default=None, help="Deal every room from this seed (for demonstrations and tests).")
 @click.option("--rooms-per-client", type=click.IntRange(0), default=20, show_default=True,
               help="Rooms one client address may hold at once (0: no limit; behind a proxy every client is one).")
+@click.option("--sockets-per-client", type=click.IntRange(0), default=64, show_default=True,
+              help="WebSocket connections one client address may hold open at once (0: no limit).")
 @click.option("--unstarted-ttl", type=click.FloatRange(0), default=600.0, show_default=True,
               help="Seconds a room never started lives after its last change when nobody is connected to it.")
 @click.option("--room-ttl", type=click.FloatRange(0), default=3600.0, show_default=True,
@@ -30,7 +32,7 @@ from .shared import BOT_CHOICE, variant_file
               help="The SQLite file that keeps the rooms over a restart [$XDG_STATE_HOME/unodsl/rooms.sqlite3]; "
                    "':memory:' keeps nothing.")
 def serve(file: str, host: str, port: int, players: int, bots: str, grace: float, seed: int | None,
-          rooms_per_client: int, unstarted_ttl: float, room_ttl: float, db: str | None) -> None:
+          rooms_per_client: int, sockets_per_client: int, unstarted_ttl: float, room_ttl: float, db: str | None) -> None:
     """Serve the variant in the browser: make a room, share its code, play (docs/play.md)."""
     try:
         import uvicorn
@@ -49,7 +51,8 @@ def serve(file: str, host: str, port: int, players: int, bots: str, grace: float
         sys.exit(1)
     try:
         lobby = Lobby(variant_file(file), bots=bots, players=players, grace=grace, seed=seed,
-                      rooms_per_client=rooms_per_client, unstarted_ttl=unstarted_ttl, room_ttl=room_ttl,
+                      rooms_per_client=rooms_per_client, sockets_per_client=sockets_per_client,
+                      unstarted_ttl=unstarted_ttl, room_ttl=room_ttl,
                       store=store, addresses=network_addresses(host, port))
         lobby.base.check_players(players)
     except RoomError as err:

@@ -17,7 +17,7 @@ combination of house rules and rulings once (kept, COMPILED_KEPT of them); repea
 rules are refused before any check. Every message is read with bounds (size, nesting, no NaN) and
 every malformed one, binary frames included, gets the JSON error reply; replies say what is wrong in
 words and name no file of the server's. One client address holds at most `rooms_per_client` rooms
-at once; a room nobody is connected to closes `unstarted_ttl` seconds after its last change if it
+and `sockets_per_client` WebSocket connections at once; a room nobody is connected to closes `unstarted_ttl` seconds after its last change if it
 was never started, `room_ttl` seconds (an hour) if it was.
 """
 
@@ -60,6 +60,7 @@ MAX_QUEUED = 32             # replies waiting for a client that does not read
 MAX_NESTING = 8             # levels of [] and {} in one client message (the protocol uses 3)
 MAX_ROOMS = 1000
 ROOMS_PER_CLIENT = 20       # rooms one client address may hold at once (0: no limit)
+SOCKETS_PER_CLIENT = 64     # WebSocket connections one client address may hold open at once (0: no limit)
 UNSTARTED_TTL = 600.0       # a room never started, nobody connected, is closed after this many seconds unchanged
 COMPILED_KEPT = 32          # combinations of house rules and rulings kept compiled
 TICK = 1.0                  # seconds between looks for seats away past the grace period
@@ -77,6 +78,7 @@ class Lobby:
 
     def __init__(self, variant_path: str, *, bots: str = "heuristic", players: int = 4, grace: float = 30.0,
                  seed: int | None = None, rooms_per_client: int = ROOMS_PER_CLIENT,
+                 sockets_per_client: int = SOCKETS_PER_CLIENT,
                  unstarted_ttl: float = UNSTARTED_TTL, room_ttl: float = ROOM_IDLE, clock=time.monotonic,
                  store: Store | None = None, warn=None, addresses=()):
         self.variant_path = variant_path         # as given: diagnostics name it so
@@ -85,6 +87,8 @@ class Lobby:
         self.grace = grace
         self.seed = seed
         self.rooms_per_client = rooms_per_client
+        self.sockets_per_client = sockets_per_client
+        self.sockets: dict[str, int] = {}         # client address -> its WebSocket connections open now
         self.unstarted_ttl = unstarted_ttl
         self.room_ttl = room_ttl
         self.clock = clock
@@ -425,11 +429,19 @@ def create_app(lobby: Lobby) -> Starlette:
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        client = websocket.client.host if websocket.client else ""
+        held = lobby.sockets.get(client, 0)
+        if lobby.sockets_per_client and held >= lobby.sockets_per_client:
+            await websocket.send_text(json.dumps({"type": "error", "message":
+                f"you have {held} connections open, the most one client may have"}))
+            await websocket.close(code=1008, reason="too many connections")
+            return
         room = lobby.rooms.get(websocket.path_params["code"].upper())
         if room is None:
             await websocket.send_text(json.dumps({"type": "error", "message": "no such room"}))
             await websocket.close(code=4404)
             return
+        lobby.sockets[client] = held + 1
         conn = Connection(websocket)
         sender = asyncio.create_task(conn.pump())
         try:
@@ -451,6 +463,9 @@ def create_app(lobby: Lobby) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
+            lobby.sockets[client] -= 1
+            if not lobby.sockets[client]:
+                del lobby.sockets[client]
             sender.cancel()
             if conn in watchers.get(room.code, []):
                 watchers[room.code].remove(conn)
