@@ -80,7 +80,7 @@ def _compile(games, info, body, condition: bool):
     if condition:
         ok = program.compile_condition(tree, Context(where)) is not None
     else:
-        ok = program.compile_effect(tree, Context(where)) >= 0
+        ok = program.compile_effect(tree, Context(where), where) >= 0
     errors = [f"{d.line}:{d.column}: {d.code} {d.message}" for d in diags + program.checker.diags
               if d.severity == "error"]
     return ok, errors

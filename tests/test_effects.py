@@ -559,7 +559,7 @@ def compile_effect(game, text: str, where: str = "on_play") -> tuple[int, lower.
     tree, diags = parse(Text(text))
     assert tree is not None, diags
     program = Program(game, OPS, OP_FLAGS)
-    code = program.compile_effect(tree, Context(where))
+    code = program.compile_effect(tree, Context(where), where)
     assert code >= 0, program.checker.diags
     return code, program.code(code)
 

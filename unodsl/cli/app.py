@@ -17,7 +17,7 @@ import sys
 import click
 
 from .. import __version__
-from . import (audit, bench_rules, check, compare, fmt, ladder, listing, lsp, mcp_command, new, play, replay, rl_spec,
+from . import (audit, bench_rules, check, compare, explain, fmt, ladder, listing, lsp, mcp_command, new, play, replay, rl_spec,
                rules, scenario_tests, serve, simulate, solve)
 from .shared import isatty
 
@@ -98,6 +98,7 @@ main.add_command(simulate.simulate)
 main.add_command(play.play)
 main.add_command(replay.replay)
 main.add_command(rules.rules)
+main.add_command(explain.explain)
 main.add_command(scenario_tests.test_command)
 main.add_command(rl_spec.rl_spec_command)
 main.add_command(lsp.lsp_command)

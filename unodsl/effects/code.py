@@ -41,6 +41,44 @@ class Live:
 
 
 @dataclass(frozen=True, slots=True)
+class Written:
+    """Where an op came from: the statement (its rule) at (line, column) of an effect or procedure text, and
+    what the op does (`label`: the instruction it runs, or what the statement computes or tests)."""
+
+    text: object                    # the model's Text: its source and the YAML node that places it in a file
+    line: int
+    column: int
+    rule: str
+    label: str
+
+    def where(self) -> tuple[str, int, int]:
+        """(path, line, column) in the file (the effect's own position when the node cannot place it)."""
+        node = getattr(self.text, "node", None)
+        if node is None:
+            return ("<builtin>", self.line, self.column)
+        try:
+            return (node.path, *node.locate(self.line, self.column))
+        except Exception:                       # a position the node cannot map: its value's start
+            return (node.path, node.line, node.column)
+
+    def source_line(self) -> str:
+        """The statement's line of its text, as written."""
+        lines = getattr(self.text, "source", "").splitlines()
+        return lines[self.line - 1].strip() if 0 < self.line <= len(lines) else ""
+
+
+def label_of(op: "Op", rule: str) -> str:
+    """What an op does, in a word or two: its instruction, its jump, or what its statement computes."""
+    if op.calls is not None:
+        return op.calls
+    if op.jump is not None:
+        return f"jump {op.jump:+d}"
+    if op.if_false is not None:
+        return f"test, else {op.if_false:+d}"
+    return rule.removesuffix("_stmt")
+
+
+@dataclass(frozen=True, slots=True)
 class Op:
     """One lowered op and what it does, for the Code record (the engine runs only `run`)."""
 
@@ -69,6 +107,7 @@ class Code:
                                     # keep(state, frame, card) accepts (`gives ... where`): Game.code_picks
     pauses: tuple = ()              # (pc, instruction): a frame that one of its ops paused resumes at pc
                                     # (a save's decision must be one that op asks): Game.code_pauses
+    lines: tuple = ()               # per pc: the Written it was lowered from (None: the engine's own op)
 
     @property
     def can_pause(self) -> bool:

@@ -17,7 +17,7 @@ from typing import Callable
 
 from . import ast as A
 from . import layout as D
-from .code import _SELF, Code, Live, Op, Predicate, Value, _call, _const, _slot
+from .code import _SELF, Code, Live, Op, Predicate, Value, Written, _call, _const, _slot, label_of
 from .layout import F_LOCALS, F_PC, F_SELF, PAUSES
 from .lower_expressions import CollectionLowering, ExpressionLowering, FunctionLowering, UnderLowering
 from .lower_statements import StatementLowering
@@ -38,6 +38,7 @@ class Lowering:
 
     def effect(self, tree: A.Effect, checked: Checked) -> Code:
         unit = _Unit(self, checked)
+        unit.source = tree.text
         unit.counts = True                     # a collection read in an effect counts its members as steps
         if any(isinstance(node, (A.UnderAttr, A.UnderIs)) for node in A.walk(tree)):
             unit.under = unit.new_slot(INT)    # the card under the played one, noted as the effect starts
@@ -53,7 +54,7 @@ class Lowering:
         picks = tuple((at[id(op)] + past, keep) for op, keep, past in unit.picks)   # the pc a pick resumes at
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
                     not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops),
-                    unit.live_ranges(ops), picks, self.pauses(ops))
+                    unit.live_ranges(ops), picks, self.pauses(ops), _lines(ops, unit.written))
 
     def pauses(self, ops: list) -> tuple:
         """(resume pc, instruction) of each op that may pause: a saved frame paused at pc asks what one of
@@ -70,6 +71,15 @@ class Lowering:
         unit = _Unit(self, checked)
         value = unit.expr(tree.test)
         return Predicate(value.fn, value.const if value.is_const else None, unit.next_answers.get(id(value.fn)))
+
+
+def _lines(ops: list[Op], written: dict) -> tuple:
+    """Per pc, the Written record of the statement its op came from (None: the prologue's or epilogue's)."""
+    lines = []
+    for op in ops:
+        at = written.get(id(op))
+        lines.append(None if at is None else Written(*at, label_of(op, at[3])))
+    return tuple(lines)
 
 
 def _guard(ops: list[Op]):
@@ -112,6 +122,8 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
         self.prologue_op: Op | None = None         # the op that sets `before`
         self.under: int | None = None             # the slot noting the card under the played one (`under`)
         self.under_op: Op | None = None
+        self.source = None                        # the text whose statements are lowered now (a call's: its body)
+        self.written: dict[int, tuple] = {}       # id(op) -> (text, line, column, rule) of the statement that made it
 
     def new_slot(self, kind: str) -> int:
         """A new local slot holding values of `kind` (an expression type, or SEATS: a `for`'s list)."""

@@ -17,8 +17,14 @@ class StatementLowering:
 
     def block(self, body) -> list[Op]:
         ops: list[Op] = []
+        written = self.written
         for stmt in body:
+            first = len(ops)
             getattr(self, "s_" + stmt.rule)(stmt, ops)
+            # The ops this statement made itself (a nested block's were claimed by its own statements).
+            for op in ops[first:]:
+                if id(op) not in written:
+                    written[id(op)] = (self.source, stmt.span.line, stmt.span.column, stmt.rule)
         return ops
 
     def s_nothing(self, s, ops):
@@ -456,10 +462,13 @@ class StatementLowering:
                 set_by.append((slot, ops[-1]))
                 value = _slot(slot)
             args[id(param)] = value
-        caller = self.checked
+        caller, source = self.checked, self.source
         self.checked = checked
         self.args.update(args)
+        procedure = self.g.variant.procedures[s.name].body
+        self.source = procedure if procedure is not None else source    # the body's lines are the procedure's
         ops.extend(self.block(body))
+        self.source = source
         for slot, setter in set_by:
             self.lives(slot, setter, ops[-1])
         for key in args:

@@ -58,11 +58,13 @@ SET = "set"                    # variable name became value (player: whose value
 SET_PRIVATELY = "set privately"    # as SET, for a private variable (seen by player only) or a hidden one (by no one)
 SET_ENDED = "set ended"        # player ended a set of count cards played in one turn (turn.sets)
 HOOK = "hook"                  # the variant's event `name` runs for player: turn_start, turn_end, card_played (cards[0])
+STOPPED = "stopped"            # the effect `name` (its key in the file), at value ("file:line"), went past a work limit:
+                               # count is the limit (vm.MAX_STEPS_PER_TURN steps, or vm.MAX_FRAMES effects open at once)
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK)
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
@@ -120,6 +122,17 @@ def drew(st, p: int, got: int, meets=None, arg=None) -> Event:
     name, value = sought(st, arg) if sought is not None else (None, None)
     return Event(DREW, p, count=got, cards=tuple([names[k] for k in st.hands[p][len(st.hands[p]) - got:]]),
                  name=name, value=value)
+
+
+def stopped(g, frame: list, limit: int) -> Event:
+    """The effect of `frame` (the innermost open one) went past `limit`: named by its key and its line."""
+    code, pc = frame[D.F_CODE], frame[D.F_PC]
+    lines = g.code_lines[code]
+    written = lines[min(pc, len(lines) - 1)] if lines else None
+    if written is None:             # the engine's own op at the effect's start or end: the effect's first line
+        written = next((w for w in lines if w is not None), None)
+    at = "" if written is None else "{}:{}".format(*written.where()[:2])
+    return Event(STOPPED, frame[D.F_SELF], count=limit, name=g.code_names[code], value=at)
 
 
 def decided(st, action: int) -> None:

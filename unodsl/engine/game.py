@@ -46,7 +46,7 @@ class Game(Tables, Positions):
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live", "code_picks",
-                 "code_pauses", "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
+                 "code_pauses", "code_names", "code_lines", "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
@@ -67,6 +67,8 @@ class Game(Tables, Positions):
         self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
         self.code_live: list = []             # per code: where its locals certainly hold values (effects.Live)
         self.code_picks: list = []            # per code: None, or resume pc -> the filter of a pick paused there
+        self.code_names: list = []            # per code: the file's key it was written under ("cards.skip.on_play")
+        self.code_lines: list = []            # per code: per pc, where its op was written (effects.code.Written)
         self.code_pauses: list = []           # per code: resume pc -> the pausing instructions whose frame resumes
                                               # there (a save's decision is one of theirs)
         self._build_cards()

@@ -46,8 +46,9 @@ class Program:
         self.first = len(game.codes)      # the code id of the first code this program registers
         self.lowered: list = []           # per code id from `first` on: its Code record
 
-    def compile_effect(self, tree, ctx: Context) -> int:
-        """Check and lower an effect tree, register it in the game; return its code id or -1."""
+    def compile_effect(self, tree, ctx: Context, name: str) -> int:
+        """Check and lower an effect tree, register it in the game as `name` (its key in the file, as
+        `unodsl explain` and a stopped effect's event name it); return its code id or -1."""
         if tree is None:
             return -1
         checked = self.checker.effect(tree, ctx)
@@ -59,8 +60,10 @@ class Program:
         self.game.code_live.append(code.live)
         self.game.code_picks.append(dict(code.picks) or None)
         pauses: dict = {}
-        for pc, name in code.pauses:
-            pauses.setdefault(pc, []).append(name)
+        for pc, instruction in code.pauses:
+            pauses.setdefault(pc, []).append(instruction)
+        self.game.code_names.append(name)
+        self.game.code_lines.append(code.lines)
         self.game.code_pauses.append({pc: tuple(names) for pc, names in pauses.items()})
         self.lowered.append(code)
         return len(self.game.codes) - 1
@@ -93,25 +96,27 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.on_play, game.on_start, game.restriction, game.strict, game.resolve_last = [], [], [], [], []
     for tid, ct in v.cards.items():
         program.checker.current_card = ct
-        game.on_play.append(program.compile_effect(tree(ct.on_play), Context("on_play")))
+        game.on_play.append(program.compile_effect(tree(ct.on_play), Context("on_play"), f"cards.{ct.id}.on_play"))
         start_text = ct.on_start or v.start_default
-        start = program.compile_effect(tree(start_text), Context("on_start")) if start_text else game.on_play[-1]
+        start = program.compile_effect(tree(start_text), Context("on_start"),
+                                         f"cards.{ct.id}.on_start" if ct.on_start else "start.default") if start_text else game.on_play[-1]
         game.on_start.append(start)
         restriction = program.compile_condition(tree(ct.restriction), Context("condition"))
         game.restriction.append(restriction.fn if restriction is not None else None)
         game.strict.append(ct.restriction_check == "strict")
         game.resolve_last.append(ct.last_card == "resolve")
     program.checker.current_card = None
-    game.on_deal = program.compile_effect(tree(v.on_deal), Context("setup"))
-    game.on_player_out = program.compile_effect(tree(v.on_player_out), Context("event"))
-    game.after_draw = program.compile_effect(tree(v.after_draw), Context("event"))
-    game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"))
-    game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"))
-    game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"))
+    game.on_deal = program.compile_effect(tree(v.on_deal), Context("setup"), "deal.on_deal")
+    game.on_player_out = program.compile_effect(tree(v.on_player_out), Context("event"), "events.player_out")
+    game.after_draw = program.compile_effect(tree(v.after_draw), Context("event"), "events.after_draw")
+    game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"), "turn.draw")
+    game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"),
+                                                   "uno.penalty")
+    game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"), "round.on_end")
     # The turn hooks and the play hook (events.turn_start, turn_end, card_played): -1 where the variant has none.
-    game.turn_start = program.compile_effect(tree(v.turn_start), Context("turn_start"))
-    game.turn_end = program.compile_effect(tree(v.turn_end), Context("turn_end"))
-    game.card_played = program.compile_effect(tree(v.card_played), Context("card_played"))
+    game.turn_start = program.compile_effect(tree(v.turn_start), Context("turn_start"), "events.turn_start")
+    game.turn_end = program.compile_effect(tree(v.turn_end), Context("turn_end"), "events.turn_end")
+    game.card_played = program.compile_effect(tree(v.card_played), Context("card_played"), "events.card_played")
     game.sets = None            # turn.sets, compiled below (_compile_sets) once the tables it reads exist
     if game.on_round_end >= 0 and program.code(game.on_round_end).flags & {DRAWS, PAUSES, PUSHES}:
         # The checker refuses such statements where they are written (E514); this holds any it does not list.
@@ -239,7 +244,7 @@ def _compile_on_stack(game, program: Program) -> None:
                                                        "effect that never passes the stack on: add "
                                                        "'turn the stack away to P'"))
             effect = None
-        game.on_stack.append(program.compile_effect(effect, Context("on_stack")))
+        game.on_stack.append(program.compile_effect(effect, Context("on_stack"), f"cards.{ct.id}.on_stack"))
         test = program.compile_condition(tree(ct.on_stack_if), Context("condition"))
         if test is not None and test.constant is False:
             game.on_stack[-1] = -1              # a ruling that is off: the card never turns a stack away

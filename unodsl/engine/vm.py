@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import events as E
 from .flow import (AFTER_DRAW, AFTER_OUTS, AFTER_PLAY, AFTER_TURN_END, AFTER_TURN_START, AFTER_WINDOW, HAND_OFF,
                    OFFER_TURN, WINDOWS)
 
@@ -55,6 +56,7 @@ class VM:
                         return self._stall_run(frames, 0)
                     return False
                 if nxt <= pc and self.steps + steps > MAX_STEPS_PER_TURN:
+                    fr[1] = pc              # where it stopped, for the stopped event
                     break                   # a loop past the turn's budget: stalled below
                 pc = nxt
                 if frames[-1] is not fr:
@@ -77,10 +79,14 @@ class VM:
     def _stall_run(self, frames: list, steps: int) -> bool:
         """A run past a limit (or one that ended the round): its frames are dropped and, unless the round is
         already over, it ends as a stall. False: nothing of the round goes on."""
-        frames.clear()
         self.steps += steps
         if not self.over:
+            if frames and self.events is not None:
+                limit = MAX_FRAMES if len(frames) > MAX_FRAMES else MAX_STEPS_PER_TURN
+                self.events.append(E.stopped(self.g, frames[-1], limit))
+            frames.clear()
             self._end_round(None, stalled=True)
+        frames.clear()
         return False
 
     def _resume(self) -> None:

@@ -12,7 +12,7 @@ import re
 from collections import Counter, OrderedDict
 
 from ..effects import layout as D
-from ..engine import Game, IllegalAction
+from ..engine import MAX_FRAMES, Game, IllegalAction
 from ..engine import events as E
 
 DECISION_HELP = {
@@ -403,6 +403,11 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.HOOK and e.name in ("turn_start", "turn_end"):
         # what the hook does follows in its own lines; a card_played hook follows the play's line
         return f"{'start' if e.name == 'turn_start' else 'end'} of {_whose(q, seat)} turn:"
+    if kind == E.STOPPED:
+        at = f" ({e.value})" if e.value else ""
+        limit = (f"{e.count} effects open at once" if e.count == MAX_FRAMES
+                 else f"the turn's work limit of {e.count:,} steps")
+        return f"the round stops: {e.name}{at} went past {limit}"
     if kind == E.SET_ENDED:
         return f"{_whose(q, seat)} set of {e.count} cards is done"
     return None          # a turn begins, the game's end: the screen says them
