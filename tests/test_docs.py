@@ -73,7 +73,7 @@ def games(workspace):
 def _compile(games, info, body, condition: bool):
     game = games["teams" if "teams" in info else "flip" if "flip" in info else "classic"]
     where = "on_start" if "on_start" in info else ("condition" if condition else "on_play")
-    where = next((w for w in ("turn_draw", "uno_penalty", "round_end", "on_stack", "turn_start", "turn_end",
+    where = next((w for w in ("turn_draw", "uno_penalty", "uno_catch", "round_end", "on_stack", "turn_start", "turn_end",
                               "card_played") if w in info), where)
     program = Program(game, OPS, OP_FLAGS)
     tree, diags = parse(Text(body), "condition" if condition else "effect")

@@ -225,7 +225,8 @@ class GameChecker:
         elif kind == D.UNO:
             assert len(hand) == g.uno_left, f"{at}: asked to call UNO holding {len(hand)} (uno.at {g.uno_left})"
         elif kind == D.CATCH:
-            assert s.vulnerable, f"{at}: a catch window with nobody to catch"
+            # With uno.catch.wrong a window also opens after a due call (an accusation of the caller is wrong).
+            assert s.vulnerable or s.callers, f"{at}: a catch window with nobody to catch"
             held = [len(s.hands[v]) for v in s.vulnerable]
             assert held == [g.uno_left] * len(held), f"{at}: catchable players hold {held} (uno.at {g.uno_left})"
         elif kind == D.COLOR:
@@ -556,6 +557,15 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
                       "enabled": rng.choice(["true", "true", "false"])}
         if teams:
             top["uno"]["partner_may_call"] = "true"
+        # uno.false_call and uno.catch (calls and accusations that can be wrong).
+        if rng.random() < 0.4:
+            top["uno"]["false_call"] = rng.choice(["2", "0", "self draws 1", "\"self draws 1; skip next\""])
+        if rng.random() < 0.4:
+            catch = {"if": rng.choice(["catcher == next", "hand(catcher) > hand(self)", "true"]),
+                     "limit": rng.choice(["none", "window", "round"]),
+                     "wrong": rng.choice(["2", "self draws 1", "\"next draws 1\""])}
+            chosen = [f"{key}: {value}" for key, value in catch.items() if rng.random() < 0.7]
+            top["uno"]["catch"] = "{" + ", ".join(chosen) + "}"
     if rng.random() < 0.2:
         top["jump_in"] = "{enabled: true, wilds: %s}" % rng.choice(["true", "false"])
     if rng.random() < 0.3:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..effects import layout as D
 from .inference import Lacks
-from .simple import HeuristicBot
+from .simple import HeuristicBot, due_call
 from .view import SeatView
 
 _PLAYS = (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP)
@@ -73,7 +73,8 @@ class ExpertBot(HeuristicBot):
                     and all(g.k_wild[a % g.num_kinds] for a in plays)):
                 return g.A_KEEP
             odds = self._odds_lacking(view, lacks, nxt)
-            return max(plays, key=lambda a: _play_key(g, odds, a))
+            size = len(view.hand)
+            return max(plays, key=lambda a: _play_key(g, odds, a, size))
         if kind == D.COLOR:
             counts = [0] * len(g.variant.colors)
             for k in view.hand:
@@ -99,11 +100,12 @@ class ExpertBot(HeuristicBot):
         return _odds(g, deck, view, lacks, seat)
 
 
-def _play_key(g, odds: list[float], action: int) -> tuple:
-    """How much the expert wants to make a play (the largest is played): see ExpertBot."""
+def _play_key(g, odds: list[float], action: int, size: int) -> tuple:
+    """How much the expert wants to make a play from a hand of `size` (the largest is played): see ExpertBot."""
     k = action % g.num_kinds
     wild = g.k_wild[k]
-    return (action >= g.num_kinds, not wild, 0.0 if wild else odds[g.k_color[k]], g.k_draw[k], g.k_points[k], -k)
+    return (due_call(g, action, size), not wild, 0.0 if wild else odds[g.k_color[k]], g.k_draw[k], g.k_points[k], -k,
+            -action)          # the same play without a call that is not due (uno.false_call)
 
 
 def _odds(g, deck: list[int], view: SeatView, lacks: Lacks, seat: int) -> list[float]:

@@ -11,6 +11,12 @@ from ..effects import layout as D
 from .view import Bot, SeatView
 
 
+
+def due_call(g, action: int, size: int) -> bool:
+    """Whether `action` is a play carrying the UNO call that is due from a hand of `size` cards (with
+    uno.false_call, a call goes with any play, and one not due costs)."""
+    return action >= g.num_kinds and size == g.uno_hand
+
 class RandomBot(Bot):
     """Chooses uniformly among the legal actions."""
 
@@ -58,7 +64,8 @@ class HeuristicBot(Bot):
             if not plays:
                 return legal[0] if kind == D.STACK or g.A_DRAW not in legal else g.A_DRAW
             few = len(view.hand) <= 2
-            return max(plays, key=lambda a: self._play_value(g, few, a))
+            size = len(view.hand)
+            return max(plays, key=lambda a: self._play_value(g, few, a, size))
         if kind == D.COLOR:
             counts = [0] * len(g.variant.colors)
             for k in view.hand:
@@ -91,6 +98,10 @@ class HeuristicBot(Bot):
             return best
         if kind == D.CATCH:
             catches = [a for a in legal if g.A_CATCH <= a < g.A_GIVE]
+            if g.catch_rules:
+                # uno.catch.wrong offers every opponent: accuse only a player who is vulnerable (public).
+                vulnerable = view.public["vulnerable"]
+                catches = [a for a in catches if a - g.A_CATCH in vulnerable]
             return catches[0] if catches else (g.A_UNO if g.A_UNO in legal else g.A_PASS)
         if kind == D.UNO:
             return g.A_UNO
@@ -99,8 +110,8 @@ class HeuristicBot(Bot):
         return legal[0]
 
     @staticmethod
-    def _play_value(g, few: bool, action: int) -> tuple:
+    def _play_value(g, few: bool, action: int, size: int) -> tuple:
         k = action % g.num_kinds
-        calls_uno = action >= g.num_kinds
+        calls_uno = due_call(g, action, size)
         # Keep wilds unless the hand is nearly gone; otherwise shed the most points first.
-        return (calls_uno, not g.k_wild[k] or few, g.k_draw[k], g.k_points[k], -k)
+        return (calls_uno, not g.k_wild[k] or few, g.k_draw[k], g.k_points[k], -k, -action)    # no false call

@@ -265,8 +265,9 @@ class StatementChecks:
         return None
 
     def e_catcher(self, e):
-        if self.ctx.where != "uno_penalty":
-            self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you)")
+        if self.ctx.where not in ("uno_penalty", "uno_catch"):
+            self.fail(e.span, "E509", "'catcher' only means something in uno.penalty (the player who caught you) "
+                      "and uno.catch.if (the player who would accuse)")
         return PLAYER
 
     # --- a draw stack turned away (a card's on_stack effect)

@@ -115,8 +115,9 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
         self.scans = False                      # reads a collection: its guard would count steps twice
         self.counts = False                     # an effect's (not a condition's): member reads count as steps
         self.picks: list[tuple] = []            # (the op of a pick with `where`, its keep(state, frame, card))
-        # uno.penalty: the engine puts the catcher in the first local (layout.F_CATCHER) when it pushes the frame.
-        self.catcher = self.new_slot(PLAYER) if checked.where == "uno_penalty" else None
+        # uno.penalty and uno.catch.if: the engine puts the catcher in the first local (layout.F_CATCHER) of the
+        # frame it pushes or tests the condition with.
+        self.catcher = self.new_slot(PLAYER) if checked.where in ("uno_penalty", "uno_catch") else None
         # turn.draw: the drawer's hand size before the effect, to tell the card it drew (epilogue).
         self.before = self.new_slot(INT) if checked.where == "turn_draw" else None
         self.prologue_op: Op | None = None         # the op that sets `before`

@@ -40,6 +40,8 @@ LOCKED = "locked"              # only color may be played until play reaches pla
 CHALLENGED = "challenged"      # player challenged other's card: won says whether it was played dishonestly
 ACCEPTED = "accepted"          # player accepted other's card without a challenge
 CAUGHT = "caught"              # player forgot to call UNO and was caught by other: count cards of penalty
+FALSE_CALL = "false call"      # player called UNO with a play that did not leave uno.at cards: count cards of penalty
+ACCUSED_WRONGLY = "accused wrongly"    # other accused player, who had called or was not at uno.at cards: other pays count
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 STACK_PASSED = "stack passed"  # player turned the draw stack of count cards away to other (an on_stack effect)
@@ -64,7 +66,7 @@ STOPPED = "stopped"            # the effect `name` (its key in the file), at val
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED)
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
@@ -178,4 +180,8 @@ def decided(st, action: int) -> None:
             if v == p or st.partner_of(v) == p:
                 events.append(Event(CALLED_UNO, v, p if v != p else -1))
     elif kind == D.CATCH and action != g.A_PASS:
-        events.append(Event(CAUGHT, action - g.A_CATCH, p, g.variant.uno_penalty))
+        accused = action - g.A_CATCH
+        if accused in st.vulnerable:
+            events.append(Event(CAUGHT, accused, p, g.variant.uno_penalty))
+        else:                                   # uno.catch.wrong: they had called, or were not at uno.at cards
+            events.append(Event(ACCUSED_WRONGLY, accused, p, g.variant.uno_wrong_catch))

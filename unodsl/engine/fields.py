@@ -152,6 +152,12 @@ FIELDS: tuple[Field, ...] = (
     F("set_play", "list[int]", ROUND, "[]", "set_play", PUBLIC,
       "the set being played (turn.sets): [] or [size, sum, first card, card under it]",
       saved_when="g.sets is not None"),
+    # uno.catch (docs/language.md 9.9): who called since the window last closed, how often each seat accused.
+    F("callers", "list[int]", ROUND, "[]", "list_of(seat, distinct=True)", PUBLIC,
+      "the seats that called UNO since the catch window last closed: accusing them is wrong (uno.catch.wrong)",
+      saved_when="g.wrong_catches"),
+    F("accusations", "list[int]", ROUND, "[0] * n", "per_seat(integer(0))", PUBLIC,
+      "the accusations each seat made this round (uno.catch.limit)", saved_when="g.catch_rules"),
 )
 
 BY_NAME = {f.name: f for f in FIELDS}

@@ -156,7 +156,7 @@ class Flow:
     def _next_turn(self, seat: int) -> None:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
-        if self.vulnerable or self.uno_askers:         # _windows keeps only the hands still at UNO
+        if self.vulnerable or self.uno_askers or self.callers:     # _windows keeps only the hands still at UNO
             self._windows()
         else:
             self._begin_turn(seat)
@@ -202,7 +202,7 @@ class Flow:
         if self.vulnerable:
             # Only a hand still at UNO is caught: one may have grown since (a draw, a penalty's effects).
             self.vulnerable = must_call(self.vulnerable, self.hands, self.g.uno_left)
-        if self.vulnerable:
+        if self.vulnerable or self.callers:         # callers: accusations may be wrong (uno.catch.wrong)
             if self.window_kind != D.CATCH:
                 first = self.next_player
                 order = [first, *self.players_from(first, False)]
@@ -218,6 +218,7 @@ class Flow:
                     return
                 self.window.pop(0)
             self.vulnerable = []          # the next player begins: no more catching (rule 1.6.3)
+            self.callers = []
         self.window = []
         self.window_kind = ""
         seat = self.next_player
@@ -330,10 +331,17 @@ class Flow:
         if c >= 0:
             self.color = c
         self.played_by = p
+        pushed = False
         if len(hand) == g.uno_left:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
+            elif uno and g.wrong_catches and p not in self.callers:
+                self.callers.append(p)          # the catch window opens: accusing them is wrong
+        elif uno:                               # a call with a play that does not leave uno.at cards: uno.false_call
+            before = len(self.frames)
+            self._false_call(p)
+            pushed = len(self.frames) > before
         if code is None:                            # a card played on a stack runs its on_stack (Moves)
             code = g.on_play[t]
         hooked = g.card_played >= 0
@@ -361,7 +369,18 @@ class Flow:
                 return self._past_budget()
             self._push(code, p, k, honest, jumped)
             return True
-        return hooked
+        return hooked or pushed
+
+    def _false_call(self, p: int) -> None:
+        """p called UNO with a play that does not leave uno.at cards: p draws uno.false_call cards now, or its
+        effect (self = p) is pushed, to run once the card's own effect is done."""
+        g = self.g
+        if self.events is not None:
+            self.events.append(E.Event(E.FALSE_CALL, p, count=g.variant.uno_false_call))
+        if g.false_call_code >= 0:
+            self._push(g.false_call_code, p, -1, True, False)
+        else:
+            draw(self, p, g.variant.uno_false_call)
 
     def _after_play(self) -> None:
         """A play's effects are done: settle, then end the turn."""

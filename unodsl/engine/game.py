@@ -52,7 +52,9 @@ class Game(Tables, Positions):
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
                  "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
                  "on_stack", "on_stack_if", "deflectors", "rounds_score",
-                 "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs")
+                 "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs",
+                 # uno.false_call and uno.catch (engine/program.py _compile_uno_calls)
+                 "false_calls", "false_call_code", "catch_if", "wrong_catches", "wrong_catch_code", "catch_rules")
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -80,6 +82,9 @@ class Game(Tables, Positions):
             # played by State's rules until the first card is on it
             self.state_class = ((FastOpenHookState if self.turn_end >= 0 else FastOpenState) if not variant.start_card
                                 else FastHookState if self.turn_end >= 0 else FastState)
+            if self.false_calls:
+                # A call offered with every play: FastState's turn lists only the due ones; State's rules play it.
+                self.state_class = State
         self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)
 

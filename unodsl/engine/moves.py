@@ -23,7 +23,8 @@ class Moves:
 
         Sorted still: every 'play X uno' id is above every 'play X' id.
         """
-        if len(self.hands[p]) == self.g.uno_hand:
+        if len(self.hands[p]) == self.g.uno_hand or (self.g.false_calls and len(self.hands[p]) > 1):
+            # uno.false_call: a call may go with any play but the last card's, and costs when it is not due.
             return kinds + list(map(self.g.num_kinds.__add__, kinds))
         return kinds
 
@@ -128,6 +129,8 @@ class Moves:
 
     def _may_catch(self, q: int) -> bool:
         """Whether q has more than `pass` in the catch window: `len(_catch_actions(q)) > 1`, without the list."""
+        if self.g.catch_rules:
+            return len(self._catch_actions(q)) > 1
         vulnerable = self.vulnerable
         if q in vulnerable:
             return True
@@ -144,12 +147,30 @@ class Moves:
 
     def _catch_actions(self, q: int) -> list[int]:
         base = self.g.A_CATCH
-        actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
+        if self.g.catch_rules:
+            actions = [base + v for v in self._accusable(q)]
+        else:
+            actions = [base + v for v in sorted(self.vulnerable) if v != q and not self.same_team(v, q)]
         # A late call is allowed until someone catches you (1.12); a partner may call for you (2.2.10).
         if q in self.vulnerable or (self.g.variant.uno_partner_may_call
                                     and any(self.partner_of(v) == q for v in self.vulnerable)):
             actions.append(self.g.A_UNO)
         return sorted(actions) + [self.g.A_PASS]
+
+    def _accusable(self, q: int) -> list[int]:
+        """The players q may accuse in the catch window by uno.catch, in seat order: the vulnerable ones, or with
+        uno.catch.wrong every opponent in play; only where uno.catch.if holds (self = the accused, catcher = q);
+        none once q accused this round under `limit: round`. Teammates never accuse each other."""
+        g = self.g
+        if g.variant.uno_catch_limit == "round" and self.accusations[q]:
+            return []
+        if g.wrong_catches:
+            seats = [v for v in range(self.n) if self.hands[v] and not self.eliminated[v]]
+        else:
+            seats = sorted(self.vulnerable)
+        test = g.catch_if
+        return [v for v in seats if v != q and not self.same_team(v, q)
+                and (test is None or test(self, [-1, 0, v, -1, True, False, q]))]
 
     def _legal_uno(self) -> list[int]:
         return list(self.g.fixed_actions[D.UNO])
@@ -168,7 +189,8 @@ class Moves:
                 return f"player {p} must decide '{kind}' now, not play a card"
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
-            if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand:
+            if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand and not (g.false_calls
+                                                                                  and len(self.hands[p]) > 1):
                 if g.variant.uno_at == 1:
                     return "UNO is called when playing your next-to-last card"
                 return f"UNO is called when a play leaves you {g.variant.uno_at} cards"
@@ -338,11 +360,20 @@ class Moves:
             called = [v for v in self.vulnerable if v == q or self.partner_of(v) == q]
             for v in called:
                 self.uno_called[v] = True
+                if g.wrong_catches and v not in self.callers:
+                    self.callers.append(v)
             self.vulnerable = [v for v in self.vulnerable if v not in called]
             self.window.pop(0)
+        elif g.catch_rules and (a - g.A_CATCH) not in self.vulnerable:
+            self._accused_wrongly(q)
+            return
         else:
             caught = a - g.A_CATCH
             self.vulnerable.remove(caught)
+            if g.catch_rules:
+                self.accusations[q] += 1
+                if g.variant.uno_catch_limit == "window":
+                    self.window.pop(0)          # q's accusation for this window is made
             self.after = AFTER_WINDOW
             if g.uno_penalty_code >= 0:
                 # uno.penalty as an effect: the caught player's, with the catcher in its frame.
@@ -356,12 +387,29 @@ class Moves:
             return
         self._windows()
 
+    def _accused_wrongly(self, q: int) -> None:
+        """q accused a player who called UNO or is not at uno.at cards (uno.catch.wrong): q draws uno.catch.wrong
+        cards, or its effect runs with self = q; q's part of this window is over (so no one accuses without end)."""
+        g = self.g
+        self.accusations[q] += 1
+        self.window.pop(0)
+        self.after = AFTER_WINDOW
+        if g.wrong_catch_code >= 0:
+            self._push(g.wrong_catch_code, q, -1, True, False)
+        else:
+            draw(self, q, g.variant.uno_wrong_catch)
+        if self.frames and (not self._run() or self.over):
+            return
+        self._settle(WINDOWS)
+
     def _apply_uno(self, a: int) -> None:
         p = self.pending[1]
         self.pending = None
         self.uno_askers.pop(0)
         if a == self.g.A_UNO:
             self.uno_called[p] = True
+            if self.g.wrong_catches and p not in self.callers:
+                self.callers.append(p)
             if p in self.vulnerable:                  # calling now also covers an earlier forgotten call
                 self.vulnerable.remove(p)
         elif p not in self.vulnerable and len(self.hands[p]) == self.g.uno_left:

@@ -112,6 +112,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.turn_draw = program.compile_effect(tree(v.turn_draw), Context("turn_draw"), "turn.draw")
     game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"),
                                                    "uno.penalty")
+    _compile_uno_calls(game, program)
     game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"), "round.on_end")
     # The turn hooks and the play hook (events.turn_start, turn_end, card_played): -1 where the variant has none.
     game.turn_start = program.compile_effect(tree(v.turn_start), Context("turn_start"), "events.turn_start")
@@ -153,7 +154,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # (Nor with round.blocked: _begin_turn tests whether the round is blocked.)
     game.blocked = v.blocked is not None
     game.reshuffle = v.reshuffle
-    game.plain_turns = -1 if v.jump_in or game.turn_start >= 0 or game.blocked else v.max_turns
+    # A catch window that may open for a player who called (uno.catch.wrong) is opened by State's hand-off.
+    game.plain_turns = (-1 if v.jump_in or game.turn_start >= 0 or game.blocked or v.uno_wrong_catch is not None
+                        else v.max_turns)
     game.may_keep_drawn = v.drawn_card != "forced"
     game.uno_enabled = v.uno_enabled
     # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.
@@ -169,7 +172,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
     # A card_played hook runs after every play, so no play is plain.
     plain_ok = (fast and not settles and game.uno_left <= 1 and v.sets is None     # a set's play goes on (sets.py)
-                and game.card_played < 0)
+                and game.card_played < 0 and v.uno_false_call is None)     # nor does it judge a false call
     game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
@@ -207,6 +210,28 @@ def _compile_matching(game, program: Program) -> None:
         tests.append(chosen.fn if chosen is not None else None)
     if any(test is not None for test in tests):
         game.playable_after = match_table(game, tests)
+
+
+def _compile_uno_calls(game, program: Program) -> None:
+    """uno.false_call and uno.catch (docs/language.md 9.9): their effects and condition, and the flags the flow reads.
+
+    Game.false_calls: a play may carry the call whatever it leaves, and a false one costs (false_call_code, or
+    uno.false_call cards). Game.catch_if: whether `catcher` may accuse a player (its frame's local), None for
+    anyone; a condition that does not compile (the file is refused) lets no one. Game.wrong_catches: any opponent
+    may be accused while the window is open, and a wrong accusation costs (wrong_catch_code, or uno.catch.wrong
+    cards). Game.catch_rules: any of these, or a limit: the catch window takes its general path.
+    """
+    v = game.variant
+    tree = v.syntax.tree
+    game.false_calls = v.uno_enabled and v.uno_false_call is not None
+    game.false_call_code = program.compile_effect(tree(v.uno_false_call_effect), Context("uno_false_call"),
+                                                 "uno.false_call")
+    game.wrong_catch_code = program.compile_effect(tree(v.uno_wrong_catch_effect), Context("uno_wrong"),
+                                                 "uno.catch.wrong")
+    may = program.compile_condition(tree(v.uno_catch_if), Context("uno_catch"))
+    game.catch_if = None if v.uno_catch_if is None else may.fn if may is not None else _never
+    game.wrong_catches = v.uno_enabled and v.uno_wrong_catch is not None
+    game.catch_rules = game.catch_if is not None or game.wrong_catches or v.uno_catch_limit != "none"
 
 
 def _compile_sets(game, program: Program) -> None:

@@ -32,7 +32,8 @@ DOCS: dict[str, tuple[str, str]] = {
     'cards_of': ('`count(cards of P)`',
         "(number) `cards of P` is a card collection: the cards in P's hand (none when there is no such player)."),
     'catcher': ('`catcher`',
-        'In `uno.penalty` only (elsewhere E509): the player who caught `self` not calling UNO.'),
+        'In `uno.penalty` (the player who caught `self` not calling UNO) and `uno.catch.if` (the player who '
+        'would accuse `self`) only; elsewhere E509.'),
     'challenge': ('`P may challenge:`',
         'P decides to challenge or accept (language.md 9.5). Missing branches do nothing; a branch given twice is E511.'),
     'choice': ('`P chooses:`',

@@ -275,6 +275,7 @@ class _Builder(CardSections):
             side_colors=tuple(tuple(c) for c in sides.values()),
             sets=self.build_sets(turn),
             uno_call=self.scalar(uno, "call", "UNO", str),
+            **self.build_uno_calls(uno),
             house_rule_summaries={self.scalar(node, "id", "", str): " ".join(self.scalar(node, "summary", "", str).split())
                                   for node in self.house_rule_nodes if self.scalar(node, "summary", "", str)},
             start_card=self.scalar(self.get(root, "start"), "card", True, bool),
@@ -330,6 +331,17 @@ class _Builder(CardSections):
             if ct is not None and ct.draw <= 0:
                 self.error(node, "E360", f"card type '{card_id}' is in stacking.cards but has no draw value, so it "
                            f"could never answer a draw penalty: give it 'draw: N' (the penalty it carries)")
+
+    def build_uno_calls(self, uno: Node | None) -> dict:
+        """uno.false_call and uno.catch, as the Variant's uno_* fields (each a number or an effect)."""
+        catch = self.get(uno, "catch")
+        fields = {"uno_catch_if": self.condition(catch, "if"),
+                  "uno_catch_limit": self.scalar(catch, "limit", "none", str)}
+        for name, node, key in (("uno_false_call", uno, "false_call"), ("uno_wrong_catch", catch, "wrong")):
+            effect = self.text(node, key)
+            fields[name + "_effect"] = effect
+            fields[name] = 0 if effect is not None else self.scalar(node, key, None, int)
+        return fields
 
     def scalar_list(self, node, key):
         child = self.get(node, key)

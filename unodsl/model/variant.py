@@ -276,6 +276,13 @@ class Variant:
     side_colors: tuple[tuple[str, ...], ...] = ()
     sets: "SetRule | None" = None     # turn.sets: several cards played in one turn
     uno_call: str = "UNO"             # uno.call: the word called (the action stays `uno`)
+    # uno.false_call and uno.catch (docs/language.md 9.9); each None where the variant has none of it.
+    uno_false_call: int | None = None         # cards a false caller draws (0 when it is an effect): false calls exist
+    uno_false_call_effect: Text | None = None     # uno.false_call as an effect: self = the caller
+    uno_catch_if: Text | None = None          # whether `catcher` may accuse `self` in the catch window
+    uno_catch_limit: str = "none"             # how often a player may accuse: none | window | round
+    uno_wrong_catch: int | None = None        # cards a wrong accuser draws (0 when an effect): accusations may be wrong
+    uno_wrong_catch_effect: Text | None = None    # uno.catch.wrong as an effect: self = the accuser
     # House rule id -> its `summary` (what it changes, for the rulebook), for those that give one.
     house_rule_summaries: dict[str, str] = field(default_factory=dict)
     # events.turn_start / turn_end: run as each turn begins and ends (self = the player whose turn it is);

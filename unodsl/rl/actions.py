@@ -51,6 +51,8 @@ def _effect_texts(variant):
     yield from variant.event_effects().values()
     yield variant.turn_draw
     yield variant.uno_penalty_effect
+    yield variant.uno_false_call_effect
+    yield variant.uno_wrong_catch_effect
     yield variant.on_round_end
 
 

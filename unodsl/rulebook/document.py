@@ -430,7 +430,8 @@ class _Rulebook:
         """Whether any effect of the variant has a `statement` (an effects.ast class)."""
         texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
         texts += [self.v.start_default, self.v.on_deal, *self.v.event_effects().values(), self.v.turn_draw,
-                  self.v.uno_penalty_effect, self.v.on_round_end]
+                  self.v.uno_penalty_effect, self.v.on_round_end, self.v.uno_false_call_effect,
+                  self.v.uno_wrong_catch_effect]
         for text in texts:
             tree = self.v.syntax.tree(text)
             if tree is not None and any(isinstance(node, statement) for node in walk(tree)):
@@ -457,7 +458,31 @@ class _Rulebook:
                  f"even one who had called for the hand they held before."]
         if v.uno_partner_may_call:
             items.append(f"Your partner may call {word} for you.")
+        items += self.uno_calls(word, left)
         self.ul(items)
+
+    def uno_calls(self, word: str, left: str) -> list[str]:
+        """uno.false_call and uno.catch in words: what a false call and a wrong accusation cost, who may catch."""
+        v, g = self.v, self.g
+        items = []
+        if v.uno_false_call is not None:
+            cost = (f"you draw {v.uno_false_call} cards" if v.uno_false_call_effect is None else
+                    _said("", g, v.uno_false_call_effect, "uno_false_call") or "nothing happens")
+            items.append(f"You may call {word} with any play but your last card; a call when the play does not "
+                         f"leave you {left} is a false call: {cost.rstrip('.')}.")
+        if v.uno_catch_if is not None:
+            items.append(f"A player may catch another only when "
+                         f"{describe_condition(g, v.uno_catch_if, 'uno_catch').rstrip('.')}.")
+        limit = {"window": "once each time players may catch", "round": "once each round"}.get(v.uno_catch_limit)
+        if limit:
+            items.append(f"Each player may accuse another of not calling {word} only {limit}.")
+        if v.uno_wrong_catch is not None:
+            cost = (f"the accuser draws {v.uno_wrong_catch} cards" if v.uno_wrong_catch_effect is None else
+                    _said("", g, v.uno_wrong_catch_effect, "uno_wrong") or "nothing happens")
+            items.append(f"After a play that leaves a player {left}, any player may accuse another of not calling "
+                         f"{word}; accusing a player who called, or who does not hold {left}, is wrong: "
+                         f"{cost.rstrip('.')}, and the accuser may accuse no one else before the next turn.")
+        return items
 
     def house_rules(self) -> None:
         v, g = self.v, self.g

@@ -151,7 +151,7 @@ class ExpressionEnglish:
             return _P("the player with the most cards")
         if d == "fewest_cards":
             return _P("the player with the fewest cards")
-        if d == "catcher":                       # uno.penalty only (E509 elsewhere)
+        if d == "catcher":                       # uno.penalty and uno.catch.if only (E509 elsewhere)
             return _P("the catcher")
         if d == "each_player":                   # the member a filter or an aggregate over players reads
             return _P("that player")
@@ -267,7 +267,8 @@ class ExpressionEnglish:
         if d == "var_of":
             return self.variable(e)
         if d in ("self_", "next_", "previous", "dealer", "partner_self", "partner_of", "next_of", "next_seat",
-                 "seat_after", "most_cards", "fewest_cards", "previous_of", "left_of", "right_of", "each_player"):
+                 "seat_after", "most_cards", "fewest_cards", "previous_of", "left_of", "right_of", "each_player",
+                 "catcher"):
             return self.player(e).text
         if d in ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team",
                  "cards_of", "group_except", "filter_where"):

@@ -243,11 +243,12 @@ def narrate(events: list, seat: int, game=None) -> list[str]:
         if kind == E.TURN and start is not None:
             _fold(lines, start)
             start = None
-        if kind == E.DREW and last is not None and last.kind in (E.CHALLENGED, E.CAUGHT, E.STACK_TAKEN):
+        if kind == E.DREW and last is not None and last.kind in (E.CHALLENGED, E.CAUGHT, E.STACK_TAKEN,
+                                                                 E.FALSE_CALL, E.ACCUSED_WRONGLY):
             if last.kind == E.STACK_TAKEN:
                 lines[-1] = [f"{_does(q, seat, 'draw')} the stack of {e.count}", shown(e.cards)]
             else:
-                joiner = ": " if last.kind == E.CAUGHT else ", "
+                joiner = ": " if last.kind in (E.CAUGHT, E.FALSE_CALL, E.ACCUSED_WRONGLY) else ", "
                 lines[-1] = [f"{lines[-1][0]}{joiner}{_drew(e, seat, game)}", shown(e.cards)]
         elif kind == E.SKIPPED and last is not None and last.kind == E.DREW and last.player == q:
             lines[-1][0] += f" and {_be(q, seat)} skipped"
@@ -296,6 +297,11 @@ def _drew(e, seat: int, game) -> str:
     return f"{_does(q, seat, 'draw')} {e.count}"
 
 
+def _call_word(game) -> str:
+    """The UNO call as the variant names it (uno.call), UNO without a game."""
+    return game.variant.uno_call if game is not None else "UNO"
+
+
 def _condition(game, test) -> str:
     """A `draws until` test in words (the rulebook's), or what it was for when there is no game."""
     if game is not None:
@@ -321,7 +327,12 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.JUMPED:
         return f"{_does(q, seat, 'jump')} in with {card(e.cards[0])}"
     if kind == E.CALLED_UNO:
-        return f"{_does(e.other, seat, 'call')} UNO for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} UNO"
+        word = _call_word(game)
+        return f"{_does(e.other, seat, 'call')} {word} for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} {word}"
+    if kind == E.FALSE_CALL:
+        return f"{_whose(q, seat)} {_call_word(game)} call is false"
+    if kind == E.ACCUSED_WRONGLY:
+        return f"{_does(e.other, seat, 'accuse')} {who} wrongly"
     if kind == E.KEPT:
         return f"{_does(q, seat, 'keep')} {card(e.cards[0])}"
     if kind == E.SKIPPED:
