@@ -255,3 +255,15 @@ def test_the_rulebook_says_a_catcher_compared_in_the_penalty(tmp_path):
     game = _game(tmp_path, "uno:\n  penalty: |\n    if catcher == next:\n      self draws 4\n    else:\n"
                            "      self draws 2\n")
     assert "the catcher is the player after the caught player" in render_rulebook(game)
+
+
+@pytest.mark.parametrize("limit, asked_next", [("none", 0), ("window", 1)])
+def test_a_limit_of_one_per_window_passes_the_window_on(tmp_path, limit, asked_next):
+    game = _game(tmp_path, f"uno:\n  catch: {{limit: {limit}}}\n")
+    state = _position(game, [["red_1"], ["green_1"], ["red_2", "red_3", "red_4"]], turn=2)
+    state.vulnerable[:] = [0, 1]                    # two players at one card without calling
+    state.apply("play red_2")
+    assert state.current_player == 0 and state.legal_actions() == ["uno", "catch 1", "pass"]
+    state.apply("catch 1")
+    # Without a limit p0 stays first in the window (to call late); once per window, p1 is asked next.
+    assert state.decision == "catch" and state.current_player == asked_next
