@@ -74,6 +74,8 @@ def _check(game) -> None:
         raise NotCovered("strict restrictions, jump-in or stacking")
     if (game.uno_hand, game.uno_left) not in ((-1, -1), (2, 1)):
         raise NotCovered("UNO called at another hand size than one card")
+    if game.false_calls or game.catch_rules:
+        raise NotCovered("false UNO calls or catch rules (uno.false_call, uno.catch)")
     if not game.may_always_draw or not game.may_keep_drawn or not game.simple_draw:
         raise NotCovered("not classic's turn (may always draw, may keep, one card)")
     if game.after_draw >= 0 or game.turn_draw >= 0 or game.eliminate_when is not None or game.sets is not None:
