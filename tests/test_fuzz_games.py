@@ -506,6 +506,10 @@ EXTRA_ON_PLAY = [
     "self draws 1\nself must play where card.color == current or card is wild",
     "{P} must play where card is number else:\n    {P} draws 1",
     "clear color\nif hand(self) > {N}:\n    choose color",
+    # decisions beyond the player on turn (issue 29 item 5): a player other than self asked
+    "let t = next chooses player all except next\nt draws {N}",
+    "let t = {P} chooses player others where hand(player) > {N}\nswap hands with t",
+    "next chooses:\n    take:\n        next draws {N}\n    push:\n        next of next draws 1",
 ]
 EXTRA_TEAMS = [
     "partner of next draws 1",

@@ -156,7 +156,8 @@ class ExpressionChecks:
         return INT
 
     def e_choose_player(self, e):
-        self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP'")
+        self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP' "
+                  "or 'let NAME = P chooses player GROUP'")
 
     def e_random_between(self, e):
         self.expect(e.low, INT)

@@ -52,6 +52,8 @@ class StatementChecks:
 
     def s_let(self, s):
         if isinstance(s.value, A.ChoosePlayer):
+            if s.value.chooser is not None:
+                self.expect(s.value.chooser, PLAYER)
             self.expect(s.value.group, GROUP)
             self.checked.types[id(s.value)] = PLAYER
             self.bind(s.name, s, PLAYER)

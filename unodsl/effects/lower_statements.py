@@ -104,10 +104,12 @@ class StatementLowering:
 
     def s_let(self, s, ops):
         if isinstance(s.value, A.ChoosePlayer):
+            # The chooser is read first, then the group (as written: `P chooses player G`).
+            who = (_SELF if s.value.chooser is None else self.expr(s.value.chooser)).fn
             group = self.expr(s.value.group).fn
             slot = self.slots[id(s)] = self.new_slot(PLAYER)
             choose = self.low.ops["choose_player"]
-            op = self.decision("choose_player", lambda st, fr: choose(st, fr, slot, group(st, fr)))
+            op = self.decision("choose_player", lambda st, fr: choose(st, fr, slot, who(st, fr), group(st, fr)))
             ops.append(op)
             self.lives(slot, op, ops, after=2)      # paused just past it, the frame awaits the answer
             return

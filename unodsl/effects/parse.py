@@ -487,10 +487,15 @@ class _Builder(Transformer):
         return A.SkipMany(count, span=self.span(meta))
 
     def let(self, meta, children):
-        value = children[1]
-        if isinstance(value, A.Where):              # `let NAME = choose player G where COND`
-            value = A.ChoosePlayer(value, span=self.span(meta))
+        value = children[-1]
+        if isinstance(value, A.Where):              # `let NAME = [P chooses | choose] player G where COND`
+            chooser = children[1] if len(children) == 3 else None
+            value = A.ChoosePlayer(value, chooser, span=self.span(meta))
         return A.Let(str(children[0]), value, span=self.span(meta))
+
+    def choose_player(self, meta, children):
+        # `choose player G`, or `P chooses player G`: the chooser is written first.
+        return A.ChoosePlayer(children[-1], children[0] if len(children) == 2 else None, span=self.span(meta))
 
     def comparison(self, meta, children):
         left, op, right = children

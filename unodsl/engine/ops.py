@@ -194,13 +194,12 @@ def clear_color(st) -> None:
 
 
 @instruction(PAUSES)
-def choose_player(st, fr: list, slot: int, group: list[int]) -> int:
-    """The effect's owner chooses a player of `group` still in the game (into frame slot `slot`): a decision,
-    but for a lone candidate."""
+def choose_player(st, fr: list, slot: int, chooser: int, group: list[int]) -> int:
+    """`chooser` (the effect's owner, or any player) chooses a player of `group` still in the game (into frame
+    slot `slot`): a decision, but for a lone candidate. No chooser (-1) or an eliminated one chooses nobody."""
     eliminated = st.eliminated
-    chooser = fr[F_SELF]
-    if chooser >= 0 and eliminated[chooser]:
-        fr[slot] = -1                   # an eliminated player chooses nobody
+    if chooser < 0 or eliminated[chooser]:
+        fr[slot] = -1                   # nobody to choose, or an eliminated player: nobody is chosen
         return 0
     if True in eliminated:
         candidates = not_eliminated(group, eliminated)

@@ -43,7 +43,7 @@ DOCS: dict[str, tuple[str, str]] = {
     'choose_color_self': ('`choose color`',
         '`self` chooses the current color (a decision; does nothing in a variant without colors).'),
     'choose_player': ('`let NAME = choose player G`',
-        '`self` chooses a player of G (a decision, skipped when G has one player; NAME is no player when G is empty). `let NAME = choose player G where COND` offers the players of G for whom COND holds (language.md collections).'),
+        '`self` chooses a player of G (a decision, skipped when G has one player; NAME is no player when G is empty). `let NAME = choose player G where COND` offers the players of G for whom COND holds (language.md collections). `let NAME = P chooses player G` (also with `where COND`) asks P instead of `self`: any player may be asked (language.md 9.3); no P, or an eliminated one, chooses no player.'),
     'clear_color': ('`clear color`',
         "No color is in play any more: until one is named (a wild's `choose color`, `set color`), any card may be played on the top card, as on a wild start card nobody colored (does nothing in a variant without colors)."),
     'current_color': ('`current` / `current color`',

@@ -69,6 +69,8 @@ def capabilities(game) -> Capabilities:
             rules.add(node.rule)
             if node.rule == _CHOOSE_PLAYER:
                 groups.add(node.group.rule)
+                if node.chooser is not None and node.chooser.rule != "self_":
+                    groups.add("chosen by another")     # `others` of self may hold that chooser
     uno = bool(v.uno_enabled)
     return Capabilities(
         play_uno=uno,

@@ -95,9 +95,10 @@ class StatementEnglish:
 
     def s_let(self, s):
         if isinstance(s.value, A.ChoosePlayer):
+            who = self.me if s.value.chooser is None else self.player(s.value.chooser)
             group = self.group(s.value.group)
             self.names[s.name] = _P("the chosen player")
-            return _cap(f"{self.me.verb('choose')} a player from {group}.")
+            return _cap(f"{who.verb('choose')} a player from {group}.")
         if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
             # Drawn once, here: later uses read the name, not another draw.
             self.names[s.name] = Phrase(f"the {title(s.name)}")

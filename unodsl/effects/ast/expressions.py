@@ -232,7 +232,10 @@ class RandomFrom(Expr):
 
 @_rule("choose_player")
 class ChoosePlayer(Expr):
+    """A player of `group` chosen by `chooser` (None: the effect's owner, `self`): `let NAME = P chooses player G`."""
+
     group: Expr
+    chooser: Expr | None = None
 
 
 @_rule("var")
