@@ -17,6 +17,7 @@ import pytest
 import unodsl
 from unodsl.engine import events as E
 from unodsl.engine.events import Event
+from unodsl.engine.observation import event_seen_by
 
 CASES = sorted(glob.glob("variants/*.yaml")) + sorted(glob.glob("variants/house-rules/*.yaml"))
 
@@ -147,7 +148,7 @@ def _visible(obs: dict, game) -> set[str]:
 FACE_UP = (E.ROUND_DEALT, E.FLIPPED)
 
 
-def leaks(game, players: int, seed: int, seen_by=Event.seen_by) -> list[str]:
+def leaks(game, players: int, seed: int, seen_by=event_seen_by) -> list[str]:
     """Play a recorded random game; every card an event shows a seat (through `seen_by`) must be one
     that seat's observations showed it: its own hand at some time, or, before or after the action,
     the discard pile or what was revealed to it. Returns what leaked."""

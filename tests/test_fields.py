@@ -18,11 +18,11 @@ import pytest
 
 import unodsl
 from unodsl import State
-from unodsl.agents import view
+
 from unodsl.agents.bots import HeuristicBot
 from unodsl.agents.view import SeatView, public_state
 from unodsl.agents.worlds import Knowledge, WorldSampler
-from unodsl.engine import fields, savefile
+from unodsl.engine import fields, observation, savefile
 from unodsl.engine.chance import as_chance
 from unodsl.engine.fast import FastState
 from unodsl.engine.fields import DEAL, FIELDS, MATCH, NEVER, PUBLIC, ROUND, SLOTS, TURN
@@ -224,13 +224,18 @@ def test_the_field_table_of_docs_api_is_the_declaration():
 
 
 def test_a_seats_view_of_the_state_redacts_every_saved_field_not_public():
-    """public_state names each saved field that is not PUBLIC (to redact it) or removes it; the sampled
-    states above check that it keeps the public ones as they are."""
-    source = inspect.getsource(public_state)
+    """The redacted state (engine/observation.py) hands each saved OWNER or DECLARED field to its entry in
+    REDACTED; a NOBODY field without one is removed. The sampled states above check that it keeps the public
+    ones as they are."""
     for f in FIELDS:
-        if f.check is not None and f.seen != PUBLIC:
-            assert f'data["{f.name}"]' in source or f.name in view._SECRET, \
-                f"{f.name} is declared {f.seen}, but a seat's view (public_state) shows it as it is"
+        if f.check is not None and f.seen in (fields.OWNER, fields.DECLARED):
+            assert f.name in observation.REDACTED, \
+                f"{f.name} is declared {f.seen}: engine/observation.py's REDACTED must say what a seat keeps of it"
+    state = unodsl.load("classic").new_game(3, seed=2)
+    seen = public_state(state, 0)
+    for f in FIELDS:
+        if f.check is not None and f.seen == fields.NOBODY and f.name not in observation.REDACTED:
+            assert f.name not in seen, f.name
 
 
 def test_the_card_drawn_on_another_seats_turn_is_not_in_a_seats_view():

@@ -3,68 +3,18 @@
 A bot never holds the `State`. `SeatView(state)` reads, for the seat to act, its
 legal action ids, its own hand and the public facts, and `public` is the whole state
 with every card the seat cannot see taken out (other hands and the limbo of an exchange
-become counts, the draw pile a count, the generator and the seed gone). Two states that
+become counts, the draw pile a count, the generator and the seed gone): each read through
+engine/observation.py, the one place that decides what a seat may see. Two states that
 differ only in the cards the seat cannot see give equal views: tests/test_agents.py
 holds every bot to that by dealing the hidden cards again.
 """
 
 from __future__ import annotations
 
-import json
+from ..engine.observation import hand_sizes, options_offered, own_hand, played_by, redacted_state
 
-from ..effects import layout as D
-from ..engine.variables import public
-
-# Fields of a saved state that only say what the engine will draw, or held hidden cards
-# before they were played: never part of what a seat knows.
-_SECRET = ("rng", "seed", "history")
-
-
-def public_state(state, seat: int) -> dict:
-    """The saved form of `state` (State.to_json) with everything `seat` cannot see replaced.
-
-    Other seats' hands, the draw pile and face-down named piles become their sizes (on a two-sided
-    deck, with the other face of those hands and of the draw pile's top card beside them: `backs`,
-    `draw_pile_back`); an exchange's set-aside cards
-    become counts but for `seat`'s own picks; a restricted card's honesty is unknown (None)
-    unless `seat` played it; the card drawn on another seat's turn is unknown (None); only what was
-    shown to `seat` stays in `revealed`; a hidden
-    variable's value, and another seat's private one, become None; the generator, the seed and
-    the action history (gifts and trades name hidden cards) are removed.
-    """
-    data = json.loads(state.to_json())
-    if state.g.k_back is not None:
-        # A two-sided deck shows the other face of the other hands and of the draw pile's top card.
-        seen = state.backs(seat)
-        data["backs"], data["draw_pile_back"] = seen["backs"], seen["draw_pile_back"]
-    for q, hand in enumerate(data["hands"]):
-        if q != seat:
-            data["hands"][q] = len(hand)
-    data["draw_pile"] = len(data["draw_pile"])
-    pending = data["pending"]
-    mine = -1                           # the limbo slot `seat` is picking into now, if any
-    if pending and pending[0] == D.GIVE and pending[1] == seat and pending[3] < 0:
-        mine = -1 - pending[3]
-    data["limbo"] = [cards if slot == mine else len(cards) for slot, cards in enumerate(data["limbo"])]
-    if "piles" in data:                 # saved only by a variant with named piles
-        data["piles"] = [cards if up else len(cards) for up, cards in zip(state.g.face_up, data["piles"])]
-    for frame in data["frames"]:
-        if frame[D.F_SELF] != seat:
-            frame[D.F_HONEST] = None
-    data["revealed"] = {str(seat): data["revealed"].get(str(seat), {})}
-    g = state.g
-    if "vars" in data:                  # saved only by a variant that declares variables
-        data["vars"] = [value if public(var) else None for var, value in zip(g.state_vars, data["vars"])]
-    if "pvars" in data:
-        data["pvars"] = [[value if q == seat or public(var) else None for var, value in zip(g.player_vars, values)]
-                         for q, values in enumerate(data["pvars"])]
-    if pending and pending[1] != seat and pending[0] == D.DRAWN:
-        data["pending"] = [D.DRAWN, pending[1], None]       # the card another seat drew is theirs to see
-    if data["current"] != seat:
-        data["drawn_this_turn"] = None                      # so is the card drawn on their turn
-    for key in _SECRET:
-        del data[key]
-    return data
+# The redacted state: what the search bots sample their worlds from (engine/observation.py decides it).
+public_state = redacted_state
 
 
 class SeatView:
@@ -83,13 +33,13 @@ class SeatView:
     @property
     def hand(self) -> list[int]:
         """The seat's own cards, as kinds (the state's own list: read it, do not change it)."""
-        return self._state.hands[self.seat]
+        return own_hand(self._state, self.seat)
 
     @property
     def hand_sizes(self) -> list[int]:
         """How many cards each seat holds."""
         if self._sizes is None:
-            self._sizes = [len(h) for h in self._state.hands]
+            self._sizes = hand_sizes(self._state)
         return self._sizes
 
     @property
@@ -140,7 +90,7 @@ class SeatView:
 
     @property
     def public(self) -> dict:
-        """`public_state(state, seat)`: the state, hidden cards taken out."""
+        """`redacted_state(state, seat)`: the state, hidden cards taken out."""
         if self._public is None:
             self._public = public_state(self._state, self.seat)
         return self._public
@@ -148,18 +98,14 @@ class SeatView:
     def played_by(self) -> int:
         """The seat whose card's effect is deciding now (the one to challenge), or -1.
 
-        Read from the open effect frame, not from `public` (a public fact; saving the whole
-        state to find it would cost the heuristic bot a fifth of its time on classic).
+        Read from the open effect frame (observation.played_by), not from `public` (a public fact; saving the
+        whole state to find it would cost the heuristic bot a fifth of its time on classic).
         """
-        frames = self._state.frames
-        return frames[-1][D.F_SELF] if frames else -1
+        return played_by(self._state)
 
     def options_offered(self) -> list[int]:
         """The `option NAME` action ids of the choice being made, in the order its effect lists them."""
-        pending = self._state.pending
-        if pending is None or pending[0] != D.OPTION:
-            return []
-        return [self.game.A_OPTION + option for option, _ in pending[2]]
+        return [self.game.A_OPTION + option for option in options_offered(self._state)]
 
 
 class Bot:

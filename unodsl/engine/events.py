@@ -4,13 +4,14 @@ A recorded game (`new_game(..., record=True)`) keeps `State.events`, one `Event`
 engine did, in order; an unrecorded game keeps None and emits nothing. The decisions' events are
 written by `decided`, from `State.apply_id`'s recording branch, before the action is applied; what
 the rules then do (draws, skips, hands moved, the round's end) is written by the ops and the flow
-where it happens. `Event.seen_by(seat)` is the one place that decides what a seat may see of an event:
-the terminal, logs and the web view read `State.events_for(seat)`, never `State.events` itself.
+where it happens. What a seat may see of an event is decided in engine/observation.py (`event_seen_by`, from
+the kinds' `PRIVATE_CARDS` and `PRIVATE` below): the terminal, logs and the web view read
+`State.events_for(seat)`, never `State.events` itself.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..effects import layout as D
 
@@ -90,20 +91,6 @@ class Event:
     pile: str = ""                 # ... and the pile cards went to
     name: str | None = None        # a name the kind says: the option chosen, the distribution drawn from, SET's variable, the side up
     value: object = None           # SET: the variable's new value, as players see it (a color by its word)
-
-    def seen_by(self, seat: int) -> "Event | None":
-        """The event as `seat` may see it, or None if it may not see it at all.
-
-        Another player's drawn, given, traded or looked-at cards become a count: what the
-        observation shows of them (hand sizes), and nothing more.
-        """
-        if seat == self.player or (seat == self.other and self.other >= 0):
-            return self
-        if self.kind in PRIVATE:
-            return None
-        if self.kind in PRIVATE_CARDS and self.cards:
-            return replace(self, cards=())
-        return self
 
 
 def pile_name(g, pile: int) -> str:

@@ -20,8 +20,8 @@ A field says:
   not as it is; fields are saved and checked in the table's order;
 - `seen`: who may see its value: `PUBLIC` every seat, `OWNER` the seat it belongs to (the others a part
   of it: a size, a kind), `NOBODY` (its consequences only), `DECLARED` as the variant declares each
-  part; a seat's view of a saved state (agents/view.py's `public_state`) redacts every field but the
-  public ones, as tests/test_fields.py checks;
+  part; what a seat may see is derived from it in engine/observation.py (a field not public is redacted as
+  its entry in `observation.REDACTED` says, or removed), as tests/test_observation.py checks;
 - `doc`: one line, for docs/api.md.
 
 Adding a field is adding its line here (docs/architecture.md, "Where to add a field").

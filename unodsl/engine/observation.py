@@ -1,12 +1,246 @@
-"""What a player may see: their own hand, the public zones, what was shown to them, and what happened."""
+"""What a seat may see, decided once: the seat's view, the spectator's, the redacted state bots sample from,
+and which seat sees which event.
+
+Every interface reads what it shows from here: the terminal and the text views (`seat_view`, `events_for`),
+the web room (`seat_view`, `spectator_view`, `events_for`), the bots and remote seats (`agents/view.py`:
+`redacted_state`, `own_hand`, `hand_sizes`, ...). Nothing outside the engine reads a State field that
+`fields.py` does not declare public for what it shows a seat (tests/test_observation.py scans them).
+
+A field's visibility is its declaration (`fields.FIELDS`, `seen`): the redacted state keeps every PUBLIC
+field as it is, removes every NOBODY field (the draw pile's size stays), and hands each OWNER or DECLARED
+field to its entry in `REDACTED`, which says what the seat keeps of it; a field not public without an entry
+is removed (tests/test_observation.py fails until it has one). The seat's and the spectator's views are
+built from the public fields and the seat's own parts, as their docstrings list.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 from ..effects import layout as D
+from . import fields as FD
+from .events import PRIVATE, PRIVATE_CARDS
+from .variables import public
+
+SPECTATOR = -1          # a seat that is nobody's: the spectator's view, and its events (events_for(-1))
+
+
+# --- the seat's and the spectator's views -----------------------------------------------------------
+
+
+def _public_facts(state, seat: int, hand) -> dict:
+    """The observation's keys in their order; `hand` (a seat's cards, or None for a spectator) and the
+    revealed hands are the seat's own, every other entry is made of public fields."""
+    g = state.g
+    names = g.card_names
+    colors = g.variant.colors
+    facts = {"player": seat}
+    if hand is not None:
+        facts["hand"] = hand
+    facts.update({
+        "hand_sizes": [len(h) for h in state.hands],
+        "top": names[state.discard[-1]] if state.discard else "",
+        "color": colors[state.color] if state.color >= 0 else None,
+        "direction": state.direction,
+        "draw_pile": len(state.draw_pile),
+        "discard_pile": len(state.discard),
+        "discard": sorted(names[k] for k in state.discard),      # face up: every card on it is public
+        "current_player": state.current_player,
+        "decision": state.decision,
+        "dealer": state.dealer,
+        "scores": list(state.scores),
+        "stack": state.stack,
+        "lock": colors[state.lock_color] if state.lock_owner >= 0 else None,
+        "uno_called": list(state.uno_called),
+        "eliminated": list(state.eliminated),
+    })
+    if hand is not None:
+        facts["revealed"] = {str(q): sorted(names[k] for k in cards)
+                             for q, cards in state.revealed.get(seat, {}).items()}
+    facts.update({"turn": state.turns, "round": state.round, "over": state.over, "winner": state.winner})
+    if g.pile_names:                # a face-up pile shows its cards, a face-down one its size
+        facts["piles"] = {name: sorted(names[k] for k in cards) if up else len(cards)
+                          for name, up, cards in zip(g.pile_names, g.face_up, state.piles)}
+    facts.update(state.variables_seen_by(seat))      # declared variables: only when there are some
+    return facts
+
+
+def seat_view(state, seat: int) -> dict:
+    """What `seat` may know (State.observation): its hand, the others' hand sizes, the public piles (the
+    discard pile's cards, the draw pile's size, a declared pile as it is declared), the public facts of play,
+    the hands shown to it (`revealed`), the declared variables it may see, its legal actions when it is to
+    decide, the card it drew when it decides about it, and on a two-sided deck the faces turned to it."""
+    names = state.g.card_names
+    obs = _public_facts(state, seat, sorted(names[k] for k in state.hands[seat]))
+    if state.current_player == seat:
+        obs["legal_actions"] = state.legal_actions()
+    pending = state.pending
+    if pending and pending[0] == D.DRAWN and pending[1] == seat:
+        obs["drawn"] = names[pending[2]]
+    if state.g.k_back is not None:
+        obs.update(backs(state, seat))
+    return obs
+
+
+def spectator_view(state) -> dict:
+    """What anyone watching may know: the seat's view without a seat (no hand, nothing shown, no legal actions,
+    no drawn card, only the public variables); on a two-sided deck, the faces turned away of every hand."""
+    obs = _public_facts(state, SPECTATOR, None)
+    if state.g.k_back is not None:
+        obs.update(backs(state, SPECTATOR))
+    return obs
+
+
+def backs(state, seat: int) -> dict:
+    """On a two-sided deck, what `seat` sees of the faces turned away: the side up, the other face of every
+    card in the other hands (their owners hold them face to themselves) and of the draw pile's top card (the
+    pile lies face down, its other face up)."""
+    g = state.g
+    names, back = g.card_names, g.k_back
+    return {
+        "side": g.variant.sides[state.side],
+        "backs": {str(q): sorted(names[back[k]] for k in hand)
+                  for q, hand in enumerate(state.hands) if q != seat},
+        "draw_pile_back": names[back[state.draw_pile[-1]]] if state.draw_pile else None,
+    }
+
+
+# --- what a bot reads of the state as it plays (agents/view.py's SeatView) -------------------------
+
+
+def own_hand(state, seat: int) -> list[int]:
+    """`seat`'s own cards, as kinds: the state's own list (read it, do not change it)."""
+    return state.hands[seat]
+
+
+def hand_sizes(state) -> list[int]:
+    """How many cards each seat holds."""
+    return [len(h) for h in state.hands]
+
+
+def played_by(state) -> int:
+    """The seat whose card's effect is running now (the one a challenge is against), or -1."""
+    frames = state.frames
+    return frames[-1][D.F_SELF] if frames else -1
+
+
+def options_offered(state) -> list[int]:
+    """The options (by number) of the choice being made (`P chooses:`), in the order its effect lists them."""
+    pending = state.pending
+    if pending is None or pending[0] != D.OPTION:
+        return []
+    return [option for option, _ in pending[2]]
+
+
+# --- the redacted state: the saved form with what a seat cannot see taken out -------------------------
+
+
+def _limbo(state, seat: int, lots: list) -> list:
+    """An exchange's set-aside cards become counts, but for the lot `seat` is picking into now."""
+    pending = state.pending
+    mine = -1
+    if pending and pending[0] == D.GIVE and pending[1] == seat and pending[3] < 0:
+        mine = -1 - pending[3]
+    return [cards if slot == mine else len(cards) for slot, cards in enumerate(lots)]
+
+
+def _frames(state, seat: int, frames: list) -> list:
+    """A restricted card's honesty is unknown (None) but to the seat that played it."""
+    for frame in frames:
+        if frame[D.F_SELF] != seat:
+            frame[D.F_HONEST] = None
+    return frames
+
+
+def _pending(state, seat: int, pending):
+    """The decision's kind and seat are public; the card another seat drew is theirs to see."""
+    if pending and pending[1] != seat and pending[0] == D.DRAWN:
+        return [D.DRAWN, pending[1], None]
+    return pending
+
+
+def _vars(state, seat: int, values: list) -> list:
+    return [value if public(var) else None for var, value in zip(state.g.state_vars, values)]
+
+
+def _pvars(state, seat: int, values: list) -> list:
+    return [[value if q == seat or public(var) else None for var, value in zip(state.g.player_vars, mine)]
+            for q, mine in enumerate(values)]
+
+
+# What `seat` keeps of each saved field not PUBLIC: f(state, seat, saved value) -> the value it sees. A NOBODY
+# field with no entry is removed; tests/test_observation.py holds every OWNER and DECLARED field to an entry.
+REDACTED = {
+    "draw_pile": lambda state, seat, cards: len(cards),             # its size is public
+    "hands": lambda state, seat, hands: [cards if q == seat else len(cards) for q, cards in enumerate(hands)],
+    "limbo": _limbo,
+    "revealed": lambda state, seat, seen: {str(seat): seen.get(str(seat), {})},     # what was shown to `seat`
+    "frames": _frames,
+    "pending": _pending,
+    "piles": lambda state, seat, piles: [cards if up else len(cards) for up, cards in zip(state.g.face_up, piles)],
+    "vars": _vars,
+    "pvars": _pvars,
+    # The card the turn's player drew this turn: theirs to see (None to the others).
+    "drawn_this_turn": lambda state, seat, kind: kind if state.current == seat else None,
+}
+
+
+def redacted_state(state, seat: int) -> dict:
+    """The saved form of `state` (State.to_json) with everything `seat` cannot see replaced, field by field as
+    `fields.FIELDS` declares: public fields as they are, the others as `REDACTED` says (other seats' hands, the
+    draw pile and face-down piles become sizes, only what was shown to `seat` stays in `revealed`, ...) or
+    removed (the generator, the seed, the action history). On a two-sided deck, `backs` and `draw_pile_back`
+    say what `seat` sees of the faces turned away. What the search bots sample their worlds from."""
+    data = json.loads(state.to_json())
+    for f in FD.SAVED:
+        if f.seen == FD.PUBLIC or f.name not in data:
+            continue
+        redact = REDACTED.get(f.name)
+        if redact is None:
+            del data[f.name]
+        else:
+            data[f.name] = redact(state, seat, data[f.name])
+    if state.g.k_back is not None:
+        seen = backs(state, seat)
+        data["backs"], data["draw_pile_back"] = seen["backs"], seen["draw_pile_back"]
+    return data
+
+
+# --- events: which seat sees which --------------------------------------------------------------------
+
+
+def event_seen_by(event, seat: int):
+    """`event` as `seat` may see it, or None if it may not see it at all: the seats it names see it whole;
+    of another seat's drawn, given, traded, looked-at, taken or put cards (events.PRIVATE_CARDS) the others
+    see the count only, and a kept card or a private variable's value (events.PRIVATE) not at all."""
+    if seat == event.player or (seat == event.other and event.other >= 0):
+        return event
+    if event.kind in PRIVATE:
+        return None
+    if event.kind in PRIVATE_CARDS and event.cards:
+        return replace(event, cards=())
+    return event
+
+
+def events_for(state, seat: int, since: int = 0) -> list:
+    """What happened from `State.events[since]` on, each event as `seat` may see it (event_seen_by); empty
+    for a game that does not record."""
+    if state.events is None:
+        return []
+    seen = [event_seen_by(e, seat) for e in state.events[since:]]
+    return [e for e in seen if e is not None]
+
+
+def event_mark(state) -> int:
+    """The index the next event will have: `events_for(state, seat, since=event_mark(state))` later is what
+    happened from now on (0 for a game that does not record)."""
+    return len(state.events) if state.events is not None else 0
 
 
 class Observation:
-    """State's views: the top card and color, a hand by card ids, and a player's observation."""
+    """State's views, each this module's function: the top card and color, a hand by card ids, a player's
+    observation, the faces turned away, a seat's events."""
 
     __slots__ = ()
 
@@ -26,64 +260,15 @@ class Observation:
         return sorted(names[k] for k in self.hands[player])
 
     def observation(self, player: int) -> dict:
-        """What `player` may know: own hand, others' hand sizes, public piles, what was shown to them."""
-        g = self.g
-        names = g.card_names
-        obs = {
-            "player": player,
-            "hand": self.hand(player),
-            "hand_sizes": [len(h) for h in self.hands],
-            "top": self.top_card,
-            "color": self.current_color,
-            "direction": self.direction,
-            "draw_pile": len(self.draw_pile),
-            "discard_pile": len(self.discard),
-            "discard": sorted(names[k] for k in self.discard),      # face up: every card on it is public
-            "current_player": self.current_player,
-            "decision": self.decision,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "stack": self.stack,
-            "lock": (g.variant.colors[self.lock_color] if self.lock_owner >= 0 else None),
-            "uno_called": list(self.uno_called),
-            "eliminated": list(self.eliminated),
-            "revealed": {str(q): sorted(names[k] for k in cards)
-                         for q, cards in self.revealed.get(player, {}).items()},
-            "turn": self.turns,
-            "round": self.round,
-            "over": self.over,
-            "winner": self.winner,
-        }
-        if g.pile_names:                # a face-up pile shows its cards, a face-down one its size
-            obs["piles"] = {name: sorted(names[k] for k in cards) if up else len(cards)
-                            for name, up, cards in zip(g.pile_names, g.face_up, self.piles)}
-        obs.update(self.variables_seen_by(player))      # declared variables: only when there are some
-        if self.current_player == player:
-            obs["legal_actions"] = self.legal_actions()
-        if self.pending and self.pending[0] == D.DRAWN and self.pending[1] == player:
-            obs["drawn"] = names[self.pending[2]]
-        if g.k_back is not None:
-            obs.update(self.backs(player))
-        return obs
+        """What `player` may know: own hand, others' hand sizes, public piles, what was shown to them (seat_view)."""
+        return seat_view(self, player)
 
     def backs(self, player: int) -> dict:
-        """On a two-sided deck, what `player` sees of the faces turned away: the side up, the other face of
-        every card in the other hands (their owners hold them face to themselves) and of the draw pile's
-        top card (the pile lies face down, its other face up)."""
-        g = self.g
-        names, back = g.card_names, g.k_back
-        return {
-            "side": g.variant.sides[self.side],
-            "backs": {str(q): sorted(names[back[k]] for k in hand)
-                      for q, hand in enumerate(self.hands) if q != player},
-            "draw_pile_back": names[back[self.draw_pile[-1]]] if self.draw_pile else None,
-        }
+        """On a two-sided deck, what `player` sees of the faces turned away (backs)."""
+        return backs(self, player)
 
     def events_for(self, seat: int, since: int = 0) -> list:
-        """What happened from `State.events[since]` on, each event as `seat` may see it (Event.seen_by):
+        """What happened from `State.events[since]` on, each event as `seat` may see it (event_seen_by):
         another player's drawn, given, traded or looked-at cards as counts, their kept card not at all.
         Empty for a game that does not record."""
-        if self.events is None:
-            return []
-        seen = [e.seen_by(seat) for e in self.events[since:]]
-        return [e for e in seen if e is not None]
+        return events_for(self, seat, since)

@@ -2,7 +2,7 @@
 
 The terminal (`unodsl play`) and the web server (`unodsl serve`) both speak through this module, so a
 player reads the same sentences at a keyboard and in a browser. Everything here works on what the seat
-may see already (its events as `Event.seen_by` gives them, its own hand, its legal actions): nothing
+may see already (its events as engine/observation.py gives them, its own hand, its legal actions): nothing
 reads the state, which keeps the words honest.
 """
 
