@@ -12,6 +12,7 @@ about 85: greedy rollouts are 7x cheaper there than uniform ones.
 
 from __future__ import annotations
 
+from ..engine.observation import hand_sizes
 from .simple import HeuristicBot
 
 POLICIES = ("greedy", "random", "heuristic")
@@ -37,7 +38,7 @@ def rewards(state, n: int, start_scores: list | None = None) -> list[float]:
     if state.over:
         w = state.winner
         return [0.0] * n if w is None else [1.0 if state.same_team(p, w) else 0.0 for p in range(n)]
-    sizes = [len(h) for h in state.hands]
+    sizes = hand_sizes(state)
     low = min(sizes)
     leaders = [p for p in range(n) if sizes[p] == low]
     return [sum(1.0 for q in leaders if state.same_team(p, q)) / len(leaders) for p in range(n)]

@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..engine import IllegalAction
+from ..engine.observation import event_mark
 from .bots import BOTS, make_bot
 from .view import SeatView
 
@@ -416,7 +417,7 @@ class Seated:
                 break
             action, reason = resolve(state, answer, legal)
             if action is not None:
-                self._since = len(state.events) if state.events is not None else 0
+                self._since = event_mark(state)
                 return action
             self.incidents["illegal"] += 1
             self.refusals.append((attempt, state.decision, reason))
@@ -432,7 +433,7 @@ class Seated:
         action = legal[self.rng.randrange(len(legal))]
         self.log.append(f"p{seat} ({self.spec}) at {where}: {failure}; "
                         f"played a random legal action instead: {state.g.action_to_string(action)}")
-        self._since = len(state.events) if state.events is not None else 0
+        self._since = event_mark(state)
         return action
 
     def _call(self, fn, *args):

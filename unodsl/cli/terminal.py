@@ -1,6 +1,6 @@
 """A game in the terminal: one human seat against bots.
 
-The human sees what `State.observation(seat)` allows and nothing more: their own
+The human sees what `State.observation(seat)` (engine/observation.py) allows and nothing more: their own
 hand, the other players' hand sizes and UNO calls, the public piles, cards that
 were shown to them (`revealed`), and what happened, in words, from the events as
 their seat may see them (`State.events_for(seat)`): the engine decides once what a
@@ -29,6 +29,7 @@ from ..agents.bots import make_bot
 from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
+from ..engine.observation import event_mark
 from ..rulebook.narration import (action_from_words, card_words, choice_words, hands_seen, narrate, order_choices,
                                   reason_words, score_table, screen_lines, sort_hand)  # noqa: F401 (sort_hand: tests)
 
@@ -238,7 +239,7 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
     rounds: list[tuple[int, ...]] = []      # a match's scores after each round, for the table
     while True:
         new = state.events_for(seat, seen)
-        seen = len(state.events)
+        seen = event_mark(state)
         ended = [i for i, e in enumerate(new) if e.kind == E.ROUND_OVER]
         if ended and not state.is_over:     # a match goes on: the round's end, the scores, then the next deal
             rounds.append(new[ended[0]].scores)
@@ -264,11 +265,11 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
                 events.append(f"p{q} ({forfeit.spec}) forfeits ({forfeit.reason}): the heuristic bot plays p{q} now")
                 seats[q] = make_bot("heuristic", seat_rng(state.seed, q))
             continue
-        before = len(state.events)
+        before = event_mark(state)
         _decide(state, seat, screen, keyboard, events, hand_after)
         hand_after = state.hand(seat)
         events = []                         # the next screen tells what the human's move did
-        seen = before + _echoed(state.events[before:], seat)
+        seen = before + _echoed(state.events_for(seat, before), seat)
     game_over(seats, state)
     _show_end(state, seat, screen, events)
     if match:
@@ -281,7 +282,9 @@ _ECHOED = (E.PLAYED, E.JUMPED, E.CALLED_UNO, E.KEPT, E.COLOR, E.TARGET, E.CHOSE)
 
 
 def _echoed(events: list, seat: int) -> int:
-    """How many of the events after the human's move only repeat the move's echo: its leading own ones."""
+    """How many of the events after the human's move only repeat the move's echo: its leading own ones (the
+    seat's own events are in `State.events_for(seat)` as they are in `State.events`, in the same places up to
+    the first event of another seat)."""
     n = 0
     while n < len(events) and events[n].player == seat and events[n].kind in _ECHOED:
         n += 1
@@ -292,9 +295,10 @@ def _decide(state: State, seat: int, screen: _Screen, keyboard: _Keyboard, event
             previous_hand: list[str] | None) -> None:
     game = state.g
     legal = order_choices(state.legal_actions())
-    seen_at = hands_seen(state.events_for(seat), seat) if state.revealed.get(seat) else {}
+    obs = state.observation(seat)
+    seen_at = hands_seen(state.events_for(seat), seat) if obs["revealed"] else {}
     screen.show()
-    for line in render_view(game, state.observation(seat), events, legal, previous_hand, seen_at):
+    for line in render_view(game, obs, events, legal, previous_hand, seen_at):
         screen.show(line)
     if len(legal) == 1:                 # nothing to choose: Enter takes it
         prompt = f"press Enter to {choice_words(game, legal[0])}, or type an action: "

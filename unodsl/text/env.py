@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..agents.seats import FALLBACKS, Forfeit, game_over, resolve, seat_all, seat_rng
 from ..engine import Game
+from ..engine.observation import event_mark
 from ..rulebook.narration import answer_as_action
 from .view import view as text_view
 
@@ -127,7 +128,7 @@ class TextEnv:
                 return True, info
             action = legal[self._rngs[seat].randrange(len(legal))]
         info["action"] = state.g.action_to_string(action)
-        self._since[seat] = len(state.events)
+        self._since[seat] = event_mark(state)
         state.apply_id(action)
         self._attempt, self._feedback = 0, ""
         self._advance()

@@ -3,9 +3,10 @@
 The room is authoritative: it holds the only State, applies a seat's action only when the seat's
 player is to decide and the action was made on the current state (`version`, raised by every
 change), and lets bots decide for the seats nobody took and for a player away past the grace
-period. What a seat is sent is built by `view`, from the seat's own observation and its events
-(`State.events_for`, narrated as the terminal narrates them): never another player's hand.
-A spectator's view is the public part only, its events as a seat that is nobody's sees them.
+period. What a seat is sent is built by `view`, from the seat's own view and its events
+(engine/observation.py: `seat_view`, `State.events_for`, narrated as the terminal narrates them): never
+another player's hand, nor any State field read here. A spectator's view is `spectator_view`, the public
+part only, its events as a seat that is nobody's (SPECTATOR) sees them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..agents.bots import make_bot
 from ..agents.seats import Forfeit, game_over, make_seat, seat_rng
 from ..engine import Game, IllegalAction, State
 from ..engine import events as E
+from ..engine.observation import SPECTATOR, event_mark, hand_sizes, seat_view, spectator_view
 from ..rulebook.narration import (card_words, choice_words, decision_help, direction_words, group_hand, hands_seen,
                                   narrate, order_choices, score_table, seen_lines, variable_lines)
 
@@ -31,7 +33,6 @@ NAME_LENGTH = 24
 CHAT_LENGTH = 200          # characters of one chat line
 CHAT_KEPT = 100            # chat lines a room keeps
 CHAT_SENT = 30             # the last chat lines a view carries
-SPECTATOR = -1             # events_for(-1): the events as a seat that is nobody's sees them
 SEAT_WORD = re.compile(r"\bp(\d+)\b")    # how the narration names a seat ("p2 plays", "p2's hand")
 
 
@@ -283,20 +284,18 @@ class Room:
             if state.is_over and len(self.results) <= self.game_number:
                 self.results.append({"game": self.game_number, "winner": state.winner, "names": self.names(),
                                      "points": list(state.scores),
-                                     "cards": [len(h) for h in state.hands]})
+                                     "cards": hand_sizes(state)})
         for listener in list(self.listeners):
             listener(self)
 
     def _narrate(self) -> None:
         """Take the new events into every seat's log and the spectators', in words."""
         state = self.state
-        end = len(state.events)
-        for e in state.events[self.spectator_seen:end]:
-            if e.kind == E.ROUND_OVER:
-                self.rounds.append(e.scores)
+        end = event_mark(state)
+        seen = state.events_for(SPECTATOR, self.spectator_seen)
+        self.rounds += [e.scores for e in seen if e.kind == E.ROUND_OVER]      # public: everyone sees a round end
         names = self.names()
-        self.spectator_log += self.named(narrate(state.events_for(SPECTATOR, self.spectator_seen), SPECTATOR,
-                                                 self.game), names)
+        self.spectator_log += self.named(narrate(seen, SPECTATOR, self.game), names)
         self.spectator_seen = end
         for seat in self.seats:
             seat.log += self.named(narrate(state.events_for(seat.number, seat.seen), seat.number, self.game), names)
@@ -352,39 +351,38 @@ class Room:
         if self.state is None:
             return out
         state, game = self.state, self.game
-        deciding = state.current_player if not state.is_over else -1
+        # Everything sent is read from the engine's view of this seat (or of a spectator): engine/observation.py.
+        obs = spectator_view(state) if seat is None else seat_view(state, number)
+        deciding = obs["current_player"] if not obs["over"] else -1
         out.update({
-            "top": state.top_card, "color": state.current_color, "direction": state.direction,
-            "draw_pile": len(state.draw_pile), "discard_pile": len(state.discard),
-            "stack": state.stack, "round": state.round, "turn": state.turns, "deciding": deciding,
-            "lock": game.variant.colors[state.lock_color] if state.lock_owner >= 0 else None,
-            "scores": list(state.scores), "over": state.is_over, "winner": state.winner,
+            "top": obs["top"], "color": obs["color"], "direction": obs["direction"],
+            "draw_pile": obs["draw_pile"], "discard_pile": obs["discard_pile"],
+            "stack": obs["stack"], "round": obs["round"], "turn": obs["turn"], "deciding": deciding,
+            "lock": obs["lock"], "scores": obs["scores"], "over": obs["over"], "winner": obs["winner"],
             "score_table": self.named(score_table(self.rounds, number)) if self.match and self.rounds else [],
             "rounds": [list(r) for r in self.rounds], "results": self.results,
             "log": (self.spectator_log if seat is None else seat.log)[-LOG_SENT:],
             "log_total": len(self.spectator_log if seat is None else seat.log),
-            "words": {"direction": direction_words(state.direction)},     # what the page says, in the narration's words
+            "words": {"direction": direction_words(obs["direction"])},     # what the page says, in the narration's words
         })
-        for entry, hand_size in zip(out["room"]["seats"], (len(h) for h in state.hands)):
+        for entry, hand_size in zip(out["room"]["seats"], obs["hand_sizes"]):
             q = entry["seat"]
-            entry.update(cards=hand_size, uno=bool(state.uno_called[q]), out=bool(state.eliminated[q]),
-                         dealer=q == state.dealer)
+            entry.update(cards=hand_size, uno=bool(obs["uno_called"][q]), out=bool(obs["eliminated"][q]),
+                         dealer=q == obs["dealer"])
+        out["variables"] = self.named(variable_lines(obs, number))       # declared variables the seat may see
         if seat is None:
-            out["variables"] = self.named(variable_lines(state.variables_seen_by(SPECTATOR), SPECTATOR))   # public
             return out
-        obs = state.observation(number)
         out["hand"] = group_hand(game, obs["hand"])
         seen_at = hands_seen(state.events_for(number), number) if obs["revealed"] else {}     # read only when needed
         out["revealed"] = {q: cards for q, cards in obs["revealed"].items() if int(q) in seen_at}
-        out["variables"] = self.named(variable_lines(obs, number))       # declared variables the seat may see
         out["drawn"] = obs.get("drawn")
         out["words"].update(seen=self.named(seen_lines(game, obs, seen_at)),    # the hands shown that still hold
                             drawn=card_words(game, obs["drawn"]) if obs.get("drawn") else None)
         if deciding == number and seat.bot is None:
             if self.turn_timer:
                 out["time_left"] = max(0.0, self.turn_timer - (self.clock() - self.deciding_since))
-            out["decision"] = state.decision
-            out["help"] = decision_help(state.decision, obs["legal_actions"])
+            out["decision"] = obs["decision"]
+            out["help"] = decision_help(obs["decision"], obs["legal_actions"])
             out["choices"] = order_choices(obs["legal_actions"])
             out["words"]["choices"] = self.named([choice_words(game, c) for c in out["choices"]])
         return out
