@@ -287,3 +287,14 @@ def test_identifiers_are_found():
         assert identifiers(line), line
     assert identifiers("The next player draws 2 cards. | Skip | 20 |") == []
     assert empty_sections("# V\n\n## A\n\n### B\n\ntext\n\n## C\n\n## D\n\n- item\n") == ["## C"]
+
+
+def test_a_programmed_draw_is_not_said_as_one_card():
+    """UNO Attack!'s draw is a hit of the Launcher (`turn.draw`), which may bring no card or many:
+    the rulebook no longer says that a player who may draw instead of playing draws one card."""
+    turn = _section(render_rulebook(load(str(REPO / "variants" / "uno-attack.yaml")), "markdown"), "A turn")
+    assert "- You may also draw instead of playing a card you could play.\n" in turn
+    assert "- You keep the cards you drew, even one you could play; your turn ends.\n" in turn
+    assert "draw one card" not in turn
+    classic = _section(render_rulebook(load(str(REPO / "variants" / "classic.yaml")), "markdown"), "A turn")
+    assert "- You may also draw one card instead of playing a card you could play.\n" in classic

@@ -381,7 +381,9 @@ class _Rulebook:
         else:
             items.append("If you cannot play, draw one card.")
         if g.may_always_draw:
-            items.append("You may also draw one card instead of playing a card you could play.")
+            # With `turn.draw` the draw is that effect, which may bring any number of cards.
+            items.append("You may also draw instead of playing a card you could play." if v.turn_draw is not None
+                         else "You may also draw one card instead of playing a card you could play.")
         elif v.may_draw_if is not None:
             cond = describe_condition(g, v.may_draw_if, "condition")
             if cond == "never":
@@ -392,7 +394,8 @@ class _Rulebook:
                              "card may be played after drawing. Otherwise your turn ends.",
                  "forced": "If the card you drew can be played, you must play it at once. Otherwise your turn "
                            "ends.",
-                 "forbidden": "You keep the card you drew, even if it could be played; your turn ends."}
+                 "forbidden": "You keep the card you drew, even if it could be played; your turn ends."
+                 if v.turn_draw is None else "You keep the cards you drew, even one you could play; your turn ends."}
         items.append(drawn.get(v.drawn_card, ""))
         if v.sets is not None:
             items.append(self._sets())
