@@ -24,10 +24,10 @@ from unodsl.rl import resample_hidden
 # Tables where hidden cards move in every way the sampler knows of: a Wild Draw Four to challenge
 # (classic, Teams), looks and trades (Grogu), gifts and exchanges (Teams), swaps and rotations (Seven-O),
 # eliminated hands under the discard pile and draws until a color (No Mercy), a two-sided deck whose
-# other faces show (Flip).
+# other faces show (Flip), draws of a random number of cards and a whole color discarded (UNO Attack!).
 TABLES = [("variants/classic.yaml", 2), ("variants/all-wild-grogu.yaml", 3), ("variants/teams.yaml", 4),
           ("variants/house-rules/seven-o.yaml", 3), ("variants/no-mercy.yaml", 4),
-          ("variants/flip.yaml", 3)]
+          ("variants/flip.yaml", 3), ("variants/uno-attack.yaml", 3)]
 # Search bots at sizes a test can afford; without the guard (guard=0) every choice is the search's own.
 SMALL = ["random", "heuristic", "expert", "pimc:2:guard=0", "ismcts:8:guard=0", "ismcts:8:rollout=greedy:guard=0", "ismcts:8"]
 

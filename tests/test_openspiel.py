@@ -40,7 +40,7 @@ def random_step(state, rng):
 @pytest.mark.parametrize("variant, n, chance", [
     ("classic", 2, "explicit"), ("classic", 4, "explicit"), ("house-rules/seven-o", 3, "explicit"),
     ("all-wild-grogu", 2, "explicit"), ("teams", 4, "explicit"), ("flip", 2, "explicit"), ("no-mercy", 3, "explicit"),
-    ("house-rules/wild-roulette", 2, "explicit"), ("classic", 2, "sampled")])
+    ("house-rules/wild-roulette", 2, "explicit"), ("uno-attack", 3, "explicit"), ("classic", 2, "sampled")])
 def test_random_sim_test_passes(variant, n, chance):
     path = REPO / "variants" / f"{variant}.yaml"
     name = uno_spiel.register(path, num_players=n, chance=chance,

@@ -80,6 +80,7 @@ ACTION_SPACE = {
     "variants/teams.yaml": (None, 283, 8581),
     "variants/tiny.yaml": (9, None, 53),                    # two players only
     "variants/trolls-band-together.yaml": (121, 123, 3221),
+    "variants/uno-attack.yaml": (126, 131, 3689),
 }
 
 

@@ -24,7 +24,7 @@ from unodsl.engine import MAX_FRAMES
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = ["variants/classic.yaml", "variants/teams.yaml", "variants/all-wild-grogu.yaml",
             "variants/house-rules/jump-in.yaml", "variants/house-rules/stacking-mattel.yaml",
-            "variants/house-rules/seven-o.yaml", "variants/no-mercy.yaml"]
+            "variants/house-rules/seven-o.yaml", "variants/no-mercy.yaml", "variants/uno-attack.yaml"]
 
 # A variant whose every draw makes the drawing player choose someone who draws in turn:
 # each answer opens one more effect frame, as deep as the players like (issue 17.3).
