@@ -81,6 +81,7 @@ ACTION_SPACE = {
     "variants/tiny.yaml": (9, None, 53),                    # two players only
     "variants/trolls-band-together.yaml": (121, 123, 3221),
     "variants/uno-attack.yaml": (126, 131, 3689),
+    "variants/uno-h2o.yaml": (123, 125, 3335),
 }
 
 

@@ -17,7 +17,7 @@ VARIANTS = sorted((REPO / "variants").rglob("*.yaml"))
 # A section's first number names its page (docs/rules/README.md says the same).
 PAGE_OF = {"1": "classic.md", "2": "teams.md", "3": "frozen-2.md", "4": "all-wild.md",
            "5": "trolls-band-together.md", "6": "house-rules.md", "7": "no-mercy.md",
-           "8": "flip.md", "9": "uno-attack.md"}
+           "8": "flip.md", "9": "uno-attack.md", "10": "uno-h2o.md"}
 # A section number in a comment: 1.4, 2.2.11.3, 10.4 (a lone "6" is too common a word to check).
 _COMMENT_SECTION = re.compile(r"(?<![\w.])((?:10|[1-9])(?:\.[0-9]+)+)(?![\w.]*[0-9])")
 _ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
