@@ -161,3 +161,10 @@ def test_a_card_refused_in_a_stack_says_it_does_not_answer_it():
         state.apply("play yellow_4")
     assert reason_words(game, 1, refused.value.reason) == \
         "Yellow 4 does not answer the draw stack of 2: stack on it or draw it"
+
+
+def test_a_random_draw_names_its_distribution_in_words():
+    """UNO Attack!'s Wild Hit-Fire draws from `launcher_until_it_fires`: the narration says it as words."""
+    game = unodsl.load("uno-attack")
+    drawn = E.Event(E.RANDOM, -1, count=3, name="launcher_until_it_fires")
+    assert narrate([drawn], 0, game) == ["3 is drawn at random from the launcher until it fires"]

@@ -349,7 +349,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"{_does(q, seat, 'choose')} {e.name.replace('_', ' ')}"
     if kind == E.RANDOM:
         drawn = e.color if e.color is not None else e.count
-        return f"{drawn} is drawn at random" + (f" from {e.name}" if e.name else "")
+        # A distribution is said by its name in words, as the rulebook says it ("the launcher until it fires").
+        return f"{drawn} is drawn at random" + (f" from the {e.name.replace('_', ' ')}" if e.name else "")
     if kind == E.GAVE:
         return f"{_does(q, seat, 'give')} {other} {_count(e.count)}{shown(e.cards)}"
     if kind == E.TRADED:
