@@ -446,6 +446,8 @@ ON_STACK = [
     "skip next\nturn the stack away to next of next",
     "extra turn\nturn the stack away to {P}",
     "rotate hands\nturn the stack away to {P}\nnext draws {N} and loses turn",
+    "{P} draws the stack",
+    "reverse\nnext draws the stack\nskip next",
 ]
 ON_STACK_IF = ["true", "false", "hand(self) > {N}", "players > 2", "stack > {N}"]
 STRICT = ["hand(self) > 2", "not self holds color current", "hand(next) < 4", "players > 2",
@@ -502,6 +504,7 @@ EXTRA_ON_PLAY = [
     "next may challenge:\n    guilty: self draws 2\n    innocent: next draws 2\n    accepted: skip next",
     "self must play color current else:\n    self draws 1",
     "set heat = stack + direction + players",
+    "next draws {N} and loses turn\nif stack > {N}:\n    next draws the stack",
     "if heavy(next, {N}):\n    next draws 1\nset heat = margin(self)",                # functions (issue 29)
     "self draws 1\nself must play where card.color == current or card is wild",
     "{P} must play where card is number else:\n    {P} draws 1",

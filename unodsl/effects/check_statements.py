@@ -41,7 +41,7 @@ class StatementChecks:
         pass
 
     s_draw = s_draw_to = s_penalty = _who_count
-    s_draw_until = s_skip_one = s_choose_color_by = s_swap_hands = s_look = s_trade = s_turn_to = s_eliminate = _who
+    s_draw_until = s_draw_stack = s_skip_one = s_choose_color_by = s_swap_hands = s_look = s_trade = s_turn_to = s_eliminate = _who
     s_nothing = s_reverse = s_choose_color_self = s_rotate_hands = s_redeal = s_extra_turn = s_clear_color = _none
 
     def s_skip_many(self, s):

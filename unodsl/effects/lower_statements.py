@@ -480,6 +480,9 @@ class StatementLowering:
     def s_pass_stack(self, s, ops):
         ops.append(self.call("pass_stack", _SELF, self.expr(s.who)))
 
+    def s_draw_stack(self, s, ops):
+        ops.append(self.call("draw_stack", self.expr(s.who)))
+
 
 def _meeting(st, fr, p: int, keep) -> int:
     """How many of p's cards meet a pick's condition (each card read counts one step)."""

@@ -711,6 +711,23 @@ def set_player_var(st, p: int, index: int, value) -> None:
         _set_event(st, var, p, value)
 
 
+@instruction(DRAWS)
+def draw_stack(st, p: int) -> None:
+    """p draws the whole pending stack at once and the stack is closed: nobody faces it any more, so a turn
+    it handed to its victim goes back to the usual order, and p loses no turn by it (the effect says if).
+    With no stack open, or p out of the game, nothing happens."""
+    if p < 0 or st.eliminated[p] or not st.stack:
+        return
+    total = st.stack
+    if st.stack_victim >= 0 and st.next_exact == st.stack_victim:
+        st.next_exact = -1                      # the victim was named to play next only to face the stack
+    st.stack = 0
+    st.stack_victim = -1
+    if st.events is not None:
+        st.events.append(E.Event(E.STACK_TAKEN, p, count=total))
+    draw(st, p, total)
+
+
 @instruction()
 def pass_stack(st, p: int, q: int) -> None:
     """p, who played a card on the pending draw stack, turns it away to q: q faces all of it on the next

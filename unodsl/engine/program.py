@@ -256,7 +256,7 @@ def _compile_on_stack(game, program: Program) -> None:
     the condition is constantly false, None where it is constantly true), and Game.deflectors: the kinds
     that have an effect, which answer a pending stack when they match (Moves._legal_stack).
 
-    An on_stack effect must pass the stack on somewhere (E542): else nobody would face it.
+    An on_stack effect must pass the stack on somewhere or have it drawn (E542): else nobody would face it.
     """
     v = game.variant
     tree = v.syntax.tree
@@ -264,10 +264,10 @@ def _compile_on_stack(game, program: Program) -> None:
     for ct in v.cards.values():
         program.checker.current_card = ct
         effect = tree(ct.on_stack)
-        if effect is not None and not any(isinstance(node, A.PassStack) for node in A.walk(effect)):
+        if effect is not None and not any(isinstance(node, (A.PassStack, A.DrawStack)) for node in A.walk(effect)):
             program.checker.diags.append(diagnostic_at(ct.on_stack, 1, 1, "E542", f"'{ct.id}' has an on_stack "
                                                        "effect that never passes the stack on: add "
-                                                       "'turn the stack away to P'"))
+                                                       "'turn the stack away to P' or 'P draws the stack'"))
             effect = None
         game.on_stack.append(program.compile_effect(effect, Context("on_stack"), f"cards.{ct.id}.on_stack"))
         test = program.compile_condition(tree(ct.on_stack_if), Context("condition"))

@@ -58,6 +58,8 @@ DOCS: dict[str, tuple[str, str]] = {
         "Every card in P's hand for which COND holds (COND reads it as `card`, language.md collections) goes into the discard pile, under the top card."),
     'draw': ('`P draws N`',
         'P draws N cards (never more than the deck holds).'),
+    'draw_stack': ('`P draws the stack`',
+        'P draws the whole pending draw stack at once and the stack is closed: nobody faces it any more, and play goes on as the effect says (P loses no turn by it: add `skip P` for that). With no stack pending it does nothing (language.md 9.6).'),
     'draw_to': ('`P draws to N`',
         'P draws until holding N cards; nothing if P already holds N or more.'),
     'draw_until': ('`P draws until playable`',

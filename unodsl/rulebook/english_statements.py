@@ -398,6 +398,11 @@ class StatementEnglish:
             return None
         return f"{self.me.pos} {title(e.name)}" if var.per_player else f"the {title(e.name)}"
 
+    def s_draw_stack(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('draw')} the whole pending draw stack at once, which ends it "
+                    f"(nothing happens when no stack is pending).")
+
     def s_pass_stack(self, s):
         who = self.player(s.who)
         return _cap(f"{who.verb('face')} the whole draw stack instead, on the next turn: "

@@ -304,3 +304,8 @@ class Choice(Stmt):
 @_rule("pass_stack")
 class PassStack(Stmt):
     who: Expr             # faces the whole pending stack next (only in a card's on_stack effect)
+
+
+@_rule("draw_stack")
+class DrawStack(Stmt):
+    who: Expr             # draws the whole pending stack at once, which closes it
