@@ -151,7 +151,12 @@ class Cards:
         return sorted(kinds)
 
     def _stack_answers(self, p: int) -> list[int]:
-        """The distinct kinds in p's hand that may answer the draw penalty on the top card (stacking on)."""
-        if not self.discard:                          # no start card and no play yet: nothing to answer
-            return []
-        return sorted(self.g.stack_answers[self.discard[-1]].intersection(self.hands[p]))
+        """The distinct kinds in p's hand that may answer the draw penalty (stacking on): answers to the
+        stack's card, the last that added to it, whatever was played on it since (a card that turned the
+        stack away); with no stack open, to the top card."""
+        top = self.stack_card
+        if top < 0:
+            if not self.discard:                      # no start card and no play yet: nothing to answer
+                return []
+            top = self.discard[-1]
+        return sorted(self.g.stack_answers[top].intersection(self.hands[p]))

@@ -158,6 +158,9 @@ FIELDS: tuple[Field, ...] = (
       saved_when="g.wrong_catches"),
     F("accusations", "list[int]", ROUND, "[0] * n", "per_seat(integer(0))", PUBLIC,
       "the accusations each seat made this round (uno.catch.limit)", saved_when="g.catch_rules"),
+    # the stack as a value (issue 29 item 7)
+    F("stack_card", "int", ROUND, "-1", "card_kind_or_none", PUBLIC,
+      "the card an open stack is answered against (the last that added to it), or -1", saved_when="g.stacking"),
 )
 
 BY_NAME = {f.name: f for f in FIELDS}

@@ -310,6 +310,7 @@ class Moves:
             total = self.stack
             self.stack = 0
             self.stack_victim = -1
+            self.stack_card = -1
             self.after = AFTER_PLAY
             self.played_by = -1
             draw(self, p, total)               # drawing the stack is the lost turn

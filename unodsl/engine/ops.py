@@ -121,17 +121,20 @@ def penalty(st, p: int, n: int) -> None:
         return
     if n < 0:
         n = 0
-    if st.g.stacking and (n > 0 or st.stack) and (st._stack_answers(p)
-                                                   or (st.g.deflectors and st._with_deflectors(p, []))):
-        st.stack += n
-        st.stack_victim = p
-        st.next_exact = p
-        if st.events is not None:
-            st.events.append(E.Event(E.STACK_GREW, p, count=st.stack))
-        return
+    if st.g.stacking and (n > 0 or st.stack):
+        if n > 0 and st.discard:
+            st.stack_card = st.discard[-1]      # a card that adds to the stack is what the next answers
+        if st._stack_answers(p) or (st.g.deflectors and st._with_deflectors(p, [])):
+            st.stack += n
+            st.stack_victim = p
+            st.next_exact = p
+            if st.events is not None:
+                st.events.append(E.Event(E.STACK_GREW, p, count=st.stack))
+            return
     total = n + st.stack
     st.stack = 0
     st.stack_victim = -1
+    st.stack_card = -1
     draw(st, p, total)
     st.skip[p] += 1
 
@@ -723,6 +726,7 @@ def draw_stack(st, p: int) -> None:
         st.next_exact = -1                      # the victim was named to play next only to face the stack
     st.stack = 0
     st.stack_victim = -1
+    st.stack_card = -1
     if st.events is not None:
         st.events.append(E.Event(E.STACK_TAKEN, p, count=total))
     draw(st, p, total)

@@ -25,7 +25,7 @@ class Scoring:
             got = self._draw(self.stack_victim, self.stack)
             if self.events is not None and got:
                 self.events.append(E.drew(self, self.stack_victim, got))
-            self.stack, self.stack_victim = 0, -1
+            self.stack, self.stack_victim, self.stack_card = 0, -1, -1
         if stalled:
             self.stalled = True
             if winner is None and v.stall is not Stall.NO_WINNER:
