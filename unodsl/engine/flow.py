@@ -355,15 +355,7 @@ class Flow:
             if g.straight[code] and not self.frames:
                 # Fast path (Game.straight, all false in the reference mode): nothing in the effect can
                 # pause, push or end the round, so it runs here and now, as _run would, without a frame.
-                ops, nlocals = g.codes[code]
-                fr = [code, 0, p, k, honest, jumped]                  # as _push makes it
-                if nlocals:
-                    fr += [None] * nlocals
-                pc, end, steps = 0, len(ops), 0
-                while pc < end:
-                    pc = ops[pc](self, fr, pc)
-                    steps += 1
-                self.steps += steps                                   # as _run counts them
+                self._run_through(self._frame(code, p, k, honest, jumped))
                 # Past the turn's budget, the caller's _run ends the round as a stall, where the
                 # reference mode's does, as this effect's frame ends.
                 return self._past_budget()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..model.variant import ScoreBy, Stall
 from ..model.variant import Scoring as ScoringMode
 from . import events as E
-from .vm import MAX_STEPS_PER_TURN
 
 
 class Scoring:
@@ -47,16 +46,7 @@ class Scoring:
     def _round_end_effect(self, winner: int) -> None:
         """round.on_end, with self = the winner: code that cannot pause, push or draw (E514), so it runs
         here to its end, as _run would, held to the turn's step budget (past it, the effect just stops)."""
-        code = self.g.on_round_end
-        ops, nlocals = self.g.codes[code]
-        fr = [code, 0, winner, -1, True, False]              # as _push makes it
-        if nlocals:
-            fr += [None] * nlocals
-        pc, end, steps = 0, len(ops), self.steps
-        while pc < end and steps <= MAX_STEPS_PER_TURN:
-            pc = ops[pc](self, fr, pc)
-            steps += 1
-        self.steps = steps
+        self._run_through(self._frame(self.g.on_round_end, winner, -1, True, False))
 
     def _score_round(self, winner: int | None) -> None:
         """Add the round's points: the winner (or their team) collects the others' cards, or all keep their own."""

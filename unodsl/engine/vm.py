@@ -20,13 +20,32 @@ class VM:
 
     __slots__ = ()
 
-    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
-        """Push a new frame for effect `code`, at its first op, its locals unset (layout in effects/layout.py)."""
+    def _frame(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> list:
+        """A new frame for effect `code`, at its first op, its locals unset (layout in effects/layout.py):
+        every effect frame is made here."""
         fr = [code, 0, self_seat, card, honest, jumped]
         nlocals = self.g.codes[code][1]
         if nlocals:
             fr += [None] * nlocals
-        self.frames.append(fr)
+        return fr
+
+    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
+        """Push a new frame for effect `code` (_frame) on the open ones, for _run."""
+        self.frames.append(self._frame(code, self_seat, card, honest, jumped))
+
+    def _run_through(self, fr: list) -> None:
+        """Run the frame `fr` of code that cannot pause or push to its end, here and now, off the frame stack:
+        _run's loop without its pauses and pushes. Its steps count in the turn's work, and a backward jump
+        past the turn's budget stops it, as in _run (the caller decides what a spent budget means)."""
+        ops = self.g.codes[fr[0]][0]
+        pc, end, steps = 0, len(ops), 0
+        while pc < end:
+            nxt = ops[pc](self, fr, pc)
+            steps += 1          # counted apart: an op may count work of its own in self.steps (a hand scanned)
+            if nxt <= pc and self.steps + steps > MAX_STEPS_PER_TURN:
+                break
+            pc = nxt
+        self.steps += steps
 
     def _run(self) -> bool:
         """Run effect frames until they finish (True) or one pauses for a decision (False).
