@@ -690,6 +690,10 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
         top["round"]["blocked"] = rng.choice(["fewest_points", "fewest_cards", "no_winner"])
     if extra is not None:
         _extend(extra, base, cards, top, teams)
+    # A pile played on beside the discard pile (drawn last, so that the variants above are what they were);
+    # a set is played on the discard pile only (E326).
+    if "sets" not in top.get("turn", {}) and rng.random() < 0.3:
+        top["piles"] = "{bank: {face: down}, pot: {face: up, playable: true}}"
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 

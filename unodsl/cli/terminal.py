@@ -197,9 +197,10 @@ def _resolve(state: State, entry: str, legal: list[str]) -> str:
         raise IllegalAction(entry, f"choose a number from 1 to {len(legal)}")
     typed = " ".join(entry.lower().split())
     text = typed if typed in legal else action_from_words(state.g, typed)
-    bare = not typed.startswith("play ") and text.startswith("play ") and not text.endswith(" uno")
-    if bare and f"{text} uno" in legal:
-        return f"{text} uno"
+    bare = not typed.startswith("play ") and text.startswith("play ") and " uno" not in text
+    card, on, pile = text.partition(" on ")                  # `play K on PILE`: its UNO play is `play K uno on PILE`
+    if bare and f"{card} uno{on}{pile}" in legal:
+        return f"{card} uno{on}{pile}"
     if text in legal:
         return text
     state.g.action_from_string(text)            # raises "not an action of this variant"

@@ -178,7 +178,7 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
             under = self.under
 
             def note_under(st, fr, pc):
-                discard = st.discard
+                discard = st.discard if st.on_pile < 0 else st.piles[st.on_pile]     # the pile it was played on
                 fr[under] = discard[-2] + 1 if len(discard) > 1 else 0
                 return pc + 1
             op = Op(note_under)

@@ -37,6 +37,8 @@ class ExpressionLowering:
         return _const(self.g.ruling_value(e.name))
 
     def e_current_color(self, e):
+        if self.g.play_piles:                   # the color in play on the pile last played on
+            return Value(lambda st, fr: st.color if st.on_pile < 0 else st.pile_colors[st.on_pile])
         return Value(lambda st, fr: st.color)
 
     def e_player_count(self, e):
@@ -57,10 +59,22 @@ class ExpressionLowering:
 
     def e_top_attr(self, e):
         table, none = self._attribute(e.name)
+        if self.g.play_piles:                   # the top card of the pile last played on
+
+            def top_attr(st, fr):
+                pile = st.discard if st.on_pile < 0 else st.piles[st.on_pile]
+                return table[pile[-1]] if pile else none
+            return Value(top_attr)
         return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
 
     def e_top_is(self, e):
         kind, table = e.kind, self.g.k_category
+        if self.g.play_piles:
+
+            def top_is(st, fr):
+                pile = st.discard if st.on_pile < 0 else st.piles[st.on_pile]
+                return bool(pile) and table[pile[-1]] == kind
+            return Value(top_is)
         return Value(lambda st, fr: bool(st.discard) and table[st.discard[-1]] == kind)
 
     def _attribute(self, name: str) -> tuple[list, object]:

@@ -63,11 +63,33 @@ class Cards:
 
     def _refill(self) -> bool:
         """The draw pile is empty: the discard pile but its top card becomes it, shuffled (False: nothing to take)."""
-        if len(self.discard) <= 1 or not self.g.reshuffle:
+        g = self.g
+        if g.play_piles:
+            return self._refill_from_piles()
+        if len(self.discard) <= 1 or not g.reshuffle:
             return False                            # both piles empty (ruling 1.12), or deck.reshuffle: false
         top = self.discard.pop()
         self.draw_pile = self.discard
         self.discard = [top]
+        self._shuffle(self.draw_pile)
+        self.reshuffles += 1
+        return True
+
+    def _refill_from_piles(self) -> bool:
+        """_refill with playable piles: every pile played on gives its cards but its top card, the discard pile's
+        first, then each playable pile's in their order (False: nothing to take)."""
+        g = self.g
+        if not g.reshuffle:
+            return False
+        gathered = self.discard[:-1]
+        del self.discard[:-1]
+        for pile in g.play_piles:
+            cards = self.piles[pile]
+            gathered += cards[:-1]
+            del cards[:-1]
+        if not gathered:
+            return False
+        self.draw_pile = gathered
         self._shuffle(self.draw_pile)
         self.reshuffles += 1
         return True
@@ -123,8 +145,37 @@ class Cards:
         return k in self._playable_kinds(p, [k])
 
     def _playable_kinds(self, p: int, among=None, judge: bool = True) -> list[int]:
-        """The distinct kinds in `among` (default p's hand) that p may play now; with judge=False, those that
-        match, their strict restrictions not judged (`holds playable` inside a strict restriction)."""
+        """The distinct kinds in `among` (default p's hand) that p may play now (on any playable pile); with
+        judge=False, those that match, their strict restrictions not judged (`holds playable` inside a strict
+        restriction)."""
+        if self.g.play_piles:
+            kinds = set(self._playable_on(p, -1, among, judge))
+            for pile in self.g.play_piles:
+                kinds.update(self._playable_on(p, pile, among, judge))
+            return sorted(kinds)
+        return self._playable_here(p, self.discard, self.color, among, judge)
+
+    def _playable_on(self, p: int, pile: int, among=None, judge: bool = True) -> list[int]:
+        """As _playable_kinds, on one pile (-1 the discard pile, else a playable declared pile): judged with it
+        as the pile in play, whose top card and color `top` and `current` read."""
+        was = self.on_pile
+        self.on_pile = pile
+        try:
+            if pile < 0:
+                return self._playable_here(p, self.discard, self.color, among, judge)
+            return self._playable_here(p, self.piles[pile], self.pile_colors[pile], among, judge)
+        finally:
+            self.on_pile = was
+
+    def _pile_in_play(self) -> list[int]:
+        """The cards of the pile in play (the last played on), its top card last."""
+        return self.discard if self.on_pile < 0 else self.piles[self.on_pile]
+
+    def _color_in_play(self) -> int:
+        """The color in play on the pile in play, or -1."""
+        return self.color if self.on_pile < 0 else self.pile_colors[self.on_pile]
+
+    def _playable_here(self, p: int, pile: list, color: int, among, judge: bool) -> list[int]:
         g = self.g
         hand = self.hands[p] if among is None else among
         if self.lock_owner >= 0 and p != self.lock_owner:
@@ -134,7 +185,7 @@ class Cards:
             # Only the locked color; a wild only where the variant lets wilds through the lock.
             kinds = {k for k in hand if (k_color[k] == c and not k_wild[k]) or (allow_wild and k_wild[k])}
         else:
-            ok = g.playable_after[self.color + 1][self.discard[-1]] if self.discard else None
+            ok = g.playable_after[color + 1][pile[-1]] if pile else None
             kinds = set(hand) if ok is None else set(hand) & ok
         if judge and g.strict_kinds and kinds & g.strict_kinds:
             for k in list(kinds & g.strict_kinds):
@@ -153,10 +204,11 @@ class Cards:
     def _stack_answers(self, p: int) -> list[int]:
         """The distinct kinds in p's hand that may answer the draw penalty (stacking on): answers to the
         stack's card, the last that added to it, whatever was played on it since (a card that turned the
-        stack away); with no stack open, to the top card."""
+        stack away); with no stack open, to the top card of the pile in play."""
         top = self.stack_card
         if top < 0:
-            if not self.discard:                      # no start card and no play yet: nothing to answer
+            pile = self._pile_in_play()
+            if not pile:                              # no start card and no play yet: nothing to answer
                 return []
-            top = self.discard[-1]
+            top = pile[-1]
         return sorted(self.g.stack_answers[top].intersection(self.hands[p]))

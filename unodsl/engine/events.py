@@ -133,8 +133,16 @@ def decided(st, action: int) -> None:
     kind, p = st.pending[0], st.pending[1]
     events, names = st.events, g.card_names
     k = g.num_kinds
-    if action < 2 * k and kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP, D.SET):
-        events.append(Event(JUMPED if kind == D.JUMP else PLAYED, p, cards=(names[action % k],)))
+    if g.play_piles and kind in (D.TURN, D.DRAWN) and g.A_PLAY_ON <= action < g.num_actions:
+        pile, card, uno = g.played_on(action)             # `play K on PILE`: the playable pile it goes on
+        events.append(Event(PLAYED, p, cards=(names[card],), pile=g.pile_names[pile]))
+        if uno:
+            events.append(Event(CALLED_UNO, p))
+    elif action < 2 * k and kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP, D.SET):
+        # On the discard pile; with playable piles, a stack's answer, a jump-in and a forced play go on the
+        # pile in play (the last played on), which the event names when it is not the discard pile.
+        pile = "" if kind in (D.TURN, D.DRAWN) or st.on_pile < 0 else g.pile_names[st.on_pile]
+        events.append(Event(JUMPED if kind == D.JUMP else PLAYED, p, cards=(names[action % k],), pile=pile))
         if action >= k:
             events.append(Event(CALLED_UNO, p))
     elif action == g.A_KEEP and kind == D.DRAWN:

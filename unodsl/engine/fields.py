@@ -142,6 +142,11 @@ FIELDS: tuple[Field, ...] = (
       "list_of(cards, length=lambda ld: len(ld.game.pile_names))", DECLARED,
       "the declared piles' cards, top last (a face-down pile shows its size)", saved_when="bool(g.pile_names)",
       dump=ZONES),
+    F("on_pile", "int", ROUND, "-1", "pile_in_play", PUBLIC,
+      "the pile last played on, which `top` and the color in play read: -1 the discard pile, else a playable "
+      "declared pile", saved_when="bool(g.play_piles)"),
+    F("pile_colors", "list[int]", ROUND, "[-1] * len(g.pile_names)", "pile_colors", PUBLIC,
+      "per declared pile, the color in play on it (a playable pile), else -1", saved_when="bool(g.play_piles)"),
     F("vars", "list[value]", DEAL, "list(g.var_initial)", "variables", DECLARED,
       "the declared `state:` variables' values, in their order (each deal resets those reset per round)",
       saved_when="bool(g.state_vars)",

@@ -259,7 +259,8 @@ class Flow:
 
     def _blocked(self) -> bool:
         """round.blocked: the draw pile is empty and cannot be refilled, and no player in the round could play."""
-        if self.draw_pile or (self.g.reshuffle and len(self.discard) > 1):
+        if self.draw_pile or (self.g.reshuffle and (len(self.discard) > 1
+                                                    or any(len(self.piles[i]) > 1 for i in self.g.play_piles))):
             return False
         return not any(self._playable_kinds(q) for q in range(self.n) if self.in_play(q))
 
@@ -277,8 +278,9 @@ class Flow:
             self.pending = g.turn_of[p]
             return
         v = g.variant
-        if self.g.jump_in and self.discard:
-            top = self.discard[-1]
+        pile = self.discard if self.on_pile < 0 else self.piles[self.on_pile]     # jump in on the pile in play
+        if self.g.jump_in and pile:
+            top = pile[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
                 if not self.stack or self.g.ruling_value("jump_in_during_stack"):
                     self.window = with_cards(self.players_from(p, False), self.hands)
@@ -295,7 +297,8 @@ class Flow:
             self.pending = (D.TURN, p)
 
     def _play(self, p: int, k: int, uno: bool, jumped: bool = False) -> None:
-        """Move k from p's hand to the discard pile and resolve it."""
+        """Move k from p's hand to the pile in play (the discard pile, or the playable pile `on_pile` names) and
+        resolve it."""
         g = self.g
         hand = self.hands[p]
         hand.remove(k)
@@ -326,10 +329,15 @@ class Flow:
         check = g.restriction[t]
         if check is not None and not g.strict[t]:
             honest = bool(check(self, [-1, 0, p, k, True, jumped]))
-        self.discard.append(k)
         c = g.k_color[k]
-        if c >= 0:
-            self.color = c
+        if self.on_pile < 0:
+            self.discard.append(k)
+            if c >= 0:
+                self.color = c
+        else:                                       # a playable pile (`playable: true`): its own top and color
+            self.piles[self.on_pile].append(k)
+            if c >= 0:
+                self.pile_colors[self.on_pile] = c
         self.played_by = p
         pushed = False
         if len(hand) == g.uno_left:

@@ -50,6 +50,7 @@ class Game(Tables, Positions):
                  "eliminate_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
+                 "play_piles", "pile_playable", "A_PLAY_ON",
                  "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
                  "on_stack", "on_stack_if", "deflectors", "rounds_score",
                  "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs",
@@ -77,6 +78,8 @@ class Game(Tables, Positions):
         self._build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
         compile_effects(self, OPS, OP_FLAGS)
+        if variant.piles and any(pile.playable for pile in variant.piles.values()):
+            self.state_class = State        # FastState knows one pile played on: it hands over to State's rules
         if self.state_class is FastState:
             # a turn_end hook: it runs, then FastState's hand-off; no start card: an empty discard pile is
             # played by State's rules until the first card is on it

@@ -15,12 +15,13 @@ from ..effects.layout import F_CARD
 class _Table:
     """What a match condition can read of a state: the discard pile's top and the current color."""
 
-    __slots__ = ("g", "discard", "color")
+    __slots__ = ("g", "discard", "color", "on_pile")
 
     def __init__(self, g):
         self.g = g
         self.discard: list[int] = []
         self.color = -1
+        self.on_pile = -1           # the discard pile: every playable pile reads the same table
 
 
 def match_table(game, tests: list) -> list[list[frozenset | None]]:

@@ -35,15 +35,34 @@ class Moves:
         """
         p = self.pending[1]
         g = self.g
+        if g.play_piles:
+            return self._legal_turn_on_piles(p)
         plays = self._playable_kinds(p)
         actions = self._uno_variants(p, plays)
         if not plays or g.may_draw_if(self, g.seat_frames[p]):
             actions.append(g.A_DRAW)
         return actions
 
+    def _legal_turn_on_piles(self, p: int) -> list[int]:
+        """A turn with playable piles: the plays on each pile where the card matches it, then `draw` as above."""
+        g = self.g
+        actions = self._pile_plays(p, None)
+        if not actions or g.may_draw_if(self, g.seat_frames[p]):
+            actions.append(g.A_DRAW)
+        return sorted(actions)
+
+    def _pile_plays(self, p: int, among) -> list[int]:
+        """The play actions of p's kinds in `among` (default p's hand) on every pile where they may be played."""
+        g = self.g
+        actions = self._uno_variants(p, self._playable_on(p, -1, among))
+        for pile in g.play_piles:
+            base = g.play_on(pile, 0, False)
+            actions += [base + a for a in self._uno_variants(p, self._playable_on(p, pile, among))]
+        return actions
+
     def _legal_drawn(self) -> list[int]:
         _, p, k = self.pending
-        actions = self._uno_variants(p, [k])
+        actions = self._uno_variants(p, [k]) if not self.g.play_piles else self._pile_plays(p, [k])
         if self.g.may_keep_drawn:
             actions.append(self.g.A_KEEP)
         return actions
@@ -120,7 +139,7 @@ class Moves:
 
     def _legal_jump(self) -> list[int]:
         p = self.pending[1]
-        top = self.discard[-1]
+        top = self._pile_in_play()[-1]               # a jump-in goes on the pile last played on
         actions = self._uno_variants(p, [top]) if top in self.hands[p] else []
         return actions + [self.g.A_PASS]
 
@@ -182,6 +201,8 @@ class Moves:
     def _why_illegal(self, action: int) -> str:
         g = self.g
         kind = self.pending[0]
+        if g.play_piles and g.A_PLAY_ON <= action < g.num_actions:
+            return self._why_not_on_pile(action)
         if action < 2 * g.num_kinds:
             k = action % g.num_kinds
             p = self.pending[1]
@@ -204,13 +225,39 @@ class Moves:
                 return f"only a {g.variant.colors[self.pending[2]]} card may be played now"
             if self.lock_owner >= 0:
                 return f"only {g.variant.colors[self.lock_color]} cards may be played until the lock ends"
-            ok = g.playable_after[self.color + 1][self.discard[-1]] if self.discard else None
-            if (ok is None or k in ok) and k in g.strict_kinds:
-                return f"{g.card_names[k]} matches, but its restriction does not hold now"
-            return f"{g.card_names[k]} does not match {self.top_card} ({self.current_color or 'any color'})"
+            return self._why_no_match(p, k, -1)
         if action == g.A_DRAW and kind == D.TURN:
             return "you may not draw now"
         return f"not a legal '{kind}' decision for player {self.pending[1]}"
+
+    def _why_no_match(self, p: int, k: int, pile: int) -> str:
+        """Why p's card k may not be played on `pile` (-1 the discard pile): no match, or its restriction."""
+        g = self.g
+        if k in self._playable_on(p, pile, [k], judge=False):
+            return f"{g.card_names[k]} matches, but its restriction does not hold now"
+        cards = self.discard if pile < 0 else self.piles[pile]
+        color = self.color if pile < 0 else self.pile_colors[pile]
+        top = g.card_names[cards[-1]] if cards else "nothing"
+        where = "" if pile < 0 else f" on the {g.pile_names[pile]} pile"
+        named = g.variant.colors[color] if color >= 0 else "any color"
+        return f"{g.card_names[k]} does not match {top}{where} ({named})"
+
+    def _why_not_on_pile(self, action: int) -> str:
+        """Why `play K [uno] on PILE` is not legal now."""
+        g = self.g
+        kind, p = self.pending[0], self.pending[1]
+        pile, k, uno = g.played_on(action)
+        if kind not in (D.TURN, D.DRAWN):
+            return f"player {p} must decide '{kind}' now; only a turn's play or a drawn card's names a pile"
+        if k not in self.hands[p]:
+            return f"player {p} does not hold {g.card_names[k]}"
+        if uno and len(self.hands[p]) != g.uno_hand:
+            return f"UNO is called when a play leaves you {g.variant.uno_at} card{'s' if g.variant.uno_at != 1 else ''}"
+        if kind == D.DRAWN and k != self.pending[2]:
+            return "after drawing, only the drawn card may be played"
+        if self.lock_owner >= 0:
+            return f"only {g.variant.colors[self.lock_color]} cards may be played until the lock ends"
+        return self._why_no_match(p, k, pile)
 
     def _legal_put(self) -> list[int]:
         base = self.g.A_PUT
@@ -234,11 +281,18 @@ class Moves:
         if a == self.g.A_KEEP:
             self._end_turn()
             return
+        if self.g.play_piles:
+            self.on_pile, kind, uno = self.g.played_on(a)
+            self._play(p, kind, uno)
+            return
         k = self.g.num_kinds
         self._play(p, a % k, a >= k)
 
     def _apply_color(self, a: int) -> None:
-        self.color = a - self.g.A_COLOR
+        if self.on_pile < 0:
+            self.color = a - self.g.A_COLOR
+        else:                                       # the color in play on the playable pile played on
+            self.pile_colors[self.on_pile] = a - self.g.A_COLOR
         self._resume()
 
     def _apply_target(self, a: int) -> None:

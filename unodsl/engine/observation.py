@@ -62,8 +62,21 @@ def _public_facts(state, seat: int, hand) -> dict:
     if g.pile_names:                # a face-up pile shows its cards, a face-down one its size
         facts["piles"] = {name: sorted(names[k] for k in cards) if up else len(cards)
                           for name, up, cards in zip(g.pile_names, g.face_up, state.piles)}
+    if g.play_piles:                # the piles played on (`playable: true`): public, as face-up piles are
+        facts.update(play_piles_seen(state))
     facts.update(state.variables_seen_by(seat))      # declared variables: only when there are some
     return facts
+
+
+def play_piles_seen(state) -> dict:
+    """The playable piles: each one's top card ("" for none) and color (None for none), and the pile in play
+    (the last played on, which `top` and `current` read)."""
+    g = state.g
+    names, colors = g.card_names, g.variant.colors
+    return {"play_piles": {g.pile_names[i]: {"top": names[state.piles[i][-1]] if state.piles[i] else "",
+                                             "color": colors[state.pile_colors[i]] if state.pile_colors[i] >= 0
+                                             else None} for i in g.play_piles},
+            "pile_in_play": "discard" if state.on_pile < 0 else g.pile_names[state.on_pile]}
 
 
 def seat_view(state, seat: int) -> dict:

@@ -180,17 +180,25 @@ def choose_color(st, p: int) -> int:
 
 @instruction()
 def set_color(st, c: int) -> None:
-    """c becomes the color in play (-1, no color: nothing changes)."""
+    """c becomes the color in play on the pile in play (-1, no color: nothing changes)."""
     if c >= 0:
-        st.color = c
+        if st.on_pile < 0:
+            st.color = c
+        else:
+            st.pile_colors[st.on_pile] = c
         if st.events is not None:
             st.events.append(E.Event(E.COLOR, color=st.g.variant.colors[c]))
 
 
 @instruction()
 def clear_color(st) -> None:
-    """No color is in play any more: any card may be played until one is named (a wild, `set color`)."""
-    if st.color >= 0:
+    """No color is in play any more on the pile in play: any card may be played there until one is named."""
+    if st.on_pile >= 0:
+        if st.pile_colors[st.on_pile] >= 0:
+            st.pile_colors[st.on_pile] = -1
+            if st.events is not None:
+                st.events.append(E.Event(E.COLOR))
+    elif st.color >= 0:
         st.color = -1
         if st.events is not None:
             st.events.append(E.Event(E.COLOR))
@@ -531,6 +539,9 @@ def flip_all(st, p: int) -> int:
         st.drawn_this_turn = back[st.drawn_this_turn]
     st.steps += g.deck_size
     st.side = 1 - st.side
+    for pile in g.play_piles:               # a playable pile's color is its new top face's (a wild's: none)
+        cards = st.piles[pile]
+        st.pile_colors[pile] = -1 if not cards or g.k_wild[cards[-1]] else g.k_color[cards[-1]]
     if not st.discard:                      # no start card and no play yet: still no color, nothing on top
         if st.events is not None:
             st.events.append(E.Event(E.TURNED_OVER, p, count=st.side, name=g.variant.sides[st.side]))
@@ -539,8 +550,8 @@ def flip_all(st, p: int) -> int:
     st.color = -1 if g.k_wild[top] else g.k_color[top]
     if st.events is not None:
         st.events.append(E.Event(E.TURNED_OVER, p, count=st.side, cards=(g.card_names[top],), name=g.variant.sides[st.side]))
-    if st.color < 0 and g.variant.colors:
-        return choose_color(st, p)
+    if (st.color if st.on_pile < 0 else st.pile_colors[st.on_pile]) < 0 and g.variant.colors:
+        return choose_color(st, p)          # a wild on top of the pile in play: p names its color
     return 0
 
 
@@ -557,15 +568,21 @@ def _take_top(st, pile: int) -> int:
     if pile == D.DISCARD_PILE:
         return st.discard.pop(-2) if len(st.discard) > 1 else -1
     cards = st.piles[pile]
+    if st.g.pile_playable[pile]:            # a pile played on keeps its top card in play, as the discard pile
+        return cards.pop(-2) if len(cards) > 1 else -1
     return cards.pop() if cards else -1
 
 
 def place_card(st, k: int, pile: int) -> None:
-    """Put a card on top of a pile; on the discard pile, under its top card (which stays the top)."""
+    """Put a card on top of a pile; on a pile played on (the discard pile, a playable one), under its top card
+    (which stays the top)."""
     if pile == D.DRAW_PILE:
         st.draw_pile.append(k)
     elif pile == D.DISCARD_PILE:
         st.discard.insert(len(st.discard) - 1, k)
+    elif st.g.pile_playable[pile]:
+        cards = st.piles[pile]
+        cards.insert(len(cards) - 1, k)
     else:
         st.piles[pile].append(k)
 
@@ -625,10 +642,11 @@ def take_where(st, fr: list, p: int, n: int, source: int, keep) -> None:
     if p < 0 or st.eliminated[p] or source == D.DRAW_PILE:
         return
     cards = st.discard if source == D.DISCARD_PILE else st.piles[source]
-    lowest = 0 if source != D.DISCARD_PILE else 1 if cards else 0
+    played_on = source == D.DISCARD_PILE or st.g.pile_playable[source]      # its top card stays in play
+    lowest = 0 if not played_on else 1 if cards else 0
     hand = st.hands[p]
     watch = st.g.eliminate_when is not None
-    got, at = 0, len(cards) - 1 - (source == D.DISCARD_PILE)
+    got, at = 0, len(cards) - 1 - played_on
     st.steps += max(0, at - lowest + 1)
     while at >= lowest and got < n:
         if keep(st, fr, cards[at]):

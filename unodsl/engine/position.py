@@ -91,6 +91,9 @@ class Positions:
         set_up_variables(state, variables or {})
         state.reset_round_fields()
         state.piles = stacks
+        for i in self.play_piles:                   # a playable pile's color is its top card's (a wild's: none)
+            top = stacks[i][-1] if stacks[i] else -1
+            state.pile_colors[i] = -1 if top < 0 or self.k_wild[top] else self.k_color[top]
         for seat in uno_called:
             state.uno_called[seat] = True
         if start:

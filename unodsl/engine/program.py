@@ -172,7 +172,8 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
     # A card_played hook runs after every play, so no play is plain.
     plain_ok = (fast and not settles and game.uno_left <= 1 and v.sets is None     # a set's play goes on (sets.py)
-                and game.card_played < 0 and v.uno_false_call is None)     # nor does it judge a false call
+                and game.card_played < 0 and v.uno_false_call is None     # nor does it judge a false call
+                and not game.play_piles)                                   # a plain play goes on the discard pile
     game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on

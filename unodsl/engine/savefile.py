@@ -252,6 +252,23 @@ _discard = list_of(card_id, nonempty=True)
 _any_discard = list_of(card_id)
 
 
+def pile_in_play(value, ld):
+    """The pile last played on: -1 the discard pile, else a playable declared pile's index."""
+    piles = ld.game.play_piles
+    if value != -1 and (not is_int(value) or value not in piles):
+        raise Bad(f"is {show(value)}, not -1 (the discard pile) nor a playable pile of this variant {list(piles)}")
+    return value
+
+
+def pile_colors(value, ld):
+    """Per declared pile, the color in play on it (a playable pile), else -1."""
+    colors = list_of(color_or_none, length=lambda ld: len(ld.game.pile_names))(value, ld)
+    for name, playable, c in zip(ld.game.pile_names, ld.game.pile_playable, colors):
+        if c >= 0 and not playable:
+            raise Bad(f"gives the pile '{name}' a color, but no card is played on it")
+    return colors
+
+
 def set_play(value, ld):
     """The set being played (turn.sets): [] or [size, sum of its numbers, its first card, the card under it]."""
     if value == []:

@@ -190,7 +190,26 @@ class Tables:
         # keeps the action space it always had.
         self.option_names = _option_names(self.variant)
         self.option_index = {name: i for i, name in enumerate(self.option_names)}
-        self.num_actions = self.A_OPTION + len(self.option_names)
+        # Plays on the playable piles (`playable: true`), last: `play K on PILE` and `play K uno on PILE`, one
+        # block of 2 * k per pile; a play on the discard pile keeps the ids 0 .. 2k - 1, so a variant with no
+        # other playable pile keeps its action space.
+        self.play_piles = tuple(i for i, pile in enumerate(self.variant.piles.values()) if pile.playable)
+        self.pile_playable = tuple(pile.playable for pile in self.variant.piles.values())
+        self.A_PLAY_ON = self.A_OPTION + len(self.option_names)
+        self.num_actions = self.A_PLAY_ON + 2 * k * len(self.play_piles)
+
+    def play_on(self, pile: int, k: int, uno: bool) -> int:
+        """The action id of playing kind k on `pile` (-1 the discard pile, else a playable declared pile's index)."""
+        base = 0 if pile < 0 else self.A_PLAY_ON + 2 * self.num_kinds * self.play_piles.index(pile)
+        return base + k + (self.num_kinds if uno else 0)
+
+    def played_on(self, action: int) -> tuple[int, int, bool]:
+        """A play's (pile, kind, uno) from its action id (pile -1: the discard pile)."""
+        k = self.num_kinds
+        if action < 2 * k:
+            return -1, action % k, action >= k
+        block, rest = divmod(action - self.A_PLAY_ON, 2 * k)
+        return self.play_piles[block], rest % k, rest >= k
 
     def _stack_table(self, rule: Stacking) -> list[frozenset]:
         """[top card] -> the kinds that may answer a draw penalty on it by `rule`.
@@ -257,12 +276,19 @@ class Tables:
             return f"catch {action - self.A_CATCH}"
         if action < self.A_TRADE:
             return f"give {names[action - self.A_GIVE]}"
+        if action >= self.A_PLAY_ON:
+            pile, kind, uno = self.played_on(action)
+            return f"play {names[kind]}{' uno' if uno else ''} on {self.pile_names[pile]}"
         if action >= self.A_OPTION:
             return f"option {self.option_names[action - self.A_OPTION]}"
         if action >= self.A_PUT:
             return f"put {names[action - self.A_PUT]}"
         mine, theirs = divmod(action - self.A_TRADE, k)
         return f"trade {names[mine]} {names[theirs]}"
+
+    def pile_index(self, name: str) -> int | None:
+        """A declared pile's index by its name, or None."""
+        return self.pile_names.index(name) if name in self.pile_names else None
 
     def action_from_string(self, text: str) -> int:
         """Parse an action string; raises IllegalAction if it names nothing."""
@@ -274,6 +300,12 @@ class Tables:
                   "accept": self.A_ACCEPT, "uno": self.A_UNO, "done": self.A_DONE}
         if verb in simple and not args:
             return simple[verb]
+        if verb == "play" and len(args) >= 3 and args[-2] == "on":     # `play K [uno] on PILE`
+            pile = -1 if args[-1] == "discard" else self.pile_index(args[-1])
+            if pile is not None and (pile < 0 or pile in self.play_piles):
+                args = args[:-2]
+                if args and len(args) <= 2 and args[0] in self.card_index and args[1:] in ([], ["uno"]):
+                    return self.play_on(pile, self.card_index[args[0]], len(args) == 2)
         if verb == "play" and args and len(args) <= 2 and args[0] in self.card_index:
             if len(args) == 1:
                 return self.card_index[args[0]]

@@ -187,7 +187,16 @@ class CardSections:
             if name in ("draw", "discard"):
                 self.error(spec, "E319", f"'{name}' is the {name} pile every game has: give the pile another name")
                 continue
-            out[str(name)] = Pile(str(name), self.scalar(spec, "face", "up", str) == "up", spec)
+            face_up = self.scalar(spec, "face", "up", str) == "up"
+            playable = bool(self.scalar(spec, "playable", False, bool))
+            if playable and not face_up:
+                self.error(self.get(spec, "playable") or spec, "E326",
+                           f"the playable pile '{name}' is face down: a card is played on a top card all can see "
+                           "(face: up)")
+            elif playable and self.get(self.get(self.root, "turn"), "sets") is not None:
+                self.error(self.get(spec, "playable") or spec, "E326",
+                           f"the playable pile '{name}' and turn.sets: a set is played on the discard pile only")
+            out[str(name)] = Pile(str(name), face_up, spec, playable)
         return out
 
     def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:

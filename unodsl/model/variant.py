@@ -147,6 +147,7 @@ class Pile:
     name: str
     face_up: bool                              # every card public (as the discard pile), else only its size
     node: Node | None = None
+    playable: bool = False                     # cards are played on it, as on the discard pile (its own top, color)
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,8 @@ class ActionTable:
     Layout, in order: `play K` per card kind, `play K uno` per kind, `draw`, `keep`, `pass`,
     `challenge`, `accept`, `uno`, `done`, `color C` per color, `target +i` per seat offset,
     `catch +i` per offset, `give K` per kind, `trade A B` per ordered pair of distinct kinds, `put K` per kind,
-    `option NAME` per option name of the variant's choices; each group only where the variant can produce it.
+    `option NAME` per option name of the variant's choices, `play K on PILE` and `play K uno on PILE` per
+    playable pile; each group only where the variant can produce it.
     """
 
     def __init__(self, game, num_players: int):
@@ -149,6 +150,13 @@ class ActionTable:
                 fixed(f"put {names[i]}")
         for name in game.option_names:          # a choice's options (`P chooses:`): none in most variants
             fixed(f"option {name}")
+        for pile in game.play_piles:            # plays on a playable pile (`playable: true`): none in most variants
+            where = game.pile_names[pile]
+            for i in range(k):
+                fixed(f"play {names[i]} on {where}")
+            if caps.play_uno:
+                for i in range(k):
+                    fixed(f"play {names[i]} uno on {where}")
         self.labels = [r[0] for r in rows]
         self.size = len(rows)
         # engine_of[seat][rl id] and rl_of[seat][engine id], built once per seat.

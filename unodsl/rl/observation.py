@@ -103,7 +103,7 @@ class ObservationEncoder:
         if up:
             blocks.append(("pile_cards", len(up) * k, 0, per_kind, "face-up named piles (" + ", ".join(names[i] for i in up)
                            + "): counts per card kind, pile by pile"))
-        self._variables = _variable_blocks(game, n)
+        self._variables = _play_pile_blocks(game) + _variable_blocks(game, n)
         blocks += [(name, size, low, high, meaning) for name, size, low, high, meaning, _ in self._variables]
         if full_state:
             blocks.append(("hidden_hands", (n - 1) * k, 0, per_kind,
@@ -302,6 +302,39 @@ class ObservationEncoder:
         width = max(14, *(len(f.name) for f in self.fields))
         return [f"{f.start:5d}..{f.start + f.size - 1:<5d} {f.name:<{width}} [{f.low:g}, {f.high:g}]  {f.meaning}"
                 for f in self.fields if f.size]
+
+
+def _play_pile_blocks(game) -> list[tuple]:
+    """The playable piles (`playable: true`), public: each one's top card and color, and the pile in play, as
+    fields of the form _variable_blocks makes ([] without playable piles: the layout is as it was)."""
+    piles = game.play_piles
+    if not piles:
+        return []
+    k, colors = game.num_kinds, len(game.variant.colors)
+    names = ", ".join(game.pile_names[i] for i in piles)
+
+    def tops(st, seat):
+        out = [0.0] * (len(piles) * (k + 1))
+        for j, i in enumerate(piles):
+            out[j * (k + 1) + (st.piles[i][-1] if st.piles[i] else k)] = 1.0
+        return out
+
+    def pile_colors(st, seat):
+        out = [0.0] * (len(piles) * (colors + 1))
+        for j, i in enumerate(piles):
+            c = st.pile_colors[i]
+            out[j * (colors + 1) + (c if c >= 0 else colors)] = 1.0
+        return out
+
+    def in_play(st, seat):
+        out = [0.0] * (len(piles) + 1)
+        out[0 if st.on_pile < 0 else 1 + piles.index(st.on_pile)] = 1.0
+        return out
+    return [("play_pile_tops", len(piles) * (k + 1), 0, 1, f"playable piles ({names}): the top card, one-hot per "
+             "card kind, last = empty, pile by pile", tops),
+            ("play_pile_colors", len(piles) * (colors + 1), 0, 1, f"playable piles ({names}): the color in play, "
+             "one-hot per color, last = none, pile by pile", pile_colors),
+            ("pile_in_play", len(piles) + 1, 0, 1, f"the pile last played on: one-hot, discard then {names}", in_play)]
 
 
 def _variable_blocks(game, n: int) -> list[tuple]:

@@ -347,8 +347,13 @@ class _Rulebook:
         for pile in v.piles.values():
             face = ("face up: everyone may look through it" if pile.face_up
                     else "face down: only how many cards it holds is known")
-            items.append(f"The table also has a {title(pile.name)} pile, empty at the start of each round, {face}. "
-                         f"Cards on it score nothing.")
+            played = (f" Cards are played on it as on the discard pile: it has its own top card and color, a card "
+                      f"played on it must match them (its first card may be any card), and \"top card\" and \"the "
+                      f"color\" in a card's effect mean those of the pile it was played on. When the draw pile runs "
+                      f"out, it is shuffled in with the discard pile, but for its top card."
+                      if pile.playable else "")
+            items.append(f"The table also has a {title(pile.name)} pile, empty at the start of each round, {face}."
+                         f"{played} Cards on it score nothing.")
         self.ul(items)
         if not v.start_card:
             return

@@ -120,6 +120,9 @@ def choice_words(game, action: str) -> str:
     verb, args = words[0], words[1:]
     if verb in ("play", "give", "put") and args:
         said = f"{verb} {card_words(game, args[0])}"
+        if verb == "play" and len(args) >= 3 and args[-2] == "on":      # `play K [uno] on PILE`
+            said += f" on the {args[-1]} pile"
+            args = args[:-2]
         return said + (" and call UNO" if args[1:] == ["uno"] else "")
     if verb == "trade" and len(args) == 2:
         return f"trade your {card_words(game, args[0])} for {card_words(game, args[1])}"
@@ -150,6 +153,9 @@ def action_from_words(game, text: str) -> str:
     words = out
     if words[-3:] == ["and", "call", "uno"]:
         words = words[:-3] + ["uno"]
+    pile_at = len(words) - 4 - (words[-1:] == ["uno"])         # "on the NAME pile": `on NAME`, after any uno
+    if pile_at >= 1 and words[pile_at:pile_at + 2] == ["on", "the"] and words[pile_at + 3] == "pile":
+        words = words[:pile_at] + words[pile_at + 4:] + ["on", words[pile_at + 2]]
     if len(words) >= 4 and words[0] == "trade" and words[1] == "your" and words[3] == "for":
         words = ["trade", words[2]] + words[4:]
     if len(words) == 2 and words[0] in ("target", "catch") and words[1].startswith("p") and words[1][1:].isdigit():
@@ -322,10 +328,11 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     def shown(cards) -> str:
         return ": " + cards_words(game, cards) if cards else ""
 
+    on = f" on the {e.pile} pile" if e.pile else ""          # a playable pile (`playable: true`)
     if kind == E.PLAYED:
-        return f"{_does(q, seat, 'play')} {card(e.cards[0])}"
+        return f"{_does(q, seat, 'play')} {card(e.cards[0])}{on}"
     if kind == E.JUMPED:
-        return f"{_does(q, seat, 'jump')} in with {card(e.cards[0])}"
+        return f"{_does(q, seat, 'jump')} in with {card(e.cards[0])}{on}"
     if kind == E.CALLED_UNO:
         word = _call_word(game)
         return f"{_does(e.other, seat, 'call')} {word} for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} {word}"
@@ -581,7 +588,13 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
     if obs.get("lock"):
         extras.append(f"locked to {obs['lock']}")
     lines.append("piles: " + ", ".join(extras))
+    played_on = obs.get("play_piles", {})
     for name, cards in obs.get("piles", {}).items():         # a variant's named piles: face up shows its cards
+        if name in played_on:                                  # a pile played on: its top card and color first
+            on = played_on[name]
+            lines.append(f"the {name} pile: top card: " + _cards([on["top"]] if on["top"] else [], game)
+                         + "   color: " + (on["color"] or "any") + f"   ({_count(len(cards))})")
+            continue
         lines.append(f"the {name} pile: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
                                               else _cards(cards, game)))
     if "side" in obs:                   # a two-sided deck: the faces turned away from this seat

@@ -365,6 +365,7 @@ class Room:
             "log_total": len(self.spectator_log if seat is None else seat.log),
             "words": {"direction": direction_words(obs["direction"])},     # what the page says, in the narration's words
         })
+        out.update({key: obs[key] for key in ("play_piles", "pile_in_play") if key in obs})   # public
         for entry, hand_size in zip(out["room"]["seats"], obs["hand_sizes"]):
             q = entry["seat"]
             entry.update(cards=hand_size, uno=bool(obs["uno_called"][q]), out=bool(obs["eliminated"][q]),

@@ -250,6 +250,9 @@ function render() {
   if (view.color) facts.lastChild.lastChild.className = "w-" + view.color;
   fact("direction", view.words ? view.words.direction : view.direction >= 0 ? "clockwise" : "counterclockwise");
   fact("draw pile", String(view.draw_pile));
+  for (const [name, pile] of Object.entries(view.play_piles || {})) {     // a pile played on: its top and color
+    fact(`${name} pile`, (pile.top ? pile.top.replace(/_/g, " ") : "empty") + (pile.color ? ` (${pile.color})` : ""));
+  }
   if (view.stack) fact("draw stack", String(view.stack));
   if (view.lock) fact("locked to", view.lock);
   if (view.round > 1) fact("round", String(view.round));
@@ -374,7 +377,7 @@ function renderChoices() {
     tick(); countdown = setInterval(tick, 1000);
   }
   view.choices.forEach((c, i) => {
-    const b = el("button", c.endsWith(" uno") || c === "uno" ? "uno" : "");
+    const b = el("button", / uno( on \S+)?$/.test(c) || c === "uno" ? "uno" : "");
     if (i < 9) b.appendChild(el("span", "key", String(i + 1)));
     b.appendChild(document.createTextNode(choiceLabel(c, i)));
     const color = /^color (\S+)$/.exec(c);
