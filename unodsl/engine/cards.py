@@ -171,10 +171,6 @@ class Cards:
         """The cards of the pile in play (the last played on), its top card last."""
         return self.discard if self.on_pile < 0 else self.piles[self.on_pile]
 
-    def _color_in_play(self) -> int:
-        """The color in play on the pile in play, or -1."""
-        return self.color if self.on_pile < 0 else self.pile_colors[self.on_pile]
-
     def _playable_here(self, p: int, pile: list, color: int, among, judge: bool) -> list[int]:
         g = self.g
         hand = self.hands[p] if among is None else among

@@ -278,7 +278,7 @@ class Flow:
             self.pending = g.turn_of[p]
             return
         v = g.variant
-        pile = self.discard if self.on_pile < 0 else self.piles[self.on_pile]     # jump in on the pile in play
+        pile = self._pile_in_play()                 # a jump-in goes on the pile in play
         if self.g.jump_in and pile:
             top = pile[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:

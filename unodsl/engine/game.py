@@ -78,7 +78,7 @@ class Game(Tables, Positions):
         self._build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
         compile_effects(self, OPS, OP_FLAGS)
-        if variant.piles and any(pile.playable for pile in variant.piles.values()):
+        if self.state_class is FastState and self.play_piles:
             self.state_class = State        # FastState knows one pile played on: it hands over to State's rules
         if self.state_class is FastState:
             # a turn_end hook: it runs, then FastState's hand-off; no start card: an empty discard pile is
