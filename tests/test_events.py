@@ -128,8 +128,12 @@ def test_every_kind_has_its_line_of_docs():
 
 
 def _visible(obs: dict, game) -> set[str]:
-    """The cards an observation shows its seat: their hand, the discard pile, what was shown to them."""
+    """The cards an observation shows its seat: their hand, the discard pile and the face-up piles, what was
+    shown to them."""
     cards = set(obs["hand"]) | set(obs["discard"])
+    for on_pile in obs.get("piles", {}).values():     # a face-up named pile shows its cards (face down: a size)
+        if isinstance(on_pile, list):
+            cards.update(on_pile)
     for shown in obs["revealed"].values():
         cards.update(shown)
     if "backs" in obs:                  # a two-sided deck: each back seen tells its face
