@@ -88,6 +88,13 @@ def reference_encode(encoder, state, seat):
             for name in shown:
                 v[o["pile_cards"] + up * k + ki[name]] += 1
             up += 1
+    played_on = obs.get("play_piles") or {}            # playable piles: top card, color, the pile in play
+    colors = list(g.variant.colors) + [None]
+    for j, (pile, top) in enumerate(played_on.items()):
+        v[o["play_pile_tops"] + j * (k + 1) + (ki[top["top"]] if top["top"] else k)] = 1
+        v[o["play_pile_colors"] + j * len(colors) + colors.index(top["color"])] = 1
+    if played_on:
+        v[o["pile_in_play"] + (["discard", *played_on].index(obs["pile_in_play"]))] = 1
     for name, value in (obs.get("state") or {}).items():
         _reference_variable(v, o[f"state.{name}"], g, g.state_vars, name, [value])
     for name, values in (obs.get("player_state") or {}).items():
