@@ -86,6 +86,8 @@ def _check(game) -> None:
         raise NotCovered("turn hooks or the play hook (events.turn_start, turn_end, card_played)")
     if not v.start_card or not v.reshuffle or v.blocked is not None or v.packs:
         raise NotCovered("no start card, no reshuffle, a blocked end or packs by player count")
+    if game.play_piles:
+        raise NotCovered("piles played on beside the discard pile (piles: playable)")
 
 
 # The fields a generated effect may leave in a state the fast loop does not continue from.
