@@ -183,3 +183,17 @@ def test_the_rl_action_table_and_observation_hold_the_pile_plays():
         assert mask.sum() == len(st.legal_action_ids())
         encoder.encode(st, seat)
         st.apply_id(st.legal_action_ids()[0])
+
+
+def test_a_draw_stack_made_on_a_playable_pile_is_answered_there(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(f"unodsl: 1\nname: S\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
+                    f"include: [{TWIN}, {REPO / 'variants' / 'house-rules' / 'stacking-mattel.yaml'}]\n")
+    g = Game(load(str(path), "/").variant)
+    st = _at(g, [["blue_draw_two", "green_1", "green_2"], ["red_draw_two", "red_2"], ["red_3", "red_4"]], "yellow_9",
+             beside=["blue_8"])
+    st.apply("play blue_draw_two on beside")
+    assert st.decision == "stack" and "play red_draw_two" in st.legal_actions()
+    st.apply("play red_draw_two")
+    assert _names(g, st.piles[0])[-1] == "red_draw_two" and _names(g, st.discard) == ["yellow_9"]
+    assert len(st.hands[2]) == 6                    # no card to answer with: the third player draws four

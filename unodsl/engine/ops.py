@@ -122,8 +122,9 @@ def penalty(st, p: int, n: int) -> None:
     if n < 0:
         n = 0
     if st.g.stacking and (n > 0 or st.stack):
-        if n > 0 and st.discard:
-            st.stack_card = st.discard[-1]      # a card that adds to the stack is what the next answers
+        pile = st._pile_in_play()               # the pile played on: the discard pile or a playable one
+        if n > 0 and pile:
+            st.stack_card = pile[-1]            # a card that adds to the stack is what the next answers
         if st._stack_answers(p) or (st.g.deflectors and st._with_deflectors(p, [])):
             st.stack += n
             st.stack_victim = p
