@@ -513,6 +513,10 @@ EXTRA_ON_PLAY = [
     "let t = next chooses player all except next\nt draws {N}",
     "let t = {P} chooses player others where hand(player) > {N}\nswap hands with t",
     "next chooses:\n    take:\n        next draws {N}\n    push:\n        next of next draws 1",
+    # issue 29 item 8: the way hands go round
+    "rotate hands left\nif hand(self) > {N}:\n    gather and redeal against the direction of play",
+    "reverse\nrotate hands right\ngather and redeal left",
+    "gather and redeal right\nrotate hands in the direction of play\nrotate hands against the direction of play",
 ]
 EXTRA_TEAMS = [
     "partner of next draws 1",

@@ -126,6 +126,19 @@ def test_a_hand_seen_holds_until_its_player_plays_or_draws(classic):
     assert hands_seen([look], 1) == {}                                                    # not shown to seat 1
 
 
+def test_hands_going_round_say_which_way(tmp_path):
+    path = tmp_path / "ways.yaml"
+    path.write_text("unodsl: 1\nname: Ways\nextends: classic\ncards:\n  number:\n    on_play: |\n"
+                    "      if card.number == 1:\n          rotate hands right\n"
+                    "      elif card.number == 2:\n          gather and redeal left\n", encoding="utf-8")
+    game = unodsl.load(str(path))
+    for card, words in (("red_1", "every hand passes to the next player, counterclockwise"),
+                        ("red_2", "every hand is gathered and dealt out again, clockwise")):
+        state = _position(game, [[card, "red_5"], ["blue_1", "blue_2"], ["green_1", "green_2"]], "red_9")
+        state.apply(f"play {card}")
+        assert words in narrate(state.events_for(1), 1, game)
+
+
 def test_the_engines_reason_is_said_to_the_player():
     game = unodsl.load("classic", include=["no-bluffing"])
     state = _position(game, [["wild_draw_four", "red_1"], ["blue_2", "blue_3"]], "red_5")

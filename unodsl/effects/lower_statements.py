@@ -126,7 +126,7 @@ class StatementLowering:
         ops.append(self.call("swap_hands", _SELF, self.expr(s.who)))
 
     def s_rotate_hands(self, s, ops):
-        ops.append(self.call("rotate_hands"))
+        ops.append(self.call("rotate_hands", _way(s.way)))
 
     def s_give(self, s, ops):
         giver, n, taker = self.expr(s.giver).fn, self.expr(s.count).fn, self.expr(s.taker).fn
@@ -274,7 +274,7 @@ class StatementLowering:
         ops.append(self.call("discard_color", self.expr(s.who), self.expr(s.color)))
 
     def s_redeal(self, s, ops):
-        ops.append(self.call("redeal", _SELF))
+        ops.append(self.call("redeal", _SELF, _way(s.way)))
 
     def s_extra_turn(self, s, ops):
         ops.append(self.call("turn_to", _SELF))
@@ -491,3 +491,21 @@ def _meeting(st, fr, p: int, keep) -> int:
     hand = st.hands[p]
     st.steps += len(hand)
     return sum(1 for k in hand if keep(st, fr, k))
+
+
+def _with_play(st, fr):
+    return st.direction
+
+
+def _against_play(st, fr):
+    return -st.direction
+
+
+# The seat step each way of `rotate hands` and `gather and redeal` goes round (ast.RotateHands.way):
+# in seating order whatever the direction of play, or with or against the direction of play as it is then.
+_WAYS = {"left": _const(1), "right": _const(-1), "play": Value(_with_play), "against": Value(_against_play),
+         None: Value(_with_play)}
+
+
+def _way(way: str | None) -> Value:
+    return _WAYS[way]

@@ -388,7 +388,7 @@ class _UnknownRule(Exception):
 
 
 # Grammar rules that make no node of their own: the Transformer folds them into their parent.
-STRUCTURE = ("simple_stmts", "suite", "elif_clause", "else_clause")
+STRUCTURE = ("simple_stmts", "suite", "elif_clause", "else_clause", "hand_way")
 
 
 class _Else(tuple):
@@ -516,6 +516,10 @@ class _Builder(Transformer):
 
     def string(self, meta, children):
         return A.String(str(children[0])[1:-1], span=self.span(meta))
+
+    def hand_way(self, meta, children):
+        # its words kept (`!hand_way`): the first tells the way (`in` the direction of play, or `against` it)
+        return {"in": "play"}.get(str(children[0]), str(children[0]))
 
     def hold_type(self, meta, children):
         return A.HoldType(str(children[0]), span=self.span(meta))

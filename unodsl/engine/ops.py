@@ -240,17 +240,17 @@ def swap_hands(st, a: int, b: int) -> None:
 
 
 @instruction(RESHAPES)
-def rotate_hands(st) -> None:
-    """Every hand passes to the next player in the direction of play."""
+def rotate_hands(st, step: int) -> None:
+    """Every hand passes to the next player still in the game `step` seats on (1: to the left, -1: to the right)."""
     seats = [q for q in range(st.n) if not st.eliminated[q]]
     old = [st.hands[q] for q in seats]
     for i, hand in enumerate(old):
-        st.hands[seats[(i + st.direction) % len(seats)]] = hand
+        st.hands[seats[(i + step) % len(seats)]] = hand
     st.steps += len(seats)
     for q in seats:
         st._hand_changed(q)
     if st.events is not None:
-        st.events.append(E.Event(E.ROTATED, count=st.direction))
+        st.events.append(E.Event(E.ROTATED, count=step))
     st._cards_moved()
 
 
@@ -340,9 +340,12 @@ def discard_color(st, p: int, c: int) -> None:
 
 
 @instruction(RESHAPES)
-def redeal(st, p: int) -> None:
-    """Gather every hand, shuffle, and deal them out one at a time from the player after p."""
-    seats = [q for q in (*st.players_from(p, False), p) if not st.eliminated[q]]
+def redeal(st, p: int, step: int) -> None:
+    """Gather every hand, shuffle, and deal them out one at a time from the player after p, going round
+    `step` seats at a time (1: to the left, -1: to the right)."""
+    if p < 0:
+        return
+    seats = [q for q in (*st.g.orders[st.n][step][False][p], p) if not st.eliminated[q]]
     pool = [k for q in seats for k in st.hands[q]]
     st.steps += len(pool)
     st._shuffle(pool, len(pool))
@@ -353,7 +356,7 @@ def redeal(st, p: int) -> None:
     for q in seats:
         st._hand_changed(q)
     if st.events is not None:
-        st.events.append(E.Event(E.REDEALT, p))
+        st.events.append(E.Event(E.REDEALT, p, count=step))
     st._cards_moved()
 
 

@@ -10,6 +10,11 @@ from ..effects import ast as A
 from .phrases import ELIMINATED_CARDS, _P, Phrase, _cap, _join_if, lower_first, title
 
 
+# The ways hands go round (`rotate hands left`, `gather and redeal against the direction of play`).
+_WAY_WORDS = {None: "in the direction of play", "play": "in the direction of play", "left": "to the left",
+              "right": "to the right", "against": "against the direction of play"}
+
+
 class StatementEnglish:
     """Sentences for statements."""
 
@@ -115,7 +120,7 @@ class StatementEnglish:
         return _cap(f"{self.me.verb('swap')} hands with {who.text}.")
 
     def s_rotate_hands(self, s):
-        return "Every player passes their hand to the next player in the direction of play."
+        return f"Every player passes their hand to the next player {_WAY_WORDS[s.way]}."
 
     def s_give(self, s):
         giver, taker = self.player(s.giver), self.player(s.taker)
@@ -198,8 +203,11 @@ class StatementEnglish:
 
     def s_redeal(self, s):
         start = "you" if self.me.you else self.me.text
+        after = "after" if s.way in (None, "play") else {"left": "to the left of", "right": "to the right of",
+                                                          "against": "before"}[s.way]
+        going = "" if s.way in (None, "play") else f" and going round {_WAY_WORDS[s.way]}"
         return (f"All hands are gathered, shuffled and dealt out again one card at a time, starting with the "
-                f"player after {start}.")
+                f"player {after} {start}{going}.")
 
     def s_extra_turn(self, s):
         if self.where == "on_start":

@@ -380,7 +380,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.PUT:
         return f"{_does(q, seat, 'put')} {_count(e.count)} on the {e.pile} pile{shown(e.cards)}"
     if kind == E.REDEALT:
-        return "every hand is gathered and dealt out again"
+        way = f", {direction_words(e.count)}" if e.count else ""       # a log written before the way was kept
+        return f"every hand is gathered and dealt out again{way}"
     if kind == E.TURN_TO:
         return f"{who} {'play' if q == seat else 'plays'} next"
     if kind == E.ELIMINATED:

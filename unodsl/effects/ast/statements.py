@@ -88,7 +88,7 @@ class SwapHands(Stmt):
 
 @_rule("rotate_hands")
 class RotateHands(Stmt):
-    pass
+    way: str | None = None      # `left`, `right`, `play`, `against` (hand_way); None: with the play
 
 
 @_rule("give")
@@ -125,7 +125,7 @@ class DiscardColor(Stmt):
 
 @_rule("redeal")
 class Redeal(Stmt):
-    pass
+    way: str | None = None      # as RotateHands.way: the way the cards are dealt round from `self`
 
 
 @_rule("extra_turn")
