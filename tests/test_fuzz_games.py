@@ -518,6 +518,12 @@ EXTRA_ON_PLAY = [
     "reverse\nrotate hands right\ngather and redeal left",
     "gather and redeal right\nrotate hands in the direction of play\nrotate hands against the direction of play",
 ]
+ROLE_ON_PLAY = [           # a variant declaring the roles lead and rest
+    "if role of {P} is lead:\n    {P} draws {N}\nelse:\n    skip next",
+    "for each p in players where role of player is rest:\n    p draws 1",
+    "let t = choose player others where not role of player is lead\nt draws {N}",
+    "if count(players where role of player is lead) == 1 and role of self is rest:\n    extra turn",
+]
 EXTRA_TEAMS = [
     "partner of next draws 1",
     "for each p in opponents:\n    p draws 1",
@@ -611,6 +617,11 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
         top["match"] = "heat > 3 or card.color == current"          # refused (E516): a variable in a match
     if rng.random() < 0.1:
         top.setdefault("turn", {})["sets"] = "{max: 3, continue: 'card.number == top.number and heat < 5'}"  # E540
+    # issue 29 item 8: seats with roles, read in conditions
+    if rng.random() < 0.4:
+        top["roles"] = {"given": rng.choice(["seat", "random"]),
+                        "names": "{lead: {summary: Leads.}, rest: {seats: 10}}"}
+        cards["gen_role"] = {"count": 1, "wild": "true", "points": 0, "on_play": _fill(rng.choice(ROLE_ON_PLAY), rng)}
 
 
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:

@@ -252,6 +252,14 @@ class ExpressionChecks:
             self.fail(e.span, "E502", f"unknown side '{e.side}'" + suggestion_suffix(e.side, sides))
         return BOOL
 
+    def e_role_is(self, e):
+        self.expect(e.who, PLAYER)
+        roles = self.v.roles
+        if e.role not in roles:
+            hint = suggestion_suffix(e.role, roles) if roles else ": the variant declares no roles (roles: names:)"
+            self.fail(e.span, "E502", f"unknown role '{e.role}'" + hint)
+        return BOOL
+
     def _needs_teams(self, e):
         if self.v.team_size < 2:
             self.fail(e.span, "E503", "this refers to teams, but the variant has no teams")

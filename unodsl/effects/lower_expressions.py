@@ -282,6 +282,10 @@ class ExpressionLowering:
             return Value(lambda st, fr: st.holds_playable(who(st, fr), fr[0] == JUDGING))
         raise TypeError(f"no lowering for the holding '{what.rule}'")
 
+    def e_role_is(self, e):
+        who, role = self.expr(e.who).fn, list(self.g.variant.roles).index(e.role)
+        return Value(lambda st, fr: st.role_of(who(st, fr)) == role)
+
     def e_is_out(self, e):
         who = self.expr(e.who).fn
         return Value(lambda st, fr: st.is_out(who(st, fr)))

@@ -63,11 +63,13 @@ SET_ENDED = "set ended"        # player ended a set of count cards played in one
 HOOK = "hook"                  # the variant's event `name` runs for player: turn_start, turn_end, card_played (cards[0])
 STOPPED = "stopped"            # the effect `name` (its key in the file), at value ("file:line"), went past a work limit:
                                # count is the limit (vm.MAX_STEPS_PER_TURN steps, or vm.MAX_FRAMES effects open at once)
+ROLE = "role"                  # player holds the role `name` for the match (roles:), told as it begins
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY)
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
+         ROLE)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.

@@ -166,6 +166,9 @@ FIELDS: tuple[Field, ...] = (
     # the stack as a value (issue 29 item 7)
     F("stack_card", "int", ROUND, "-1", "card_kind_or_none", PUBLIC,
       "the card an open stack is answered against (the last that added to it), or -1", saved_when="g.stacking"),
+    F("roles", "list[int]", MATCH, "list(g.variant.roles_for(n))", "roles", PUBLIC,
+      "each seat's role (roles:), an index into roles.names; given as the match begins (Flow._deal)",
+      saved_when="bool(g.variant.roles)", dump="[list(g.variant.roles)[r] for r in value]"),
 )
 
 BY_NAME = {f.name: f for f in FIELDS}

@@ -11,7 +11,7 @@ import operator
 from dataclasses import replace
 
 from ..effects import layout as D
-from ..model.variant import Dealer
+from ..model.variant import Dealer, RolesGiven
 from . import events as E
 from .ops import draw, draw_until_playable, eliminate
 from .seats import finished_team, must_call, teams_in_play, with_cards
@@ -58,6 +58,8 @@ class Flow:
         v = g.variant
         self.round += 1
         if first:
+            if v.roles:
+                self._give_roles()
             if v.dealer is Dealer.HIGH_CARD:
                 self.dealer = self._high_card_dealer()
             elif v.dealer is Dealer.SEAT_0:
@@ -99,6 +101,18 @@ class Flow:
             self._push(g.on_deal, self.dealer, -1, True, False)
         if self._run() and not self.over:
             self._after_setup()
+
+    def _give_roles(self) -> None:
+        """The seats' roles as the match begins: by seat (as State starts them), or those roles seated at random."""
+        roles = self.roles
+        if self.g.variant.roles_given is RolesGiven.RANDOM:
+            for i in range(len(roles) - 1, 0, -1):
+                j = self._randrange(i + 1)
+                roles[i], roles[j] = roles[j], roles[i]
+        if self.events is not None:
+            names = list(self.g.variant.roles)
+            for p, role in enumerate(roles):
+                self.events.append(E.Event(E.ROLE, p, name=names[role]))
 
     def _high_card_dealer(self) -> int:
         """Each player turns a card; the highest number deals (symbols count 0); ties turn again."""

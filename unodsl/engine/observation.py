@@ -65,6 +65,9 @@ def _public_facts(state, seat: int, hand) -> dict:
     if g.play_piles:                # the piles played on (`playable: true`): public, as face-up piles are
         facts.update(play_piles_seen(state))
     facts.update(state.variables_seen_by(seat))      # declared variables: only when there are some
+    if g.variant.roles:             # each seat's role (roles:), public
+        roles = list(g.variant.roles)
+        facts["roles"] = [roles[r] for r in state.roles]
     return facts
 
 

@@ -23,7 +23,7 @@ class Positions:
                  uno_called=(), match: bool = False, seed: int = 0, rng: random.Random | None = None,
                  start: bool = False, record: bool = False, side: str | int = 0,
                  piles: dict | None = None, variables: dict | None = None,
-                 random_values: list | None = None) -> "State":
+                 random_values: list | None = None, roles: list | None = None) -> "State":
         """A game set up at a given position instead of dealt: what scenarios, tests and tools build.
 
         `hands` holds one list of cards per seat, `draw_pile` the draw pile from the top down,
@@ -39,7 +39,8 @@ class Positions:
         seat]}, colors and card types by their words. `random_values` gives the outcomes of the
         game's next random draws, `random(a, b)` and `random NAME`, in order (a number, or a color by
         its name); once they are used up the generator draws. A value that the draw it comes to
-        cannot give raises PinnedChanceError there; `state.pinned_used` counts those drawn. Raises
+        cannot give raises PinnedChanceError there; `state.pinned_used` counts those drawn. `roles` gives
+        each seat's role by its name (roles:; default: as the roles are given by seat). Raises
         ValueError saying what is wrong, a round that is already decided included.
         """
         n = len(hands)
@@ -87,6 +88,8 @@ class Positions:
             if len(scores) != n:
                 raise ValueError(f"{len(scores)} scores for {n} players")
             state.scores = list(scores)
+        if roles is not None:
+            state.roles = self._roles(roles, n)
         state.reset_variables(True)
         set_up_variables(state, variables or {})
         state.reset_round_fields()
@@ -105,6 +108,18 @@ class Positions:
             state.after = AFTER_PLAY
             state.pending = (D.TURN, first)
         return state
+
+    def _roles(self, roles: list, n: int) -> list[int]:
+        """Each seat's role, by name, as role indices; ValueError for a role not declared or a list of the wrong size."""
+        declared = list(self.variant.roles)
+        if not declared:
+            raise ValueError("the variant declares no roles (roles:)")
+        if len(roles) != n:
+            raise ValueError(f"{len(roles)} roles for {n} players")
+        for name in roles:
+            if name not in declared:
+                raise ValueError(f"unknown role {name!r} (the roles are {', '.join(declared)})")
+        return [declared.index(name) for name in roles]
 
     def _decided(self, hands: list) -> str | None:
         """Why a round with these hands would already be over (as the engine's settling would find it), or None."""

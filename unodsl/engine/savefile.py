@@ -243,6 +243,22 @@ def side(value, ld):
     return value
 
 
+def roles(value, ld):
+    """Each seat's role by its name (roles:), each role held by no more seats than its `seats`."""
+    declared = ld.game.variant.roles
+    names = list(declared)
+
+    def role(item, ld):
+        if item not in declared:
+            raise Bad(f"is {show(item)}, not a role of this variant ({', '.join(names)})")
+        return names.index(item)
+    out = per_seat(role)(value, ld)
+    for i, name in enumerate(names):
+        if out.count(i) > declared[name].seats:
+            raise Bad(f"gives role {name!r} to {out.count(i)} seats, more than its {declared[name].seats}")
+    return out
+
+
 def discard(value, ld):
     """The discard pile: it holds its top card, but before the first play of a variant without a start card."""
     return (_any_discard if not ld.game.variant.start_card else _discard)(value, ld)

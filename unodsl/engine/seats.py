@@ -63,6 +63,10 @@ class Seats:
     def hand_points(self, p: int) -> int:
         return sum(map(self.g.k_points.__getitem__, self.hands[p])) if p >= 0 else 0
 
+    def role_of(self, p: int) -> int:
+        """p's role (an index into roles.names), or -1 for nobody."""
+        return self.roles[p] if p >= 0 else -1
+
     def is_out(self, p: int) -> bool:
         return p >= 0 and (self.eliminated[p] or not self.hands[p])
 

@@ -15,7 +15,7 @@ from ..source.yaml_tree import Node
 from .cards import CardSections
 from .variables import build_variables
 from .variant import (MAX_CARDS, Conflict, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
-                      Function, Procedure, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
+                      Function, Procedure, Role, RolesGiven, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
                       Variant)
 
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
@@ -285,6 +285,8 @@ class _Builder(CardSections):
             turn_start=self.text(events, "turn_start"),
             turn_end=self.text(events, "turn_end"),
             card_played=self.text(events, "card_played"),
+            roles=self.build_roles(max_p),
+            roles_given=self.mode(self.get(root, "roles"), "given", RolesGiven.SEAT),
         )
 
     def build_packs(self, deck: Node | None, counts) -> tuple[tuple[int, int, int], ...]:
@@ -374,6 +376,23 @@ class _Builder(CardSections):
                            "one of the colors" + suggestion_suffix(str(value), colors))
             out[name] = Ruling(name, value, self.scalar(spec, "section", None, str),
                                self.scalar(spec, "summary", None, str), choices, spec, kind)
+        return out
+
+    def build_roles(self, players: int) -> dict[str, Role]:
+        """`roles.names`: the roles seats may have; E370 when they are too few for the most players a table seats."""
+        section = self.get(self.root, "roles")
+        node = self.get(section, "names")
+        out: dict[str, Role] = {}
+        if node is None or node.kind != "map":
+            return out
+        for name, spec in node.value.items():
+            if spec.kind == "map":                        # null removed an inherited role; else the schema said
+                out[str(name)] = Role(str(name), self.scalar(spec, "seats", 1, int),
+                                      self.scalar(spec, "summary", None, str), spec)
+        seats = sum(role.seats for role in out.values())
+        if out and seats < players:
+            self.error(node, "E370", f"the roles give {seats} seat{'s' if seats != 1 else ''} a role, but up to "
+                       f"{players} players play: give a role more seats (seats: N)")
         return out
 
     def build_distributions(self, colors: list[str]) -> dict[str, Distribution]:

@@ -95,6 +95,22 @@ class LastCard(StrEnum):
     IGNORE = "ignore"
 
 
+class RolesGiven(StrEnum):
+    """roles.given: how seats get their roles as a match begins."""
+    SEAT = "seat"             # in seat order: seat 0 the first role of the list, and so on
+    RANDOM = "random"         # the same roles, seated at random
+
+
+@dataclass(frozen=True)
+class Role:
+    """A role a seat may have (`roles.names`): held by up to `seats` seats for the whole match."""
+
+    name: str
+    seats: int
+    summary: str | None
+    node: Node | None = None
+
+
 @dataclass(frozen=True)
 class Text:
     """An effect or condition string together with the YAML node it came from."""
@@ -297,6 +313,17 @@ class Variant:
     blocked: "Stall | None" = None    # round.blocked: who wins a round nobody can go on with (None: no such end)
     # deck.packs: (fewest players, most players, packs) ranges; a table of n players plays packs_for(n) packs.
     packs: tuple[tuple[int, int, int], ...] = ()
+    # Seats with roles (issue 29, item 8): the roles in file order, and how they are given as a match begins.
+    roles: dict[str, Role] = field(default_factory=dict)
+    roles_given: RolesGiven = RolesGiven.SEAT
+
+    def roles_for(self, players: int) -> tuple[int, ...]:
+        """The roles (indices into `roles`) of a table of `players` in seat order before any are seated at
+        random: each role as many times as its `seats`, in file order, the first `players` of them."""
+        out: list[int] = []
+        for i, role in enumerate(self.roles.values()):
+            out.extend([i] * role.seats)
+        return tuple(out[:players])
 
     def packs_for(self, players: int) -> int:
         """How many copies of the deck a table of `players` plays with (deck.packs; 1 outside its ranges)."""

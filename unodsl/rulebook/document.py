@@ -210,7 +210,23 @@ class _Rulebook:
         if v.team_size > 1:
             items.append(f"Players sit in teams of {v.team_size}, teammates spread evenly around the table so "
                          f"that the teams alternate in turn order (with 4 players, partners sit opposite).")
+        if v.roles:
+            items.append(self.roles_line())
         self.ul(items)
+        if any(role.summary for role in v.roles.values()):
+            self.table(("Role", "What it is"), [(title(role.name), role.summary or "")
+                                                for role in v.roles.values()])
+
+    def roles_line(self) -> str:
+        """How the seats' roles are given (roles:), in one sentence."""
+        v = self.v
+        roles = [f"the {title(r.name)}" + (f" (up to {r.seats} players)" if r.seats > 1 else "")
+                 for r in v.roles.values()]
+        given = ("to the players at random" if v.roles_given == "random"
+                 else "in seat order, the first player listed taking the first")
+        return (f"Each player holds a role for the whole match. As it begins, the roles are taken in this order, "
+                f"as many as there are players: {', then '.join(roles)}; they are given {given}. Everyone "
+                f"knows every player's role.")
 
     def deck(self) -> None:
         v = self.v

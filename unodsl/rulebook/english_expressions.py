@@ -338,6 +338,9 @@ class ExpressionEnglish:
         if d == "is_out":
             who = self.player(e.who)
             return f"{who.be()} {'still in' if negate else 'out of'} the round"
+        if d == "role_is":
+            who = self.player(e.who)
+            return f"{who.pos} role is{' not' if negate else ''} the {title(e.role)}"
         if d == "is_partner":
             a, b = self.player(e.who), self.player(e.other)
             return f"{a.be()}{' not' if negate else ''} {b.pos} partner"

@@ -430,6 +430,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"the round stops: {e.name}{at} went past {limit}"
     if kind == E.SET_ENDED:
         return f"{_whose(q, seat)} set of {e.count} cards is done"
+    if kind == E.ROLE:
+        return f"{_whose(q, seat)} role for the match is {e.name.replace('_', ' ')}"
     return None          # a turn begins, the game's end: the screen says them
 
 

@@ -82,7 +82,7 @@ _BINOP_WORDS = {"+": "plus", "-": "minus", "*": "times", "//": "divided by", "%"
 
 
 # Expressions whose English is a clause (`cond`), not a noun phrase.
-_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "card_is", "drawn_is", "top_is",
+_CONDITIONS = ("not_", "and_expr", "or_expr", "holds", "is_out", "is_partner", "role_is", "card_is", "drawn_is", "top_is",
                "comparison", "true", "false", "side_is")
 
 

@@ -207,6 +207,15 @@ def build_state(game: Game, scenario: dict) -> State:
         for i, value in enumerate(pinned):
             if isinstance(value, str) and value not in game.variant.colors:
                 color_index(game, "" if value == "none" else value, ("given", "random", i))     # E605
+    roles = given.get("roles")
+    if roles is not None:
+        declared = game.variant.roles
+        if len(roles) != n:
+            raise ScenarioError("E604", f"{len(roles)} roles given for {n} players (roles are by seat)", ("given", "roles"))
+        for i, name in enumerate(roles):
+            if name not in declared:
+                hint = suggestion_suffix(str(name), declared) if declared else " (the variant declares no roles)"
+                raise ScenarioError("E611", f"unknown role {name!r}{hint}", ("given", "roles", i))
     variables = {**(given.get("state") or {}), **(given.get("player_state") or {})}
     for key in ("state", "player_state"):
         for name in given.get(key) or {}:
@@ -216,7 +225,7 @@ def build_state(game: Game, scenario: dict) -> State:
         return game.position(hands, draw_pile, discard, dealer=dealer, turn=turn, direction=direction, color=color,
                              scores=scores, uno_called=uno_called, match=bool(scenario.get("match", False)),
                              start=starter_key == "start_card", side=side, piles=piles,
-                             variables=variables, random_values=pinned)
+                             variables=variables, random_values=pinned, roles=roles)
     except VariableError as err:
         key = "player_state" if err.name in (given.get("player_state") or {}) else "state"
         raise ScenarioError("E610", str(err), ("given", key, err.name)) from None

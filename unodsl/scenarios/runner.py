@@ -25,6 +25,7 @@ or action that failed.
     E603 more copies than the deck has     E608 keys that cannot be combined
     E604 seat or player count not possible E609 scenario name used twice
                                            E610 unknown variable or bad variable value
+                                           E611 unknown role
 """
 
 from __future__ import annotations

@@ -83,6 +83,12 @@ class IsOut(Expr):
     who: Expr
 
 
+@_rule("role_is")
+class RoleIs(Expr):
+    who: Expr
+    role: str                      # a name of roles.names
+
+
 @_rule("is_partner")
 class IsPartner(Expr):
     who: Expr
