@@ -517,6 +517,8 @@ EXTRA_ON_PLAY = [
     "rotate hands left\nif hand(self) > {N}:\n    gather and redeal against the direction of play",
     "reverse\nrotate hands right\ngather and redeal left",
     "gather and redeal right\nrotate hands in the direction of play\nrotate hands against the direction of play",
+    "show hand of {P} to others\nshow hand of self to {Q}",
+    "show hand of next to players where hand(player) > {N}\nnext draws 1",
 ]
 ROLE_ON_PLAY = [           # a variant declaring the roles lead and rest
     "if role of {P} is lead:\n    {P} draws {N}\nelse:\n    skip next",

@@ -115,6 +115,11 @@ def test_card_text_wins_over_translation(classic):
     ("next gives 2 to self", "The next player gives 2 cards of their choice to you."),
     ("self exchanges 1 with next", "You and the next player each pick 1 card"),
     ("look at next", "You look at the next player's hand."),
+    ("show hand of next to all", "The next player shows their hand to every other player; each of them sees it as "
+                                 "it is now."),
+    ("show hand of self to next", "You show your hand to the next player, who sees it as it is now."),
+    ("show hand of self to players where hand(player) < 3", "You show your hand to all players for which that "
+                                                            "player holds fewer than 3 cards; each of them sees"),
     ("trade with next", "You may swap any number of your cards, one for one, with cards of the next player's hand"),
     ("self discards color current", "You discard every card of the current color from your hand"),
     ("gather and redeal", "All hands are gathered, shuffled and dealt out again"),

@@ -44,6 +44,12 @@ class StatementChecks:
     s_draw_until = s_draw_stack = s_skip_one = s_choose_color_by = s_swap_hands = s_look = s_trade = s_turn_to = s_eliminate = _who
     s_nothing = s_reverse = s_choose_color_self = s_rotate_hands = s_redeal = s_extra_turn = s_clear_color = _none
 
+    def s_show_hand(self, s):
+        self.expect(s.who, PLAYER)
+        to = self.expr(s.to)
+        if to not in (PLAYER, GROUP):
+            self.fail(s.to.span, "E501", f"expected a player or a group to show the hand to, got a {to}")
+
     def s_skip_many(self, s):
         self.expect(s.count, INT)
 

@@ -200,6 +200,13 @@ class StatementLowering:
     def s_look(self, s, ops):
         ops.append(self.call("look", _SELF, self.expr(s.who)))
 
+    def s_show_hand(self, s, ops):
+        to = self.expr(s.to)
+        if self.checked.types[id(s.to)] == PLAYER:          # one player: a group of one
+            one = to.fn
+            to = Value(lambda st, fr: (one(st, fr),))
+        ops.append(self.call("show_hand", self.expr(s.who), to))
+
     def s_trade(self, s, ops):
         who, trade = self.expr(s.who).fn, self.low.ops["trade"]
         ops.append(self.decision("trade", lambda st, fr: trade(st, fr[F_SELF], who(st, fr))))

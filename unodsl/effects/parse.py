@@ -282,7 +282,7 @@ def _unflatten(original: str, column: int) -> tuple[int, int]:
     return _end_position(original)
 
 
-_STATEMENT_WORDS = ("skip", "reverse", "choose", "set", "let", "swap", "rotate", "look", "trade", "gather",
+_STATEMENT_WORDS = ("skip", "reverse", "choose", "set", "let", "swap", "rotate", "look", "show", "trade", "gather",
                     "extra", "turn", "eliminate", "lock", "flip", "return", "nothing", "if", "for", "repeat")
 
 

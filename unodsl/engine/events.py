@@ -33,6 +33,7 @@ TRADED = "traded"              # player swapped cards[0] of theirs for other's c
 SWAPPED = "swapped"            # player and other swapped hands
 ROTATED = "rotated"            # every hand passed to the next player (count: the way, 1 to the left, -1 to the right)
 LOOKED = "looked"              # player looked at other's hand (cards: seen by the two of them only)
+SHOWN = "shown"                # player's hand was shown to other (`show hand of P to G`; cards: seen by the two only)
 DISCARDED = "discarded"        # player discarded every card of color (cards, face up)
 REDEALT = "redealt"            # every hand was gathered and dealt out again from the player after player (count: the way, as ROTATED)
 TURN_TO = "turn to"            # player plays next, whoever would have
@@ -69,11 +70,11 @@ KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGE
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
-         ROLE)
+         ROLE, SHOWN)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
-PRIVATE_CARDS = frozenset((DREW, GAVE, TRADED, LOOKED, TOOK, PUT))
+PRIVATE_CARDS = frozenset((DREW, GAVE, TRADED, LOOKED, SHOWN, TOOK, PUT))
 PRIVATE = frozenset((KEPT, SET_PRIVATELY))
 
 

@@ -307,6 +307,22 @@ def look(st, viewer: int, target: int) -> None:
                                      tuple(sorted([names[k] for k in st.hands[target]]))))
 
 
+@instruction()
+def show_hand(st, p: int, viewers) -> None:
+    """p's hand, as it is now, is shown to each of `viewers` but p (and those out of the game): it enters
+    what they may see (`revealed`, as `look` does), with a SHOWN event each."""
+    if p < 0:
+        return
+    hand = st.hands[p]
+    names = st.g.card_names if st.events is not None else None
+    for q in viewers:
+        if q < 0 or q == p or st.eliminated[q]:
+            continue
+        st.revealed.setdefault(q, {})[p] = list(hand)
+        if names is not None:
+            st.events.append(E.Event(E.SHOWN, p, q, len(hand), tuple(sorted([names[k] for k in hand]))))
+
+
 @instruction(PAUSES)
 def trade(st, p: int, other: int) -> int:
     """p swaps cards one for one with other, seeing their hand, until done or the smaller hand is used up."""

@@ -222,6 +222,8 @@ DOCS: dict[str, tuple[str, str]] = {
         "The declared variable NAME (language.md state and player_state) takes the value of EXPR, of its type; a per-player one is `self`'s. An int is clamped to its `min` and `max`."),
     'set_var_of': ('`set NAME of P = EXPR`',
         "P's value of the per-player variable NAME (nobody's when there is no such player)."),
+    'show_hand': ('`show hand of P to Q` / `show hand of P to G`',
+        "P's hand, as it is now, is shown to Q / to every player of G but P (G a group, `players where COND` included): it enters what each of them may see, as `look at` does."),
     'side_is': ('`side is NAME`',
         'The side NAME of a two-sided deck is up (language.md sides; E502 for a side the deck does not have, E515 on a one-sided deck).'),
     'skip_many': ('`skip next N`',

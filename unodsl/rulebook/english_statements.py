@@ -15,6 +15,11 @@ _WAY_WORDS = {None: "in the direction of play", "play": "in the direction of pla
               "right": "to the right", "against": "against the direction of play"}
 
 
+# The rules that make a group of players (a `show hand of P to G` says a group, or one player).
+_GROUPS = ("all_players", "others", "opponents", "team_of", "all_from", "others_from", "one_per_team",
+           "group_except", "filter_where", "fn_call")
+
+
 class StatementEnglish:
     """Sentences for statements."""
 
@@ -156,6 +161,18 @@ class StatementEnglish:
     def s_look(self, s):
         who = self.player(s.who)
         return _cap(f"{self.me.verb('look')} at {who.pos} hand.")
+
+    def s_show_hand(self, s):
+        who = self.player(s.who)
+        to = s.to
+        if to.rule == "var" and self.bound_expr(to) is not None:
+            to = self.bound_expr(to)
+        if to.rule in _GROUPS:
+            shown = "every other player" if to.rule in ("all_players", "all_from") else self.group(to)
+            if who.text == self.me.text:         # the owner is never shown their own hand
+                shown = shown.replace(" (you included)", "").replace(f" ({who.text} included)", "")
+            return _cap(f"{who.verb('show')} {who.their} hand to {shown}; each of them sees it as it is now.")
+        return _cap(f"{who.verb('show')} {who.their} hand to {self.player(to).text}, who sees it as it is now.")
 
     def s_trade(self, s):
         who = self.player(s.who)

@@ -370,6 +370,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"every hand passes to the next player, {direction_words(e.count)}"
     if kind == E.LOOKED:
         return f"{_does(q, seat, 'look')} at {_whose(e.other, seat)} hand{shown(e.cards)}"
+    if kind == E.SHOWN:
+        return f"{_does(q, seat, 'show')} {'your' if q == seat else 'their'} hand to {other}{shown(e.cards)}"
     if kind == E.DISCARDED:
         what = f"every {e.color} card" if e.color else _count(e.count)     # discards color / cards where
         return f"{_does(q, seat, 'discard')} {what}{shown(e.cards)}"
@@ -450,6 +452,9 @@ def hands_seen(events: list, seat: int) -> dict[int, int]:
             turn += 1
         elif kind in (E.LOOKED, E.TRADED, E.CHALLENGED) and q == seat and other >= 0 and other != seat:
             seen[other] = turn
+            continue
+        elif kind == E.SHOWN and other == seat:           # a hand shown to the seat (`show hand of P to G`)
+            seen[q] = turn
             continue
         if kind in (E.ROTATED, E.REDEALT):
             seen.clear()

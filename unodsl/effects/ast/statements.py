@@ -112,6 +112,12 @@ class Look(Stmt):
     who: Expr
 
 
+@_rule("show_hand")
+class ShowHand(Stmt):
+    who: Expr                      # whose hand
+    to: Expr                       # a player, or a group (`players where COND` included)
+
+
 @_rule("trade")
 class Trade(Stmt):
     who: Expr
