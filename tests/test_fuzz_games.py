@@ -375,6 +375,8 @@ ON_PLAY = [
     "repeat {N}:\n    self puts 1 card on pot\n    next takes 1 card from pot",
     "eliminate next\nnext takes {N} cards from bank\nself puts 1 card on discard",
     "move {N} cards from draw to discard\nmove {N} cards from pot to draw",
+    "move {N} cards from draw to pot\n{P} takes top of pot\n{Q} takes all of bank",
+    "{P} takes top of draw\nself puts 1 card on pot\nnext takes all of pot",
     # declared variables (VARIABLES) and the seat expressions
     "set heat = heat + {N}\nif heat >= 5:\n    set heat = heat % 3\n    {P} draws {N}",
     "set mark of {P} = not mark of {P}\nif mark of next:\n    skip next",

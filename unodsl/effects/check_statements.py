@@ -134,6 +134,15 @@ class StatementChecks:
                       "the draw pile is drawn from, never looked through (draw with 'P draws until COND')")
         self._pick_where(s)
 
+    def s_take_top(self, s):
+        self.expect(s.who, PLAYER)
+        self.pile(s, s.pile)
+        if s.pile == "discard":
+            self.fail(s.span, "E552", "the discard pile's top card stays in play: take the cards under it with "
+                      "'P takes N cards from discard'")
+
+    s_take_all = s_take_top
+
     def s_put(self, s):
         self._who_count(s)
         self.pile(s, s.pile)

@@ -243,6 +243,12 @@ class StatementLowering:
         ops.append(Op(op, calls="take_where"))
         ops.extend(body)
 
+    def s_take_top(self, s, ops):
+        ops.append(self.call("take_pile", self.expr(s.who), self.pile(s.pile), _const(False)))
+
+    def s_take_all(self, s, ops):
+        ops.append(self.call("take_pile", self.expr(s.who), self.pile(s.pile), _const(True)))
+
     def s_put(self, s, ops):
         who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
         put = self.low.ops["put_cards"]

@@ -645,6 +645,38 @@ def take_cards(st, p: int, n: int, source: int) -> None:
         _took(st, p, got, source)
 
 
+@instruction()
+def take_pile(st, p: int, source: int, whole: bool) -> None:
+    """p takes a pile's top card itself, or (`whole`) every card of it, the top card included: a pile played on
+    then shows the card under it, whose color is in play there (a wild's: none), or nothing. The draw pile gives
+    its top card as a draw does (refilled when empty), or the cards it holds. Not the discard pile (E552)."""
+    if p < 0 or st.eliminated[p] or source == D.DISCARD_PILE:
+        return
+    hand = st.hands[p]
+    watch = st.g.eliminate_when is not None
+    got = 0
+    drawn = source == D.DRAW_PILE               # drawn as a draw is (engine/chance.py names each card)
+    count = (len(st.draw_pile) if drawn else st.g.deck_size) if whole else 1
+    for _ in range(count):
+        if drawn:
+            k = st._draw_one()                  # its top card: an empty draw pile is refilled first
+        else:
+            pile = st.piles[source]
+            k = pile.pop() if pile else -1
+        if k < 0:
+            break
+        hand.append(k)
+        got += 1
+        if watch and st._knocked_out(p):
+            break                               # the card that knocks them out is their last
+    if source >= 0 and st.g.pile_playable[source]:
+        g, cards = st.g, st.piles[source]
+        st.pile_colors[source] = -1 if not cards or g.k_wild[cards[-1]] else g.k_color[cards[-1]]
+    st.steps += got
+    if got:
+        _took(st, p, got, source)
+
+
 def _took(st, p: int, got: int, source: int) -> None:
     """After p took `got` cards (the last of their hand) from a pile: the event, then the hand's and cards' watchers."""
     if st.events is not None:

@@ -202,7 +202,7 @@ class StatementEnglish:
 
     def s_take(self, s):
         who = self.player(s.who)
-        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and s.pile != "discard":
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and not self._played_on(s.pile):
             return _cap(f"{who.verb('take')} every card of {self.pile(s.pile)} into {who.their} hand.")
         source = "from under the top card of the discard pile" if s.pile == "discard" else \
             f"from the top of {self.pile(s.pile)}"
@@ -212,6 +212,23 @@ class StatementEnglish:
             return _cap(f"{who.verb('take')} {self.cards(s.count)} {source}, the first ones looking down from the "
                         f"top{self.meeting(s)}, into {who.their} hand.")
         return _cap(f"{who.verb('take')} {self.cards(s.count)} {source} into {who.their} hand.")
+
+    def s_take_top(self, s):
+        who = self.player(s.who)
+        if s.pile == "draw":
+            return _cap(f"{who.verb('take')} the top card of the draw pile into {who.their} hand.")
+        return _cap(f"{who.verb('take')} the top card of {self.pile(s.pile)} into {who.their} hand"
+                    + (", and the card under it is the pile's top card." if self._played_on(s.pile) else "."))
+
+    def s_take_all(self, s):
+        who = self.player(s.who)
+        return _cap(f"{who.verb('take')} the whole of {self.pile(s.pile)}, its top card included, into "
+                    f"{who.their} hand.")
+
+    def _played_on(self, name: str) -> bool:
+        """Whether cards are played on the pile `name` (the discard pile, a playable one)."""
+        pile = self.variant.piles.get(name)
+        return name == "discard" or (pile is not None and pile.playable)
 
     def s_put(self, s):
         who = self.player(s.who)

@@ -205,6 +205,18 @@ class Take(Stmt):
     otherwise: tuple[Stmt, ...] | None = None      # `else:` after `where COND`: run when none meets it
 
 
+@_rule("take_top")
+class TakeTop(Stmt):
+    who: Expr
+    pile: str
+
+
+@_rule("take_all")
+class TakeAll(Stmt):
+    who: Expr
+    pile: str
+
+
 @_rule("put")
 class Put(Stmt):
     who: Expr
