@@ -521,6 +521,8 @@ EXTRA_ON_PLAY = [
     "gather and redeal right\nrotate hands in the direction of play\nrotate hands against the direction of play",
     "show hand of {P} to others\nshow hand of self to {Q}",
     "show hand of next to players where hand(player) > {N}\nnext draws 1",
+    "let v = all secretly choose player all\nfor each p in v:\n    p draws {N}",
+    "repeat 2:\n    let v = others secretly choose player all where hand(player) > {N}\n    if count(v) > 1:\n        skip next",
 ]
 ROLE_ON_PLAY = [           # a variant declaring the roles lead and rest
     "if role of {P} is lead:\n    {P} draws {N}\nelse:\n    skip next",

@@ -69,6 +69,11 @@ class StatementChecks:
             self.fail(s.value.span, "E545", CARDS_READ_WHERE_WRITTEN)
         self.bind(s.name, s, typ)
 
+    def s_secret_choice(self, s):
+        self.expect(s.choosers, GROUP)
+        self.expect(s.candidates, GROUP)
+        self.bind(s.name, s, GROUP)
+
     def s_give(self, s):
         self.expect(s.giver, PLAYER)
         self.expect(s.count, INT)

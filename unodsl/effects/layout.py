@@ -44,6 +44,13 @@ RESHAPES = "reshapes"        # changes hands other than by drawing: a hand may e
 DRAWS = "draws"              # draws cards: runs the after-draw event when the variant has one; with
                              # round.eliminate_when it may knock the drawer out (the resolution settles after)
 
+# The locals of a sealed choice (`let NAME = G secretly choose player H`), beside the expression types: the
+# answer of the member being asked (a seat; its decision is a TARGET one, told apart as sealed by this kind),
+# and each seat's secret choice so far (a list per seat, -1 for none yet). They are laid out, in this order:
+# the members still to ask, the candidates, the choices (PICKS), the answer (SEALED); then NAME.
+SEALED = "sealed"
+PICKS = "picks"
+
 SET = "set"              # go on with the set being played (`play X`), or end it (`done`): turn.sets
 # Decision kinds only a variant with sets (turn.sets) has.
 SET_KINDS = (SET,)

@@ -9,7 +9,7 @@ from . import ast as A
 from . import layout as D
 from .code import _NEVER, _SELF, Op, Value, _branch, _const, _jump, _slot
 from .layout import F_PC, F_SELF
-from .types import INT, MAX_REPEAT, PLAYER, SEATS
+from .types import GROUP, INT, MAX_REPEAT, PLAYER, SEATS
 
 
 class StatementLowering:
@@ -121,6 +121,26 @@ class StatementLowering:
             return pc + 1
         ops.append(Op(assign))
         self.lives(slot, ops[-1], ops)
+
+    def s_secret_choice(self, s, ops):
+        # Its progress lives in four locals: the members still to ask (taken once, with the candidates, as
+        # the statement begins), each seat's secret choice, and the answer of the member being asked. The op
+        # pauses at itself, so that each answer brings the engine back to it; NAME is set as it ends.
+        choosers, candidates = self.expr(s.choosers).fn, self.expr(s.candidates).fn
+        queue, offered = self.new_slot(SEATS), self.new_slot(SEATS)
+        picks, answer = self.new_slot(D.PICKS), self.new_slot(D.SEALED)
+        result = self.slots[id(s)] = self.new_slot(GROUP)
+        choose = self.low.ops["choose_secretly"]
+
+        def op(st, fr, pc):
+            if fr[queue] is None:                  # the statement begins (again, in a loop)
+                fr[queue] = list(choosers(st, fr))
+                fr[offered] = list(candidates(st, fr))
+                fr[picks] = [-1] * st.n
+                fr[answer] = None
+            return choose(st, fr, pc, queue, offered, picks, answer, result)
+        ops.append(Op(op, calls="choose_secretly", resume=0))
+        self.lives(result, ops[-1], ops)
 
     def s_swap_hands(self, s, ops):
         ops.append(self.call("swap_hands", _SELF, self.expr(s.who)))

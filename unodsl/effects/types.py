@@ -28,7 +28,7 @@ CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the
 # Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
 ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
                                 "give", "exchange", "trade", "challenge", "must_play", "must_play_block", "must_play_where",
-                                "choice"})
+                                "choice", "secret_choice"})
 
 # A declared variable's type (model.variables.VarType) -> the type of reading it: a card type and an
 # enum value are words, as `card.type` is.

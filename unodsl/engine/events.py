@@ -65,12 +65,14 @@ HOOK = "hook"                  # the variant's event `name` runs for player: tur
 STOPPED = "stopped"            # the effect `name` (its key in the file), at value ("file:line"), went past a work limit:
                                # count is the limit (vm.MAX_STEPS_PER_TURN steps, or vm.MAX_FRAMES effects open at once)
 ROLE = "role"                  # player holds the role `name` for the match (roles:), told as it begins
+CHOSE_SECRETLY = "chose secretly"  # player made a sealed choice: count the seat chosen (seen by player only; -1 to others)
+CHOICES_SHOWN = "choices shown"    # a sealed choice's every choice at once: value, per seat, the seat chosen or -1
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
-         ROLE, SHOWN)
+         ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
@@ -155,7 +157,11 @@ def decided(st, action: int) -> None:
     elif kind == D.COLOR:
         events.append(Event(COLOR, p, color=g.variant.colors[action - g.A_COLOR]))
     elif kind == D.TARGET:
-        events.append(Event(TARGET, p, action - g.A_TARGET))
+        fr = st.frames[-1]
+        if g.code_locals[fr[D.F_CODE]][st.pending[2] - D.F_LOCALS] == D.SEALED:     # a sealed choice's answer
+            events.append(Event(CHOSE_SECRETLY, p, count=action - g.A_TARGET))
+        else:
+            events.append(Event(TARGET, p, action - g.A_TARGET))
     elif kind == D.OPTION:
         events.append(Event(CHOSE, p, name=g.option_names[action - g.A_OPTION]))
     elif kind == D.GIVE and st.pending[3] >= 0:      # an exchange's picks: exchange_finish writes the gifts

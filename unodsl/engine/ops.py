@@ -227,6 +227,41 @@ def choose_player(st, fr: list, slot: int, chooser: int, group: list[int]) -> in
     return D.PAUSE
 
 
+@instruction(PAUSES)
+def choose_secretly(st, fr: list, pc: int, queue: int, offered: int, picks: int, answer: int, result: int) -> int:
+    """A sealed choice: each member of the frame's list `queue` in turn secretly chooses a player of `offered`
+    other than themselves (a TARGET decision whose answer comes into slot `answer`; a lone candidate is
+    taken without asking, none is no choice); then every choice is shown at once (one event) and slot `result`
+    holds the players chosen most, in turn order from the effect's owner. Paused, the effect resumes here."""
+    waiting, chosen = fr[queue], fr[picks]
+    eliminated = st.eliminated
+    if fr[answer] is not None:                  # the answer of the member asked: theirs, secretly
+        chosen[waiting.pop(0)] = fr[answer]
+        fr[answer] = None
+    while waiting:
+        c = waiting[0]
+        candidates = [] if eliminated[c] else [q for q in fr[offered] if q != c and not eliminated[q]]
+        if len(candidates) > 1:
+            fr[D.F_PC] = pc
+            st.pending = (D.TARGET, c, answer, tuple(sorted(candidates)))
+            return D.PAUSE
+        if candidates:
+            chosen[c] = candidates[0]
+        waiting.pop(0)
+    tally = [0] * st.n
+    for q in chosen:
+        if q >= 0:
+            tally[q] += 1
+    most = max(tally)
+    owner = fr[F_SELF]
+    order = range(st.n) if owner < 0 else ((owner + i * st.direction) % st.n for i in range(st.n))
+    fr[result] = [q for q in order if most and tally[q] == most]
+    fr[queue] = fr[offered] = fr[picks] = None          # a loop's next pass begins the statement again
+    if st.events is not None:
+        st.events.append(E.Event(E.CHOICES_SHOWN, owner, value=tuple(chosen)))
+    return pc + 1
+
+
 @instruction(RESHAPES)
 def swap_hands(st, a: int, b: int) -> None:
     """a and b swap hands."""
@@ -749,7 +784,7 @@ def put_cards(st, p: int, n: int, dest: int) -> int:
 DECIDES = {"choose_color": D.COLOR, "flip_all": D.COLOR, "choose_player": D.TARGET, "give": D.GIVE,
            "exchange_pick": D.GIVE, "trade": D.TRADE, "must_play": D.FORCED, "must_play_where": D.FORCED,
            "challenge": D.CHALLENGE,
-           "choose_option": D.OPTION, "put_cards": D.PUT}
+           "choose_option": D.OPTION, "put_cards": D.PUT, "choose_secretly": D.TARGET}
 
 
 # --- declared variables (engine/variables.py keeps their values)

@@ -272,7 +272,8 @@ def _text(value, ld):
 # What a local of each kind (Game.code_locals, from the effect compiler) may hold; unset is null.
 _LOCALS = {kind: optional(check) for kind, check in (
     (E.PLAYER, seat_or_none), (E.INT, integer()), (E.BOOL, boolean), (E.COLOR, color_or_none),
-    (E.STRING, _text), (E.GROUP, list_of(seat, distinct=True)), (E.SEATS, list_of(seat, distinct=True)))}
+    (E.STRING, _text), (E.GROUP, list_of(seat, distinct=True)), (E.SEATS, list_of(seat, distinct=True)),
+    (D.SEALED, seat_or_none), (D.PICKS, per_seat(seat_or_none)))}
 
 
 def frames(value, ld):

@@ -165,6 +165,8 @@ def pending(value, ld):
                       f"asks for no '{kind}' decision where it resumes (pc {pc})", (0,))
     loaded = (kind, p) + tuple(at(i, check, item, ld) for i, (check, item) in enumerate(zip(rest, value[2:]), 2))
     _agrees(kind, p, ld)
+    if kind == D.TARGET:
+        _sealed_agrees(p, loaded[2], ld)
     return loaded
 
 
@@ -187,6 +189,20 @@ def _agrees(kind: str, p: int, ld) -> None:
         raise Bad(f"asks player {p} to pick from their entry in 'hands', which is empty")
     if kind == D.SET and ld.game.sets is None:
         raise Bad("asks to go on with a set, but this variant has no sets (turn.sets)")
+
+
+def _sealed_agrees(p: int, slot: int, ld) -> None:
+    """A sealed choice's answer (a local of kind layout.SEALED) is asked of the first member still to choose:
+    the op (effects' s_secret_choice) lays out the members to ask, the candidates, the choices and the answer
+    in four locals, in that order, and stands at itself."""
+    fr = _top(ld)
+    kinds = ld.game.code_locals[fr[D.F_CODE]]
+    if kinds[slot - D.F_LOCALS] != D.SEALED:
+        return
+    waiting, offered, picks = fr[slot - 3], fr[slot - 2], fr[slot - 1]
+    if not waiting or waiting[0] != p or offered is None or picks is None:
+        raise Bad(f"asks player {p} for a sealed choice, but the paused effect's locals say they are not the "
+                  "first still to choose")
 
 
 def next_player(value, ld):

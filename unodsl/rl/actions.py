@@ -20,6 +20,7 @@ _TRADE, _GIVE, _PUT = "trade", {"give", "exchange"}, "put"
 _COLOR = {"choose_color_self", "choose_color_by"}
 _CHALLENGE = "challenge"
 _CHOOSE_PLAYER = "choose_player"
+_SECRET_CHOICE = "secret_choice"            # a sealed choice: each member chooses a player, never themselves
 _OTHERS_ONLY = {"others", "opponents"}      # groups of `choose player` that never hold the chooser
 
 
@@ -33,7 +34,7 @@ class Capabilities:
     challenge: bool     # challenge / accept (a `may challenge` statement)
     uno: bool           # call UNO outside one's own play (UNO enabled)
     colors: bool        # name a color (a `choose color` statement)
-    targets: bool       # choose a player (`choose player GROUP`)
+    targets: bool       # choose a player (`choose player GROUP`, a sealed choice)
     target_self: bool   # ... in a group that may hold the chooser
     catch: bool         # catch a player who did not call UNO (UNO enabled)
     give: bool          # pick a card to give (`gives`, `exchanges`)
@@ -46,6 +47,9 @@ def _effect_texts(variant):
     for ct in variant.cards.values():
         yield ct.on_play
         yield ct.on_start
+        yield ct.on_stack
+    for procedure in variant.procedures.values():      # a body is run where it is called: its decisions too
+        yield procedure.body
     yield variant.on_deal
     yield variant.start_default
     yield from variant.event_effects().values()
@@ -79,7 +83,7 @@ def capabilities(game) -> Capabilities:
         challenge=_CHALLENGE in rules,
         uno=uno,
         colors=bool(rules & _COLOR) and len(v.colors) > 0,
-        targets=_CHOOSE_PLAYER in rules,
+        targets=_CHOOSE_PLAYER in rules or _SECRET_CHOICE in rules,
         target_self=bool(groups - _OTHERS_ONLY),
         catch=uno,
         give=bool(rules & _GIVE),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 
+from ..effects import layout as D
 from ..engine import State
 
 
@@ -59,7 +60,21 @@ def resample_hidden(game, state, seat: int, rng: random.Random, reseed: bool = T
         size = len(data["hands"][q])
         data["hands"][q], pool = pool[:size] + kept[q], pool[size:]
     data["draw_pile"] = pool + top
+    _choose_again(game, data, seat, rng)
     if reseed:
         version, internal, gauss = random.Random(rng.getrandbits(64)).getstate()
         data["rng"] = [version, list(internal), gauss]
     return State.from_json(game, json.dumps(data))
+
+
+def _choose_again(game, data: dict, seat: int, rng: random.Random) -> None:
+    """Another seat's secret choice in a sealed choice under way is unknown to `seat`: chosen again, at random,
+    among that member's candidates (the locals before it hold them: effects' s_secret_choice)."""
+    for frame in data["frames"]:
+        for slot, kind in enumerate(game.code_locals[frame[D.F_CODE]], start=D.F_LOCALS):
+            if kind != D.PICKS or frame[slot] is None:
+                continue
+            offered = frame[slot - 1]
+            for q, chosen in enumerate(frame[slot]):
+                if q != seat and chosen >= 0:
+                    frame[slot][q] = rng.choice([c for c in offered if c != q and not data["eliminated"][c]])

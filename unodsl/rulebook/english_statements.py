@@ -100,6 +100,12 @@ class StatementEnglish:
             return None
         return "No color is in play any more: any card may be played until a color is named."
 
+    def s_secret_choice(self, s):
+        choosers, candidates = self.group(s.choosers), self.group(s.candidates)
+        self.names[s.name] = Phrase(f"the players chosen most (the {title(s.name)})")
+        return (f"Each of {choosers}, in turn, secretly chooses a player from {candidates} other than themselves; "
+                f"the choices are then shown together. The players chosen most often are the {title(s.name)}.")
+
     def s_set_color(self, s):
         return f"The color in play becomes {self.color(s.color)}."
 

@@ -434,6 +434,12 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"{_whose(q, seat)} set of {e.count} cards is done"
     if kind == E.ROLE:
         return f"{_whose(q, seat)} role for the match is {e.name.replace('_', ' ')}"
+    if kind == E.CHOSE_SECRETLY:
+        return f"{_does(q, seat, 'choose')} {_who(e.count, seat)} secretly" if e.count >= 0 else \
+            f"{_does(q, seat, 'choose')} secretly"
+    if kind == E.CHOICES_SHOWN:
+        chosen = [f"{_who(p, seat)} chose {_who(c, seat)}" for p, c in enumerate(e.value) if c >= 0]
+        return "the secret choices are shown: " + (", ".join(chosen) if chosen else "nobody chose")
     return None          # a turn begins, the game's end: the screen says them
 
 

@@ -81,6 +81,16 @@ class Let(Stmt):
     value: Expr
 
 
+@_rule("secret_choice")
+class SecretChoice(Stmt):
+    """`let NAME = G secretly choose player H`: each member of `choosers` secretly chooses a player of
+    `candidates` (a group, or a Where over one) other than themselves; NAME is the group chosen most."""
+
+    name: str
+    choosers: Expr
+    candidates: Expr
+
+
 @_rule("swap_hands")
 class SwapHands(Stmt):
     who: Expr
