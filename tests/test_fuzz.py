@@ -341,7 +341,7 @@ def _compile_everywhere(games, source: str) -> None:
             program = Program(game, OPS, OP_FLAGS)
             diags = []
             with budget(what="compile"):
-                for start, compile_tree in (("effect", program.compile_effect),
+                for start, compile_tree in (("effect", lambda tree, ctx: program.compile_effect(tree, ctx, "fuzz")),
                                             ("condition", program.compile_condition)):
                     tree, found = parse(Text(source), start)
                     diags += found
