@@ -77,6 +77,23 @@ def test_with_no_start_card_the_discard_pile_starts_empty_and_anything_may_be_pl
 
 
 @pytest.mark.parametrize("mode", MODES)
+def test_cards_discarded_by_color_before_any_play_start_the_discard_pile(tmp_path, mode):
+    # Found by the long template campaign: `discards color` kept the top card on top and raised on an empty
+    # discard pile (no start card, nothing played yet). The discarded cards now start the pile.
+    game = _game(tmp_path, "start: {card: false}\nevents:\n  turn_start: |\n    choose color\n"
+                           "    self discards color current\n", mode)
+    state = game.new_game(2, seed=1)
+    assert (state.decision, state.discard) == ("color", [])
+    p, colors = state.current_player, game.variant.colors
+    hand = [game.card_names[k] for k in state.hands[p]]
+    color = next(c for c in colors if any(name.startswith(c + "_") for name in hand))
+    state.apply(f"color {color}")
+    assert [game.card_names[k] for k in state.discard] == [n for n in hand if n.startswith(color + "_")]
+    assert [game.card_names[k] for k in state.hands[p]] == [n for n in hand if not n.startswith(color + "_")]
+    assert state.decision == "turn" and colors[state.color] == color
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_clear_color_lets_any_card_follow(tmp_path, mode):
     game = _game(tmp_path, OPEN, mode)
     state = _position(game, [["red_0", "red_1", "blue_2"], ["green_3", "yellow_4", "blue_6"]], "red_5")

@@ -377,9 +377,12 @@ def discard_color(st, p: int, c: int) -> None:
     gone = [k for k in st.hands[p] if k_color[k] == c]
     st.steps += len(gone)
     st.hands[p] = keep
-    top = st.discard.pop()
-    st.discard.extend(gone)
-    st.discard.append(top)
+    if st.discard:
+        top = st.discard.pop()
+        st.discard.extend(gone)
+        st.discard.append(top)
+    else:                                       # no start card (start.card: false) and nothing played yet
+        st.discard.extend(gone)
     if gone:                                    # a hand without that color is not a new hand
         st._hand_changed(p)
     if st.events is not None and gone:
