@@ -512,17 +512,25 @@ _EFFECT_KEYS = {"on_play", "on_start", "restriction", "may_draw_if", "eliminate_
                 "after_draw", "penalty", "draw", "on_end", "on_stack", "on_stack_if"}      # uno.penalty, turn.draw and round.on_end may be effects
 
 
+# Under functions.NAME and procedures.NAME: a function's value is a condition or expression, a body an effect.
+_NAMED_KEYS = {"functions": "value", "procedures": "body"}
+
+
 def _effect_spans(text: str, path: str) -> list:
     """The scalar nodes of `text` that hold an effect or a condition."""
     root, _ = load_text(text, path)
     spans = []
 
-    def walk(node):
+    def walk(node, section=None):
         if node.kind == "map":
             for key, child in node.value.items():
-                if key in _EFFECT_KEYS and child.kind == "scalar":
+                if child.kind == "scalar" and (key in _EFFECT_KEYS or key == section):
                     spans.append(child)
-                walk(child)
+                if key in _NAMED_KEYS and child.kind == "map":
+                    for entry in child.value.values():
+                        walk(entry, _NAMED_KEYS[key])
+                else:
+                    walk(child)
         elif node.kind == "seq":
             for child in node.value:
                 walk(child)
