@@ -138,8 +138,9 @@ def _load_or_refuse(game, data) -> None:
 
 def test_every_saved_field_has_one_schema_entry():
     """Every field of a state is saved and checked, but the game it plays, its log and its events (not saved),
-    and `dealing`, set only inside the call that deals a round."""
-    assert set(savefile.FIELDS) | set(savefile.OPTIONAL) == set(State.__slots__) - {"g", "log", "events", "dealing"}
+    and `dealing` and `beginning`, set only inside the calls that deal a round and begin a turn."""
+    assert set(savefile.FIELDS) | set(savefile.OPTIONAL) == (set(State.__slots__)
+                                                             - {"g", "log", "events", "dealing", "beginning"})
 
 
 def test_every_sampled_state_saves_loads_and_continues_identically(saved):

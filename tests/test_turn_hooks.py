@@ -139,6 +139,31 @@ def test_no_hook_runs_for_an_eliminated_player(tmp_path, mode):
     assert state.scores == [7, 0, 0]
 
 
+ROTATING = """
+players: {allowed: [4]}
+teams: {size: 2}
+round: {ends_when: team_out%s}
+events:
+  turn_start: rotate hands
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("cap", ["", ", max_turns: 100000"])
+def test_turns_with_no_decision_are_a_loop_not_a_recursion(tmp_path, mode, cap):
+    # Player 0 goes out; from then on each turn_start hands the empty hand to the player on turn, whose turn
+    # ends at once with no decision, and the next one's does the same: turn after turn until the turn cap.
+    # Each such turn began inside the one before, until Python's recursion limit (found by the long
+    # template campaign, seed 10,640); a cap far above that limit shows the hand-off is a loop.
+    game = _game(tmp_path, ROTATING % cap, mode)
+    state = _position(game, [["red_1"], ["blue_1", "blue_2"], ["green_1", "green_2"], ["yellow_1", "yellow_2"]],
+                      "red_5")
+    state.apply("play red_1")
+    assert state.is_over and state.stalled
+    assert state.turns == game.max_turns + 1
+    assert sorted(map(len, state.hands)) == [0, 2, 2, 2]
+
+
 def test_the_fast_mode_hands_over_where_a_hook_exists(tmp_path):
     plain = unodsl.load("classic", fast=True)
     assert plain.state_class is FastState and plain.plain_turns > 0 and any(plain.plain)

@@ -243,6 +243,28 @@ class Flow:
         self._begin_turn(seat)
 
     def _begin_turn(self, p: int) -> None:
+        """p's turn begins (at the seat `next_player` names).
+
+        A turn can end with no decision at all (its turn_start hook leaves p no cards, say), and the next
+        one then begins from inside this call: that turn is begun here, after this one returns, so that a
+        long run of such turns is a loop, not a recursion (`beginning`: 1 inside this call, 2 once another
+        turn is asked for; the turn cap, round.max_turns, ends the run), as `_new_round` does for rounds.
+        """
+        if self.beginning:
+            self.beginning = 2
+            return
+        self.beginning = 1
+        try:
+            while True:
+                self._start_turn(p)
+                if self.beginning == 1:
+                    return
+                self.beginning, p = 1, self.next_player
+        finally:
+            self.beginning = 0
+
+    def _start_turn(self, p: int) -> None:
+        """_begin_turn's one turn: count it, end a stalled or blocked round, run turn_start, offer the turn."""
         self.current = p
         self.turns += 1
         self.total_turns += 1
