@@ -99,13 +99,13 @@ class VM:
         """A run past a limit (or one that ended the round): its frames are dropped and, unless the round is
         already over, it ends as a stall. False: nothing of the round goes on."""
         self.steps += steps
-        if not self.over:
-            if frames and self.events is not None:
-                limit = MAX_FRAMES if len(frames) > MAX_FRAMES else MAX_STEPS_PER_TURN
-                self.events.append(E.stopped(self.g, frames[-1], limit))
-            frames.clear()
-            self._end_round(None, stalled=True)
+        stalled = not self.over
+        if stalled and frames and self.events is not None:
+            limit = MAX_FRAMES if len(frames) > MAX_FRAMES else MAX_STEPS_PER_TURN
+            self.events.append(E.stopped(self.g, frames[-1], limit))
         frames.clear()
+        if stalled:
+            self._end_round(None, stalled=True)
         return False
 
     def _resume(self) -> None:
