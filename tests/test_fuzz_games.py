@@ -589,6 +589,12 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
                      "wrong": rng.choice(["2", "self draws 1", "\"next draws 1\""])}
             chosen = [f"{key}: {value}" for key, value in catch.items() if rng.random() < 0.7]
             top["uno"]["catch"] = "{" + ", ".join(chosen) + "}"
+        # uno.out: a call with the last card, forgetting it costs (cards, or an effect that may ask a decision).
+        if rng.random() < 0.4:
+            out = {"call": "Last card", "penalty": rng.choice(["2", "0", "self draws 1", "skip next",
+                                                               "\"next chooses:\\n  catch: self draws 2\\n  let_go: nothing\""])}
+            chosen = [f"{key}: {value}" for key, value in out.items() if rng.random() < 0.7]
+            top["uno"]["out"] = "{" + ", ".join(chosen) + "}"
     if rng.random() < 0.2:
         top["jump_in"] = "{enabled: true, wilds: %s}" % rng.choice(["true", "false"])
     if rng.random() < 0.3:

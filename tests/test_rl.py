@@ -73,6 +73,7 @@ ACTION_SPACE = {
     "variants/house-rules/tempo.yaml": (121, 123, 3111),              # + option keep, option relief
     "variants/house-rules/twin-piles.yaml": (227, 229, 3271),       # + play K [uno] on beside, put K
     "variants/house-rules/uno-accusations.yaml": (119, 121, 3109),   # classic's: false calls and accusations reuse its ids
+    "variants/house-rules/uno-out.yaml": (121, 123, 3111),           # + option catch, option let_go (the ruling's)
     "variants/house-rules/uno-at-two.yaml": (173, 175, 3109),       # the penalty's `gives`: a give per kind
     "variants/house-rules/uno-penalty-4.yaml": (119, 121, 3109),
     "variants/house-rules/wild-roulette.yaml": (121, 123, 3111),         # + option pass, option spin

@@ -267,3 +267,127 @@ def test_a_limit_of_one_per_window_passes_the_window_on(tmp_path, limit, asked_n
     state.apply("catch 1")
     # Without a limit p0 stays first in the window (to call late); once per window, p1 is asked next.
     assert state.decision == "catch" and state.current_player == asked_next
+
+
+# --- the call with the last card (uno.out)
+
+OUT = str(REPO / "variants" / "house-rules" / "uno-out.yaml")
+LAST = [["red_1"], ["green_1", "green_2"], ["yellow_1", "yellow_2"]]
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_forgotten_out_call_costs_its_cards_and_the_player_plays_on(tmp_path, fast):
+    game = _game(tmp_path, "uno:\n  out: {call: Last card, penalty: 2}\n", fast)
+    state = _position(game, LAST, draw_pile=["blue_1", "blue_2"])
+    assert state.legal_actions() == ["play red_1", "play red_1 uno", "draw"]
+    start = len(state.events)
+    state.apply("play red_1")
+    assert state.events[start:start + 3] == [Event(E.PLAYED, 0, cards=("red_1",)), Event(E.FORGOT_OUT, 0, count=2),
+                                             Event(E.DREW, 0, count=2, cards=("blue_1", "blue_2"))]
+    assert not state.is_over and state.hands[0] == [game.card_index["blue_1"], game.card_index["blue_2"]]
+    assert state.current_player == 1 and state.decision == "turn"
+    lines = narrate(state.events_for(1, start), 1, game)
+    assert "p0 plays their last card without calling Last card: p0 draws 2" in lines, lines
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_the_out_call_goes_out(tmp_path, fast):
+    game = _game(tmp_path, "uno:\n  out: {call: Last card}\n", fast)
+    state = _position(game, LAST)
+    start = len(state.events)
+    state.apply("play red_1 uno")
+    assert state.is_over and state.events[start + 1] == Event(E.CALLED_OUT, 0)
+    assert not any(e.kind == E.CALLED_UNO for e in state.events[start:])
+    assert narrate(state.events[start:], 1, game)[1] == "p0 calls Last card"
+
+
+def test_without_uno_out_the_last_card_carries_no_call(tmp_path):
+    game = _game(tmp_path, "")
+    state = _position(game, LAST)
+    with pytest.raises(unodsl.IllegalAction, match="UNO is called when playing your next-to-last card"):
+        state.apply("play red_1 uno")
+
+
+def test_the_out_penalty_runs_before_the_card_with_the_card_bound(tmp_path):
+    game = _game(tmp_path, "uno:\n  out:\n    penalty: |\n      if card is action:\n"
+                           "          self draws 1\n      next draws 1\n")
+    state = _position(game, [["red_draw_two"], ["green_1", "green_2"], ["yellow_1", "yellow_2"]],
+                      draw_pile=["blue_1", "blue_2", "blue_3", "blue_4"])
+    start = len(state.events)
+    state.apply("play red_draw_two")
+    drew = [(e.player, e.cards) for e in state.events[start:] if e.kind == E.DREW]
+    # The penalty first (p0 one card, p1 one), then the Draw Two (p1 two): p0 holds a card, so is not out.
+    assert drew == [(0, ("blue_1",)), (1, ("blue_2",)), (1, ("blue_3", "blue_4"))]
+    assert not state.is_over and state.current_player == 2
+
+
+def test_a_penalty_of_no_card_goes_out_anyway(tmp_path):
+    game = _game(tmp_path, "uno:\n  out: {penalty: 0}\n")
+    state = _position(game, LAST)
+    state.apply("play red_1")
+    assert state.is_over and state.winner == 0
+
+
+def test_uno_disabled_has_no_out_call(tmp_path):
+    game = _game(tmp_path, "uno:\n  enabled: false\n  out: {penalty: 2}\n")
+    state = _position(game, LAST)
+    assert state.legal_actions() == ["play red_1", "draw"]
+    state.apply("play red_1")
+    assert state.is_over
+
+
+def test_the_out_penalty_has_no_catcher(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(f"unodsl: 1\nname: Calls\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
+                    "uno:\n  out: {penalty: catcher draws 1}\n", encoding="utf-8")
+    result = check_file(str(path), root="/")
+    assert [(d.code, d.line) for d in result.diagnostics] == [("E509", 5)]
+
+
+def test_a_misspelt_out_key_gets_a_located_did_you_mean(tmp_path):
+    path = tmp_path / "v.yaml"
+    path.write_text(f"unodsl: 1\nname: Calls\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
+                    "uno:\n  out: {penalti: 2}\n", encoding="utf-8")
+    headers = [d.header() for d in check_file(str(path), root="/").diagnostics]
+    assert len(headers) == 1 and ":5:" in headers[0] and "did you mean 'penalty'" in headers[0], headers
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_out_calls_play_the_same_games_in_both_modes(seed):
+    fast = unodsl.load(OUT, fast=True)
+    for rulings in ({}, {"last_card_caught_only": True}):
+        fast = Game(fast.variant, rulings=rulings, fast=True)
+        play_both_modes(fast, Game(fast.variant, rulings=rulings, fast=False), 2 + seed % 3, seed)
+
+
+def test_the_heuristic_bots_make_the_out_call():
+    game = unodsl.load(OUT)
+    bot = HeuristicBot(__import__("random").Random(1))
+    outs = 0
+    for seed in range(8):
+        state = game.new_game(3, seed=seed, record=True)
+        while not state.is_over:
+            state.apply_id(bot.act(state))
+        kinds = Counter(e.kind for e in state.events)
+        assert kinds[E.FORGOT_OUT] == 0
+        outs += kinds[E.CALLED_OUT]
+    assert outs > 0
+
+
+def test_a_save_inside_the_caught_only_penalty_loads_and_plays_on(tmp_path):
+    game = Game(unodsl.load(OUT).variant, rulings={"last_card_caught_only": True})
+    state = _position(game, LAST, draw_pile=["blue_1", "blue_2"])
+    state.apply("play red_1")
+    assert state.decision == "option" and state.current_player == 1
+    loaded = State.from_json(game, state.to_json())
+    assert loaded.legal_actions() == ["option catch", "option let_go"]
+    loaded.apply("option catch")
+    assert [len(h) for h in loaded.hands] == [2, 2, 2] and loaded.current_player == 1
+
+
+def test_the_rulebook_says_the_out_call_and_the_action_space_stays_classic():
+    game = unodsl.load(OUT)
+    text = render_rulebook(game)
+    assert 'When you play your last card, call "Last card!". If you do not, you draw 2 cards at once' in text
+    # The out call is classic's `play X uno`; only the ruling's choice adds its two options.
+    assert game.num_actions == unodsl.load(str(REPO / "variants" / "classic.yaml")).num_actions + 2

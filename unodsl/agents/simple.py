@@ -14,8 +14,8 @@ from .view import Bot, SeatView
 
 def due_call(g, action: int, size: int) -> bool:
     """Whether `action` is a play carrying the UNO call that is due from a hand of `size` cards (with
-    uno.false_call, a call goes with any play, and one not due costs)."""
-    return action >= g.num_kinds and size == g.uno_hand
+    uno.false_call, a call goes with any play, and one not due costs; with uno.out, the last card carries one)."""
+    return action >= g.num_kinds and (size == g.uno_hand or (size == 1 and g.out_calls))
 
 class RandomBot(Bot):
     """Chooses uniformly among the legal actions."""

@@ -603,6 +603,7 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.uno_false_call_effect, "effect")
     read(variant.uno_catch_if, "condition")
     read(variant.uno_wrong_catch_effect, "effect")
+    read(variant.uno_out_penalty_effect, "effect")
     read(variant.on_round_end, "effect")
     read(variant.match, "condition")             # read last, so E405 stays where it was for older files
     for ct in variant.cards.values():

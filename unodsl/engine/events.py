@@ -44,6 +44,8 @@ ACCEPTED = "accepted"          # player accepted other's card without a challeng
 CAUGHT = "caught"              # player forgot to call UNO and was caught by other: count cards of penalty
 FALSE_CALL = "false call"      # player called UNO with a play that did not leave uno.at cards: count cards of penalty
 ACCUSED_WRONGLY = "accused wrongly"    # other accused player, who had called or was not at uno.at cards: other pays count
+CALLED_OUT = "called out"      # player called uno.out's call with their last card
+FORGOT_OUT = "forgot out"      # player played their last card without uno.out's call: count cards of penalty
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 STACK_PASSED = "stack passed"  # player turned the draw stack of count cards away to other (an on_stack effect)
@@ -72,6 +74,7 @@ KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGE
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
+         CALLED_OUT, FORGOT_OUT,
          ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
@@ -142,14 +145,14 @@ def decided(st, action: int) -> None:
         pile, card, uno = g.played_on(action)             # `play K on PILE`: the playable pile it goes on
         events.append(Event(PLAYED, p, cards=(names[card],), pile=g.pile_names[pile]))
         if uno:
-            events.append(Event(CALLED_UNO, p))
+            events.append(Event(CALLED_OUT if g.out_calls and len(st.hands[p]) == 1 else CALLED_UNO, p))
     elif action < 2 * k and kind in (D.TURN, D.DRAWN, D.STACK, D.FORCED, D.JUMP, D.SET):
         # On the discard pile; with playable piles, a stack's answer, a jump-in and a forced play go on the
         # pile in play (the last played on), which the event names when it is not the discard pile.
         pile = "" if kind in (D.TURN, D.DRAWN) or st.on_pile < 0 else g.pile_names[st.on_pile]
         events.append(Event(JUMPED if kind == D.JUMP else PLAYED, p, cards=(names[action % k],), pile=pile))
-        if action >= k:
-            events.append(Event(CALLED_UNO, p))
+        if action >= k:                         # the call; with the last card, uno.out's
+            events.append(Event(CALLED_OUT if g.out_calls and len(st.hands[p]) == 1 else CALLED_UNO, p))
     elif action == g.A_KEEP and kind == D.DRAWN:
         events.append(Event(KEPT, p, cards=(names[st.pending[2]],)))
     elif kind == D.STACK and action == g.A_DRAW:

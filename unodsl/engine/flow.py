@@ -376,7 +376,13 @@ class Flow:
                 self.pile_colors[self.on_pile] = c
         self.played_by = p
         pushed = False
-        if len(hand) == g.uno_left:
+        forgot = False
+        if not hand and g.out_calls:                # uno.out: the last card carries the out call, or costs
+            if not uno:
+                before = len(self.frames)
+                forgot = self._forgot_out(p)
+                pushed = len(self.frames) > before      # the penalty's draw ran an after_draw effect
+        elif len(hand) == g.uno_left:
             self.uno_called[p] = uno
             if not uno and p not in self.vulnerable:
                 self.vulnerable.append(p)
@@ -395,8 +401,8 @@ class Flow:
             if self.events is not None:
                 self.events.append(E.Event(E.HOOK, p, name="card_played", cards=(g.card_names[k],)))
             self._push(g.card_played, p, k, honest, jumped)
-        if code >= 0 and (hand or g.resolve_last[t]):
-            if g.straight[code] and not self.frames:
+        if code >= 0 and (hand or g.resolve_last[t] or forgot):
+            if g.straight[code] and not self.frames and not forgot:
                 # Fast path (Game.straight, all false in the reference mode): nothing in the effect can
                 # pause, push or end the round, so it runs here and now, as _run would, without a frame.
                 self._run_through(self._frame(code, p, k, honest, jumped))
@@ -404,6 +410,9 @@ class Flow:
                 # reference mode's does, as this effect's frame ends.
                 return self._past_budget()
             self._push(code, p, k, honest, jumped)
+            pushed = True
+        if forgot:                                  # the penalty's effect runs first, on top of the card's
+            self._push(g.out_penalty_code, p, k, True, jumped)
             return True
         return hooked or pushed
 
@@ -417,6 +426,18 @@ class Flow:
             self._push(g.false_call_code, p, -1, True, False)
         else:
             draw(self, p, g.variant.uno_false_call)
+
+    def _forgot_out(self, p: int) -> bool:
+        """p played their last card without the out call (uno.out): p draws uno.out.penalty cards now, before the
+        card's effect (which then resolves as any card's: p is not out); True says its effect is to be pushed
+        instead, on top of the card's."""
+        g = self.g
+        if self.events is not None:
+            self.events.append(E.Event(E.FORGOT_OUT, p, count=g.variant.uno_out_penalty))
+        if g.out_penalty_code >= 0:
+            return True
+        draw(self, p, g.variant.uno_out_penalty)
+        return False
 
     def _after_play(self) -> None:
         """A play's effects are done: settle, then end the turn."""

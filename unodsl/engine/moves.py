@@ -19,14 +19,20 @@ class Moves:
     __slots__ = ()
 
     def _uno_variants(self, p: int, kinds: list[int]) -> list[int]:
-        """Play actions for sorted `kinds`, doubled with 'play X uno' when the play leaves uno.at cards.
+        """Play actions for sorted `kinds`, doubled with 'play X uno' where the play may carry the call (_may_call).
 
         Sorted still: every 'play X uno' id is above every 'play X' id.
         """
-        if len(self.hands[p]) == self.g.uno_hand or (self.g.false_calls and len(self.hands[p]) > 1):
-            # uno.false_call: a call may go with any play but the last card's, and costs when it is not due.
+        if self._may_call(p):
             return kinds + list(map(self.g.num_kinds.__add__, kinds))
         return kinds
+
+    def _may_call(self, p: int) -> bool:
+        """Whether p's next play may carry the call: it leaves uno.at cards, or with uno.false_call any but the
+        last card, or with uno.out the last card (what _uno_variants doubles)."""
+        g = self.g
+        size = len(self.hands[p])
+        return size == g.uno_hand or (g.false_calls and size > 1) or (size == 1 and g.out_calls)
 
     def _legal_turn(self) -> list[int]:
         """A turn: every playable kind (doubled with an UNO call when the play leaves uno.at cards), then `draw`.
@@ -210,8 +216,7 @@ class Moves:
                 return f"player {p} must decide '{kind}' now, not play a card"
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
-            if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand and not (g.false_calls
-                                                                                  and len(self.hands[p]) > 1):
+            if action >= g.num_kinds and not self._may_call(p):
                 if g.variant.uno_at == 1:
                     return "UNO is called when playing your next-to-last card"
                 return f"UNO is called when a play leaves you {g.variant.uno_at} cards"
@@ -251,7 +256,7 @@ class Moves:
             return f"player {p} must decide '{kind}' now; only a turn's play or a drawn card's names a pile"
         if k not in self.hands[p]:
             return f"player {p} does not hold {g.card_names[k]}"
-        if uno and len(self.hands[p]) != g.uno_hand:
+        if uno and not self._may_call(p):
             return f"UNO is called when a play leaves you {g.variant.uno_at} card{'s' if g.variant.uno_at != 1 else ''}"
         if kind == D.DRAWN and k != self.pending[2]:
             return "after drawing, only the drawn card may be played"

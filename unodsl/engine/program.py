@@ -221,6 +221,8 @@ def _compile_uno_calls(game, program: Program) -> None:
     anyone; a condition that does not compile (the file is refused) lets no one. Game.wrong_catches: any opponent
     may be accused while the window is open, and a wrong accusation costs (wrong_catch_code, or uno.catch.wrong
     cards). Game.catch_rules: any of these, or a limit: the catch window takes its general path.
+    Game.out_calls: a play of the last card may carry the out call (uno.out), and one without it costs its
+    player uno.out.penalty (out_penalty_code, or cards) before the card's effect.
     """
     v = game.variant
     tree = v.syntax.tree
@@ -233,6 +235,10 @@ def _compile_uno_calls(game, program: Program) -> None:
     game.catch_if = None if v.uno_catch_if is None else may.fn if may is not None else _never
     game.wrong_catches = v.uno_enabled and v.uno_wrong_catch is not None
     game.catch_rules = game.catch_if is not None or game.wrong_catches or v.uno_catch_limit != "none"
+    # uno.out: the last card's play may carry the call, and one without it costs (out_penalty_code, or cards).
+    game.out_calls = v.uno_enabled and v.uno_out_call is not None
+    game.out_penalty_code = program.compile_effect(tree(v.uno_out_penalty_effect), Context("uno_out"),
+                                                  "uno.out.penalty")
 
 
 def _compile_sets(game, program: Program) -> None:

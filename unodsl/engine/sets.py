@@ -168,7 +168,7 @@ class SetState(State):
             k = action % g.num_kinds
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
-            if action >= g.num_kinds and len(self.hands[p]) != g.uno_hand:
+            if action >= g.num_kinds and not self._may_call(p):
                 left = g.variant.uno_at
                 return f"UNO is called with the play that leaves you {left} card{'s' if left != 1 else ''}"
             return f"{g.card_names[k]} may not go on this set (turn.sets' continue), or the set could not finish"

@@ -335,7 +335,7 @@ class _Builder(CardSections):
                            f"could never answer a draw penalty: give it 'draw: N' (the penalty it carries)")
 
     def build_uno_calls(self, uno: Node | None) -> dict:
-        """uno.false_call and uno.catch, as the Variant's uno_* fields (each a number or an effect)."""
+        """uno.false_call, uno.catch and uno.out, as the Variant's uno_* fields (each a number or an effect)."""
         catch = self.get(uno, "catch")
         fields = {"uno_catch_if": self.condition(catch, "if"),
                   "uno_catch_limit": self.scalar(catch, "limit", "none", str)}
@@ -343,6 +343,11 @@ class _Builder(CardSections):
             effect = self.text(node, key)
             fields[name + "_effect"] = effect
             fields[name] = 0 if effect is not None else self.scalar(node, key, None, int)
+        out = self.get(uno, "out")
+        if out is not None:
+            effect = self.text(out, "penalty")
+            fields.update(uno_out_call=self.scalar(out, "call", "UNO out", str), uno_out_penalty_effect=effect,
+                          uno_out_penalty=0 if effect is not None else self.scalar(out, "penalty", 2, int))
         return fields
 
     def scalar_list(self, node, key):

@@ -300,6 +300,10 @@ class Variant:
     uno_catch_limit: str = "none"             # how often a player may accuse: none | window | round
     uno_wrong_catch: int | None = None        # cards a wrong accuser draws (0 when an effect): accusations may be wrong
     uno_wrong_catch_effect: Text | None = None    # uno.catch.wrong as an effect: self = the accuser
+    # uno.out (docs/language.md 9.9): a call due with the last card; None where the variant has none.
+    uno_out_call: str | None = None           # the word called with the last card: the out call exists
+    uno_out_penalty: int = 2                  # cards drawn by a player who plays their last card without it
+    uno_out_penalty_effect: Text | None = None    # uno.out.penalty as an effect: self = that player
     # House rule id -> its `summary` (what it changes, for the rulebook), for those that give one.
     house_rule_summaries: dict[str, str] = field(default_factory=dict)
     # events.turn_start / turn_end: run as each turn begins and ends (self = the player whose turn it is);

@@ -57,6 +57,7 @@ def _effect_texts(variant):
     yield variant.uno_penalty_effect
     yield variant.uno_false_call_effect
     yield variant.uno_wrong_catch_effect
+    yield variant.uno_out_penalty_effect
     yield variant.on_round_end
 
 

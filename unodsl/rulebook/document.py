@@ -455,7 +455,7 @@ class _Rulebook:
         texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
         texts += [self.v.start_default, self.v.on_deal, *self.v.event_effects().values(), self.v.turn_draw,
                   self.v.uno_penalty_effect, self.v.on_round_end, self.v.uno_false_call_effect,
-                  self.v.uno_wrong_catch_effect]
+                  self.v.uno_wrong_catch_effect, self.v.uno_out_penalty_effect]
         for text in texts:
             tree = self.v.syntax.tree(text)
             if tree is not None and any(isinstance(node, statement) for node in walk(tree)):
@@ -486,7 +486,8 @@ class _Rulebook:
         self.ul(items)
 
     def uno_calls(self, word: str, left: str) -> list[str]:
-        """uno.false_call and uno.catch in words: what a false call and a wrong accusation cost, who may catch."""
+        """uno.false_call, uno.catch and uno.out in words: what a false call, a wrong accusation and a forgotten
+        out call cost, who may catch."""
         v, g = self.v, self.g
         items = []
         if v.uno_false_call is not None:
@@ -506,6 +507,12 @@ class _Rulebook:
             items.append(f"After a play that leaves a player {left}, any player may accuse another of not calling "
                          f"{word}; accusing a player who called, or who does not hold {left}, is wrong: "
                          f"{cost.rstrip('.')}, and the accuser may accuse no one else before the next turn.")
+        if v.uno_out_call is not None:
+            out = v.uno_out_call
+            cost = (f"you draw {v.uno_out_penalty} cards" if v.uno_out_penalty_effect is None else
+                    _said("", g, v.uno_out_penalty_effect, "uno_out") or "nothing happens")
+            items.append(f"When you play your last card, call \"{out}\". If you do not, {cost.rstrip('.')} at once, "
+                         f"before the card takes effect, and you do not go out while you hold cards.")
         return items
 
     def house_rules(self) -> None:

@@ -250,11 +250,11 @@ def narrate(events: list, seat: int, game=None) -> list[str]:
             _fold(lines, start)
             start = None
         if kind == E.DREW and last is not None and last.kind in (E.CHALLENGED, E.CAUGHT, E.STACK_TAKEN,
-                                                                 E.FALSE_CALL, E.ACCUSED_WRONGLY):
+                                                                 E.FALSE_CALL, E.ACCUSED_WRONGLY, E.FORGOT_OUT):
             if last.kind == E.STACK_TAKEN:
                 lines[-1] = [f"{_does(q, seat, 'draw')} the stack of {e.count}", shown(e.cards)]
             else:
-                joiner = ": " if last.kind in (E.CAUGHT, E.FALSE_CALL, E.ACCUSED_WRONGLY) else ", "
+                joiner = ": " if last.kind in (E.CAUGHT, E.FALSE_CALL, E.ACCUSED_WRONGLY, E.FORGOT_OUT) else ", "
                 lines[-1] = [f"{lines[-1][0]}{joiner}{_drew(e, seat, game)}", shown(e.cards)]
         elif kind == E.SKIPPED and last is not None and last.kind == E.DREW and last.player == q:
             lines[-1][0] += f" and {_be(q, seat)} skipped"
@@ -308,6 +308,11 @@ def _call_word(game) -> str:
     return game.variant.uno_call if game is not None else "UNO"
 
 
+def _out_word(game) -> str:
+    """The call with the last card as the variant names it (uno.out.call)."""
+    return (game.variant.uno_out_call if game is not None else None) or "UNO out"
+
+
 def _condition(game, test) -> str:
     """A `draws until` test in words (the rulebook's), or what it was for when there is no game."""
     if game is not None:
@@ -338,6 +343,10 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"{_does(e.other, seat, 'call')} {word} for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} {word}"
     if kind == E.FALSE_CALL:
         return f"{_whose(q, seat)} {_call_word(game)} call is false"
+    if kind == E.CALLED_OUT:
+        return f"{_does(q, seat, 'call')} {_out_word(game)}"
+    if kind == E.FORGOT_OUT:
+        return f"{_does(q, seat, 'play')} {'your' if q == seat else 'their'} last card without calling {_out_word(game)}"
     if kind == E.ACCUSED_WRONGLY:
         return f"{_does(e.other, seat, 'accuse')} {who} wrongly"
     if kind == E.KEPT:
