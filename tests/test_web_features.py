@@ -8,6 +8,7 @@ tiny timer and wait for the message that says a bot decided: no assert on wall-c
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -205,3 +206,21 @@ def test_a_match_score_table_between_rounds_names_the_players():
     table = room.view(ann)["score_table"]
     assert table[0].split() == ["round", "Ann", "(you)", "heuristic", "bot"] and table[-1].startswith("total")
     assert room.view(None)["score_table"][0].split() == ["round", "Ann", "heuristic", "bot"]
+
+
+def test_the_call_badge_names_the_variant_s_call_and_leaves_a_player_who_went_out(tmp_path):
+    room = Room("ABCDEF", load(CLASSIC), 2, seed=5)
+    ann = room.join("Ann")
+    room.start()
+    _finish(room)
+    winner = room.state.winner
+    room.state.uno_called[winner] = True        # called with their second-to-last card, then went out
+    seats = {e["seat"]: e for e in room.view(ann)["room"]["seats"]}
+    assert seats[winner]["cards"] == 0 and seats[winner]["uno"] is False
+    assert room.view(ann)["words"]["call"] == "UNO"
+    path = tmp_path / "mau.yaml"
+    path.write_text(f"unodsl: 1\nname: Mau\nextends: {Path(CLASSIC).resolve()}\nuno: {{call: Mau}}\n", encoding="utf-8")
+    mau = Room("ABCDEF", load(str(path), root="/"), 2, seed=5)
+    bob = mau.join("Bob")
+    mau.start()
+    assert mau.view(bob)["words"]["call"] == "Mau"

@@ -363,12 +363,14 @@ class Room:
             "rounds": [list(r) for r in self.rounds], "results": self.results,
             "log": (self.spectator_log if seat is None else seat.log)[-LOG_SENT:],
             "log_total": len(self.spectator_log if seat is None else seat.log),
-            "words": {"direction": direction_words(obs["direction"])},     # what the page says, in the narration's words
+            # what the page says, in the narration's words (the call as the variant names it: uno.call)
+            "words": {"direction": direction_words(obs["direction"]), "call": game.variant.uno_call},
         })
         out.update({key: obs[key] for key in ("play_piles", "pile_in_play") if key in obs})   # public
         for entry, hand_size in zip(out["room"]["seats"], obs["hand_sizes"]):
             q = entry["seat"]
-            entry.update(cards=hand_size, uno=bool(obs["uno_called"][q]), out=bool(obs["eliminated"][q]),
+            # A call stands while its caller holds cards: a player who went out is no longer at UNO.
+            entry.update(cards=hand_size, uno=bool(obs["uno_called"][q]) and hand_size > 0, out=bool(obs["eliminated"][q]),
                          dealer=q == obs["dealer"])
         out["variables"] = self.named(variable_lines(obs, number))       # declared variables the seat may see
         if seat is None:

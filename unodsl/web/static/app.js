@@ -232,7 +232,7 @@ function render() {
     li.appendChild(el("span", "name", `${s.name || "(free seat)"}${s.seat === me ? " (you)" : ""}`));
     li.appendChild(document.createTextNode(view.started ? ": " : ""));
     if (view.started) li.appendChild(el("span", "count", `${s.cards} card${s.cards === 1 ? "" : "s"}`));
-    if (s.uno) li.appendChild(el("span", "badge", "UNO!"));
+    if (s.uno) li.appendChild(el("span", "badge", `${view.words.call}!`));
     if (s.away) li.appendChild(el("span", "badge away", s.autoplayed ? "away: a bot plays" : "away"));
     if (s.out) li.appendChild(el("span", "badge away", "knocked out"));
     if (s.dealer) li.appendChild(el("span", "badge away", "dealer"));
