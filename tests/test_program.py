@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from unodsl.check import check_file
+from unodsl.check import check_file, load
 from unodsl.effects.parse import with_syntax
 from unodsl.engine import Game
 from unodsl.engine.program import NotParsed
+from unodsl.rulebook.document import render_rulebook
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -46,3 +47,19 @@ def test_each_text_is_parsed_once(monkeypatch):
     render_rulebook(result.game)
     Game(result.variant, fast=False)
     assert calls and len(calls) == len(set(calls)) == len(result.variant.syntax.texts)
+
+
+
+@pytest.mark.parametrize("condition, always", [("true", True), ("(true)", True), ("not false", True),
+                                               ("rule.open_draw", True), ("false", False),
+                                               ("hand(next) == 1", False)])
+def test_whether_a_draw_is_always_allowed_is_decided_from_the_compiled_condition(tmp_path, condition, always):
+    # Read from the condition's compiled constant, not its text: `(true)` or a ruling that holds are always too,
+    # and the rulebook says so.
+    path = tmp_path / "v.yaml"
+    path.write_text(f"unodsl: 1\nname: Draws\nextends: {REPO / 'variants' / 'classic.yaml'}\n"
+                    f"turn: {{may_draw_if: '{condition}'}}\n"
+                    "rulings: {open_draw: {value: true, summary: Draw at any time.}}\n", encoding="utf-8")
+    game = load(str(path), root="/")
+    assert game.may_always_draw is always
+    assert ("You may also draw one card instead of playing" in render_rulebook(game)) is always

@@ -128,10 +128,11 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
     game.after_draw_guard = (program.code(game.after_draw).guard
                              if game.after_draw >= 0 and game.fast else None)
-    game.may_always_draw = v.may_draw_if is None or v.may_draw_if.source.strip() == "true"
     # A condition that does not compile (the file is refused, but check_file still builds the game for
     # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
     may_draw = program.compile_condition(tree(v.may_draw_if), Context("condition"))
+    # Decided from the compiled condition: one the variant alone makes true (`true`, `players >= 2`, a ruling).
+    game.may_always_draw = v.may_draw_if is None or (may_draw is not None and may_draw.constant is True)
     if v.may_draw_if is None:
         game.may_draw_if = _always
     else:
