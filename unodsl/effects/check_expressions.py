@@ -315,9 +315,14 @@ class CollectionChecks:
 
     def e_cards_of(self, e):
         who = e.who
+        if isinstance(who, A.SeatPile):                         # `cards of stock of P`
+            self.pile(e, who)
+            self.checked.refers[id(e)] = who
+            return CARDS
         if isinstance(who, A.Var) and self.lookup(who.name) is None and self.variable(who.name) is None:
             piles = ["draw", "discard", *self.v.piles]
             if who.name in piles:
+                self.pile(who, who.name)
                 self.checked.refers[id(e)] = who.name            # a pile's cards
                 return CARDS
             visible = [n for scope in self.scopes for n in scope] + list(self.v.player_state)

@@ -120,11 +120,30 @@ class StatementChecks:
 
     # named piles
 
-    def pile(self, s, name: str) -> None:
-        """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`)."""
+    def pile(self, s, name) -> None:
+        """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`); E557 for a pile of each player
+        named without its owner, or a shared pile named with one (`NAME of P`, A.SeatPile)."""
+        if isinstance(name, A.SeatPile):
+            self.expect(name.who, PLAYER)
+            declared = self.v.piles.get(name.name)
+            if declared is None:
+                own = [n for n, pile in self.v.piles.items() if pile.per_player]
+                self.fail(name.span, "E502", f"unknown pile of each player '{name.name}'"
+                          + suggestion_suffix(name.name, own))
+            elif not declared.per_player:
+                self.fail(name.span, "E557", f"'{name.name}' is one pile for the whole table: name it without "
+                          f"'of' ('{name.name}'), or declare it per_player: true")
+            return
         known = ["draw", "discard", *self.v.piles]
         if name not in known:
             self.fail(s.span, "E502", f"unknown pile '{name}'" + suggestion_suffix(name, known))
+        elif name in self.v.piles and self.v.piles[name].per_player:
+            self.fail(s.span, "E557", f"'{name}' is each player's own pile: say whose ('{name} of self', "
+                      f"'{name} of next')")
+
+    def e_seat_pile(self, e):
+        self.pile(e, e)
+        return CARDS
 
     def s_move(self, s):
         self.expect(s.count, INT)

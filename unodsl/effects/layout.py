@@ -35,6 +35,8 @@ PUT = "put"              # pick a card to put on a named pile (`P puts N on PILE
 PILE_KINDS = (PUT,)
 # Where a pile op takes or puts cards: a declared pile by its index, or one of these two.
 DRAW_PILE, DISCARD_PILE = -1, -2
+# A pile of each player whose owner is no player (`stock of P`, P none): the pile ops do nothing with it.
+NO_PILE = -3
 
 # What an instruction may do besides setting fields (the engine declares these per op in OP_FLAGS):
 # the facts the compiled code's records (effects.code.Code) and the fast paths are built on.

@@ -471,12 +471,7 @@ class CollectionLowering:
         if pile is None:
             who = self.expr(e.who).fn
             return Value(lambda st, fr: st.hand_of(who(st, fr)))
-        index = self.pile(pile).const
-        if index == D.DRAW_PILE:
-            return Value(lambda st, fr: st.draw_pile)
-        if index == D.DISCARD_PILE:
-            return Value(lambda st, fr: st.discard)
-        return Value(lambda st, fr: st.piles[index])
+        return self.pile_cards(pile)
 
     def e_group_except(self, e):
         group, who = self.expr(e.group).fn, self.expr(e.who).fn

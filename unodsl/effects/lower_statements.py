@@ -233,10 +233,35 @@ class StatementLowering:
 
     # named piles
 
-    def pile(self, name: str) -> Value:
-        """A pile as the pile instructions number it: layout.DRAW_PILE, DISCARD_PILE, or a declared pile's index."""
+    def pile(self, name) -> Value:
+        """A pile as the pile instructions number it: layout.DRAW_PILE, DISCARD_PILE, or a pile slot's index; `stock
+        of P` (A.SeatPile) is P's slot of the pile, found as it runs (layout.NO_PILE when P is no player)."""
+        if isinstance(name, A.SeatPile):
+            base, who = self.g.pile_base[name.name], self.expr(name.who).fn
+
+            def seat_pile(st, fr):
+                p = who(st, fr)
+                return base + p if p >= 0 else D.NO_PILE
+            return Value(seat_pile)
         index = {"draw": D.DRAW_PILE, "discard": D.DISCARD_PILE}.get(name)
-        return _const(self.g.pile_names.index(name) if index is None else index)
+        return _const(self.g.pile_base[name] if index is None else index)
+
+    def pile_cards(self, name) -> Value:
+        """A pile's cards, top last (the draw pile, the discard pile, a pile slot; none for layout.NO_PILE)."""
+        pile = self.pile(name)
+        if not pile.is_const:
+            slot = pile.fn
+            return Value(lambda st, fr: st.piles[i] if (i := slot(st, fr)) >= 0 else ())
+        index = pile.const
+        if index == D.DRAW_PILE:
+            return Value(lambda st, fr: st.draw_pile)
+        if index == D.DISCARD_PILE:
+            return Value(lambda st, fr: st.discard)
+        return Value(lambda st, fr: st.piles[index])
+
+    def e_seat_pile(self, e):
+        self.scans = True
+        return self.pile_cards(e)
 
     def s_move(self, s, ops):
         ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))
@@ -245,10 +270,10 @@ class StatementLowering:
         if s.test is None:
             ops.append(self.call("take_cards", self.expr(s.who), self.expr(s.count), self.pile(s.pile)))
             return
-        who, n, source = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
+        who, n, source = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).fn
         keep, take = self.keep(s), self.low.ops["take_where"]
         if s.otherwise is None:
-            ops.append(Op(lambda st, fr, pc: take(st, fr, who(st, fr), n(st, fr), source, keep) or pc + 1,
+            ops.append(Op(lambda st, fr, pc: take(st, fr, who(st, fr), n(st, fr), source(st, fr), keep) or pc + 1,
                           calls="take_where"))
             return
         body = self.block(s.otherwise)
@@ -257,7 +282,7 @@ class StatementLowering:
         def op(st, fr, pc):
             p = who(st, fr)
             before = len(st.hands[p]) if p >= 0 else 0
-            take(st, fr, p, n(st, fr), source, keep)
+            take(st, fr, p, n(st, fr), source(st, fr), keep)
             taken = p >= 0 and len(st.hands[p]) > before
             return pc + 1 + size if taken else pc + 1       # nothing taken: the else block
         ops.append(Op(op, calls="take_where"))
@@ -270,24 +295,28 @@ class StatementLowering:
         ops.append(self.call("take_pile", self.expr(s.who), self.pile(s.pile), _const(True)))
 
     def s_put(self, s, ops):
-        who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).const
+        who, n, dest = self.expr(s.who).fn, self.expr(s.count).fn, self.pile(s.pile).fn
         put = self.low.ops["put_cards"]
         if s.test is None:
-            ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest)))
+            ops.append(self.decision("put_cards", lambda st, fr: put(st, who(st, fr), n(st, fr), dest(st, fr))))
             return
         keep = self.keep(s)
         if s.otherwise is not None:
-            self._pick_else(s, ops, "put_cards", who, n, keep, lambda st, fr, p, m: put(st, p, m, dest))
+            self._pick_else(s, ops, "put_cards", who, n, keep, lambda st, fr, p, m: put(st, p, m, dest(st, fr)))
             return
 
         def action(st, fr):
             p = who(st, fr)
-            return put(st, p, min(n(st, fr), _meeting(st, fr, p, keep)), dest)
+            return put(st, p, min(n(st, fr), _meeting(st, fr, p, keep)), dest(st, fr))
         ops.append(self.decision("put_cards", action))
         self.picks.append((ops[-1], keep, 1))
 
     def e_pile_count(self, e):
-        pile = self.pile(e.pile).const
+        pile = self.pile(e.pile)
+        if not pile.is_const:
+            cards = self.pile_cards(e.pile).fn
+            return Value(lambda st, fr: len(cards(st, fr)))
+        pile = pile.const
         if pile == D.DRAW_PILE:
             return Value(lambda st, fr: len(st.draw_pile))
         if pile == D.DISCARD_PILE:
@@ -296,7 +325,11 @@ class StatementLowering:
 
     def e_pile_top_attr(self, e):
         table, none = self._attribute(e.name)
-        pile = self.pile(e.pile).const
+        pile = self.pile(e.pile)
+        if not pile.is_const:
+            cards = self.pile_cards(e.pile).fn
+            return Value(lambda st, fr: table[c[-1]] if (c := cards(st, fr)) else none)
+        pile = pile.const
         if pile == D.DRAW_PILE:
             return Value(lambda st, fr: table[st._draw_pile_top()] if st.draw_pile else none)
         if pile == D.DISCARD_PILE:

@@ -140,9 +140,10 @@ FIELDS: tuple[Field, ...] = (
       "the decision waited for, (kind, seat, ...), None once over; its kind and seat are public, the rest "
       "(a drawn card) its seat's"),
     F("side", "int", DEAL, "0", "side", PUBLIC, "the side up of a two-sided deck", saved_when="g.k_back is not None"),
-    F("piles", "list[list[int]]", ROUND, "[[] for _ in g.variant.piles]",
+    F("piles", "list[list[int]]", ROUND, "[[] for _ in g.pile_names]",
       "list_of(cards, length=lambda ld: len(ld.game.pile_names))", DECLARED,
-      "the declared piles' cards, top last (a face-down pile shows its size)", saved_when="bool(g.pile_names)",
+      "the declared piles' cards by slot (a pile of each player: one per seat to max_players), top last "
+      "(a face-down pile shows its size)", saved_when="bool(g.pile_names)",
       dump=ZONES),
     F("on_pile", "int", ROUND, "-1", "pile_in_play", PUBLIC,
       "the pile last played on, which `top` and the color in play read: -1 the discard pile, else a playable "

@@ -70,7 +70,9 @@ class Flow:
             self.dealer = (self.dealer + 1) % n
         self.draw_pile = deck = list(g.deck) * v.packs_for(n)     # deck.packs: a larger table may play more
         start = v.start_card                            # start.card: false turns up no start card
-        self._shuffle(deck, v.hand_size * n + start)    # the hands, then the start card
+        # Piles dealt as a round starts (a pile's deal:), a pile of each player only for the seats at the table.
+        pile_deals = [(slot, count) for slot, count in enumerate(g.pile_deal) if count and g.pile_seat[slot] < n]
+        self._shuffle(deck, v.hand_size * n + start + sum(count for _, count in pile_deals))  # hands, start, piles
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
         del deck[len(deck) - len(dealt):]
@@ -84,6 +86,10 @@ class Flow:
         self.side = 0                       # a two-sided deck is dealt first side up
         self.reset_variables(first)
         self.reset_round_fields()
+        for slot, count in pile_deals:                  # after the start card, from the top, fewer if it runs out
+            dealt = deck[:-count - 1:-1]
+            del deck[len(deck) - len(dealt):]
+            self.piles[slot] = dealt
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round,
                                        cards=(g.card_names[starter],) if start else ()))

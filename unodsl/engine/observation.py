@@ -59,9 +59,11 @@ def _public_facts(state, seat: int, hand) -> dict:
         facts["revealed"] = {str(q): sorted(names[k] for k in cards)
                              for q, cards in state.revealed.get(seat, {}).items()}
     facts.update({"turn": state.turns, "round": state.round, "over": state.over, "winner": state.winner})
-    if g.pile_names:                # a face-up pile shows its cards, a face-down one its size
+    if g.pile_names:                # a face-up pile shows its cards, a face-down one its size (its owner's too)
+        n = state.n                 # a pile of each player: the seats at the table (`stock of p0`, ...)
         facts["piles"] = {name: sorted(names[k] for k in cards) if up else len(cards)
-                          for name, up, cards in zip(g.pile_names, g.face_up, state.piles)}
+                          for name, up, cards, owner in zip(g.pile_names, g.face_up, state.piles, g.pile_seat)
+                          if owner < n}
     if g.play_piles:                # the piles played on (`playable: true`): public, as face-up piles are
         facts.update(play_piles_seen(state))
     facts.update(state.variables_seen_by(seat))      # declared variables: only when there are some

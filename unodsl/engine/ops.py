@@ -613,7 +613,8 @@ def flip_all(st, p: int) -> int:
     return 0
 
 
-# --- named piles (`piles:`): a pile is layout.DRAW_PILE, DISCARD_PILE or a declared pile's index.
+# --- named piles (`piles:`): a pile is layout.DRAW_PILE, DISCARD_PILE or a pile slot's index (Tables.pile_names);
+# layout.NO_PILE (a pile of each player whose owner is no player) gives and takes nothing.
 
 def _take_top(st, pile: int) -> int:
     """Take the top card of a pile, or -1 when it has none to give.
@@ -625,6 +626,8 @@ def _take_top(st, pile: int) -> int:
         return st._draw_one()
     if pile == D.DISCARD_PILE:
         return st.discard.pop(-2) if len(st.discard) > 1 else -1
+    if pile == D.NO_PILE:
+        return -1
     cards = st.piles[pile]
     if st.g.pile_playable[pile]:            # a pile played on keeps its top card in play, as the discard pile
         return cards.pop(-2) if len(cards) > 1 else -1
@@ -649,7 +652,7 @@ def place_card(st, k: int, pile: int) -> None:
 def move_cards(st, n: int, source: int, dest: int) -> None:
     """The top n cards of one pile go, one at a time, on top of another (fewer if it runs out)."""
     moved = 0
-    if source != dest:
+    if source != dest and dest != D.NO_PILE:
         for _ in range(min(n, st.g.deck_size)):
             k = _take_top(st, source)
             if k < 0:
@@ -688,7 +691,7 @@ def take_pile(st, p: int, source: int, whole: bool) -> None:
     """p takes a pile's top card itself, or (`whole`) every card of it, the top card included: a pile played on
     then shows the card under it, whose color is in play there (a wild's: none), or nothing. The draw pile gives
     its top card as a draw does (refilled when empty), or the cards it holds. Not the discard pile (E552)."""
-    if p < 0 or st.eliminated[p] or source == D.DISCARD_PILE:
+    if p < 0 or st.eliminated[p] or source in (D.DISCARD_PILE, D.NO_PILE):
         return
     hand = st.hands[p]
     watch = st.g.eliminate_when is not None
@@ -729,7 +732,7 @@ def _took(st, p: int, got: int, source: int) -> None:
 def take_where(st, fr: list, p: int, n: int, source: int, keep) -> None:
     """p takes up to n cards meeting `keep(st, fr, card)` from a pile, looking down from its top (on the
     discard pile, from under its top card, which stays); the others stay in their places."""
-    if p < 0 or st.eliminated[p] or source == D.DRAW_PILE:
+    if p < 0 or st.eliminated[p] or source in (D.DRAW_PILE, D.NO_PILE):
         return
     cards = st.discard if source == D.DISCARD_PILE else st.piles[source]
     played_on = source == D.DISCARD_PILE or st.g.pile_playable[source]      # its top card stays in play
@@ -773,7 +776,7 @@ def discard_where(st, fr: list, p: int, keep) -> None:
 @instruction(PAUSES, RESHAPES)
 def put_cards(st, p: int, n: int, dest: int) -> int:
     """p picks n of their cards, one decision each, to put on a pile (their hand may empty)."""
-    if p < 0 or st.eliminated[p]:
+    if p < 0 or st.eliminated[p] or dest == D.NO_PILE:
         return 0
     n = min(n, len(st.hands[p]))
     if n <= 0:

@@ -182,8 +182,18 @@ class Tables:
         # `put K` only where the variant declares piles or puts cards on a pile (`P puts N cards on
         # discard` needs no declared pile): every other variant keeps its action space.
         self.A_PUT = self.A_TRADE + k * k
-        self.pile_names = tuple(self.variant.piles)
-        self.face_up = tuple(pile.face_up for pile in self.variant.piles.values())
+        # The pile slots, one per declared pile and one per seat of a pile of each player (`per_player: true`),
+        # max_players of them (a smaller table leaves the last empty), named `stock of p1`; their count depends on
+        # the variant alone, so a save's piles are checked by it. Each slot's table below is by slot.
+        slots = [(name, pile, seat) for name, pile in self.variant.piles.items()
+                 for seat in (range(self.max_players) if pile.per_player else (-1,))]
+        self.pile_names = tuple(name if seat < 0 else f"{name} of p{seat}" for name, _, seat in slots)
+        self.pile_seat = tuple(seat for _, _, seat in slots)          # the slot's owner, -1 a shared pile
+        self.pile_deal = tuple(pile.deal for _, pile, _ in slots)     # cards dealt onto it as a round starts
+        self.pile_base = {}                                           # declared name -> its first slot
+        for slot, (name, _, _) in enumerate(slots):
+            self.pile_base.setdefault(name, slot)
+        self.face_up = tuple(pile.face_up for _, pile, _ in slots)
         self.has_put = bool(self.pile_names) or _puts(self.variant)
         self.A_OPTION = self.A_PUT + (k if self.has_put else 0)
         # One id per option name of the variant's choices (`P chooses:`), last: a variant without any
@@ -193,8 +203,8 @@ class Tables:
         # Plays on the playable piles (`playable: true`), last: `play K on PILE` and `play K uno on PILE`, one
         # block of 2 * k per pile; a play on the discard pile keeps the ids 0 .. 2k - 1, so a variant with no
         # other playable pile keeps its action space.
-        self.play_piles = tuple(i for i, pile in enumerate(self.variant.piles.values()) if pile.playable)
-        self.pile_playable = tuple(pile.playable for pile in self.variant.piles.values())
+        self.play_piles = tuple(i for i, (_, pile, _) in enumerate(slots) if pile.playable)
+        self.pile_playable = tuple(pile.playable for _, pile, _ in slots)
         self.A_PLAY_ON = self.A_OPTION + len(self.option_names)
         self.num_actions = self.A_PLAY_ON + 2 * k * len(self.play_piles)
 
@@ -287,7 +297,7 @@ class Tables:
         return f"trade {names[mine]} {names[theirs]}"
 
     def pile_index(self, name: str) -> int | None:
-        """A declared pile's index by its name, or None."""
+        """A pile slot's index by its name (`bank`, `stock of p1`), or None."""
         return self.pile_names.index(name) if name in self.pile_names else None
 
     def action_from_string(self, text: str) -> int:

@@ -196,7 +196,13 @@ class CardSections:
             elif playable and self.get(self.get(self.root, "turn"), "sets") is not None:
                 self.error(self.get(spec, "playable") or spec, "E326",
                            f"the playable pile '{name}' and turn.sets: a set is played on the discard pile only")
-            out[str(name)] = Pile(str(name), face_up, spec, playable)
+            per_player = bool(self.scalar(spec, "per_player", False, bool))
+            if per_player and playable:
+                self.error(self.get(spec, "per_player") or spec, "E329",
+                           f"the pile '{name}' is each player's own and playable: a pile of each player is not "
+                           "played on yet (declare one shared playable pile, or take cards from it)")
+            deal = self.scalar(spec, "deal", 0, int)
+            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal if isinstance(deal, int) else 0)
         return out
 
     def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:

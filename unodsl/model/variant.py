@@ -164,6 +164,8 @@ class Pile:
     face_up: bool                              # every card public (as the discard pile), else only its size
     node: Node | None = None
     playable: bool = False                     # cards are played on it, as on the discard pile (its own top, color)
+    per_player: bool = False                   # each seat has its own pile of this name (`stock of P`)
+    deal: int = 0                              # cards dealt onto it (onto each seat's) from the deck as a round starts
 
 
 @dataclass(frozen=True)

@@ -368,7 +368,15 @@ class _Rulebook:
                       f"color\" in a card's effect mean those of the pile it was played on. When the draw pile runs "
                       f"out, it is shuffled in with the discard pile, but for its top card."
                       if pile.playable else "")
-            items.append(f"The table also has a {title(pile.name)} pile, empty at the start of each round, {face}."
+            dealt = (f"dealt {pile.deal} card{'s' if pile.deal != 1 else ''} from the deck at the start of each "
+                     f"round, after the hands and the start card" if pile.deal else "empty at the start of each round")
+            if pile.per_player:
+                face = ("face up: everyone may look through it" if pile.face_up
+                        else "face down: only how many cards it holds is known, to its owner too")
+                items.append(f"Each player also has a {title(pile.name)} pile of their own, {dealt}, {face}. "
+                             f"Cards on it score nothing.")
+                continue
+            items.append(f"The table also has a {title(pile.name)} pile, {dealt}, {face}."
                          f"{played} Cards on it score nothing.")
         self.ul(items)
         if not v.start_card:

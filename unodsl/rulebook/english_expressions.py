@@ -440,6 +440,8 @@ class CollectionEnglish:
         d = e.rule
         if d == "cards_of":
             who = e.who
+            if isinstance(who, A.SeatPile):
+                return f"the cards of {self.pile(who)}"
             if isinstance(who, A.Var) and who.name not in self.names and \
                     who.name in ("draw", "discard", *self.variant.piles):
                 return f"the cards of {self.pile(who.name)}"

@@ -192,8 +192,9 @@ class StatementEnglish:
 
     # named piles
 
-    @staticmethod
-    def pile(name: str) -> str:
+    def pile(self, name) -> str:
+        if isinstance(name, A.SeatPile):                # a pile of each player: `stock of next`, the next player's
+            return f"{self.player(name.who).pos} {title(name.name)} pile"
         return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {title(name)} pile")
 
     def s_move(self, s):

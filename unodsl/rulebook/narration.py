@@ -212,6 +212,15 @@ def _whose(q: int, seat: int) -> str:
     return "your" if q == seat else f"p{q}'s"
 
 
+def _pile(name: str, seat: int) -> str:
+    """A pile by its name in events and observations: "the bank pile", a seat's own "your stock pile" or "p2's
+    stock pile" (a pile of each player, named `stock of p2`)."""
+    pile, of, owner = name.partition(" of p")
+    if of and owner.isdigit():
+        return f"{_whose(int(owner), seat)} {pile} pile"
+    return f"the {name} pile"
+
+
 def _does(q: int, seat: int, verb: str) -> str:
     """`q` doing `verb` ("draw"): "you draw", "p2 draws"."""
     if q == seat:
@@ -385,11 +394,11 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         what = f"every {e.color} card" if e.color else _count(e.count)     # discards color / cards where
         return f"{_does(q, seat, 'discard')} {what}{shown(e.cards)}"
     if kind == E.MOVED:
-        return f"{_count(e.count)} move from the {e.source} pile to the {e.pile} pile"
+        return f"{_count(e.count)} move from {_pile(e.source, seat)} to {_pile(e.pile, seat)}"
     if kind == E.TOOK:
-        return f"{_does(q, seat, 'take')} {_count(e.count)} from the {e.source} pile{shown(e.cards)}"
+        return f"{_does(q, seat, 'take')} {_count(e.count)} from {_pile(e.source, seat)}{shown(e.cards)}"
     if kind == E.PUT:
-        return f"{_does(q, seat, 'put')} {_count(e.count)} on the {e.pile} pile{shown(e.cards)}"
+        return f"{_does(q, seat, 'put')} {_count(e.count)} on {_pile(e.pile, seat)}{shown(e.cards)}"
     if kind == E.REDEALT:
         way = f", {direction_words(e.count)}" if e.count else ""       # a log written before the way was kept
         return f"every hand is gathered and dealt out again{way}"
@@ -618,8 +627,8 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
             lines.append(f"the {name} pile: top card: " + _cards([on["top"]] if on["top"] else [], game)
                          + "   color: " + (on["color"] or "any") + f"   ({_count(len(cards))})")
             continue
-        lines.append(f"the {name} pile: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
-                                              else _cards(cards, game)))
+        lines.append(f"{_pile(name, seat)}: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
+                                                  else _cards(cards, game)))
     if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
         shown = f"side up: {obs['side']}"
         if obs["draw_pile_back"]:

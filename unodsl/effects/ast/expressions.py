@@ -210,14 +210,21 @@ class GroupCount(Expr):
     group: Expr
 
 
+@_rule("seat_pile")
+class SeatPile(Expr):
+    """`NAME of P`: P's own pile of a pile of each player (`per_player: true`), wherever a pile is named."""
+    name: str
+    who: Expr
+
+
 @_rule("pile_count")
 class PileCount(Expr):
-    pile: str
+    pile: str | SeatPile
 
 
 @_rule("pile_top_attr")
 class PileTopAttr(Expr):
-    pile: str                      # `top of PILE.NAME`: an attribute of a pile's top card
+    pile: str | SeatPile           # `top of PILE.NAME`: an attribute of a pile's top card
     name: str
 
 

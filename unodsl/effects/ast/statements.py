@@ -197,20 +197,21 @@ class FlipAll(Stmt):
     pass
 
 
-# Named piles: a pile is named by a NAME, `draw`, `discard` or a declared pile (the checker resolves it).
+# Named piles: a pile is named by a NAME, `draw`, `discard` or a declared pile (the checker resolves it), or
+# is a SeatPile (`stock of P`).
 
 @_rule("move")
 class Move(Stmt):
     count: Expr
-    source: str
-    dest: str
+    source: str | SeatPile
+    dest: str | SeatPile
 
 
 @_rule("take")
 class Take(Stmt):
     who: Expr
     count: Expr
-    pile: str
+    pile: str | SeatPile
     test: Expr | None = None       # `where COND`: the top cards meeting it, the others left in place
     otherwise: tuple[Stmt, ...] | None = None      # `else:` after `where COND`: run when none meets it
 
@@ -218,20 +219,20 @@ class Take(Stmt):
 @_rule("take_top")
 class TakeTop(Stmt):
     who: Expr
-    pile: str
+    pile: str | SeatPile
 
 
 @_rule("take_all")
 class TakeAll(Stmt):
     who: Expr
-    pile: str
+    pile: str | SeatPile
 
 
 @_rule("put")
 class Put(Stmt):
     who: Expr
     count: Expr
-    pile: str
+    pile: str | SeatPile
     test: Expr | None = None       # `where COND`: only cards meeting it may be picked
     otherwise: tuple[Stmt, ...] | None = None      # `else:` after `where COND`: run when none meets it
 
