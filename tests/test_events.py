@@ -166,6 +166,10 @@ def leaks(game, players: int, seed: int, seen_by=event_seen_by) -> list[str]:
         for q in range(players):
             held[q].update(state.hand(q))
             could_see = held[q] | before[q] | after[q]
+            if any(e.kind == E.ELIMINATED and e.player == q for e in state.events[start:]):
+                # knocked out by the cards that came in (eliminate_when): they were in q's hand before it went
+                could_see |= {c for e in state.events[start:] if e.kind in (E.DREW, E.TOOK) and e.player == q
+                              for c in e.cards}
             for event in state.events[start:]:
                 shown = seen_by(event, q)
                 if shown is None or shown.kind in FACE_UP:

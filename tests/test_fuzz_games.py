@@ -386,6 +386,17 @@ ON_PLAY = [
     "if (hand(self) + direction) % players == 0:\n    {P} draws {N}\nset hue of right of {P} = card.color",
     "repeat heat:\n    left of self draws 1\n    set heat = heat - 1",
 ]
+# A pile of each player (every template variant declares `stock`, per_player, face down): effects added to a
+# card's on_play and an eliminate_when, drawn last, so that the variants of the lists above are what they were.
+SEAT_PILES = [
+    "move {N} cards from draw to stock of {P}\n{Q} takes top of stock of {P}",
+    "if count(stock of {P}) > 0:\n    {P} takes {N} cards from stock of {P}\nelse:\n    self puts 1 card on stock of next",
+    "{P} takes all of stock of {Q}\nmove {N} cards from stock of self to pot",
+    "next takes 1 card from stock of next where card is wild else:\n    move {N} cards from bank to stock of {Q}",
+    "if count(cards of stock of {P} where card.color == current) > 0 or top of stock of {Q}.color == current:\n"
+    "    skip next\n    self puts {N} cards on stock of {P} where card is number",
+]
+SEAT_PILES_ELIMINATE_WHEN = "count(stock of self) == 0 and hand(self) >= {N}"
 # Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",
          "card.type == top.type or card.color == current or top is number", "true", "false",
@@ -696,7 +707,7 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
                 card["on_stack"] = _fill(rng.choice(ON_STACK), rng)
                 if rng.random() < 0.4:
                     card["on_stack_if"] = f"\"{_fill(rng.choice(ON_STACK_IF), rng)}\""
-    top["piles"] = "{bank: {face: down}, pot: {face: up}}"
+    top["piles"] = "{bank: {face: down}, pot: {face: up}, stock: {per_player: true, face: down}}"
     if rng.random() < 0.2:
         top["match"] = rng.choice(MATCH)
     zero_points = rng.random() < 0.2
@@ -720,7 +731,19 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
     # A pile played on beside the discard pile (drawn last, so that the variants above are what they were);
     # a set is played on the discard pile only (E326).
     if "sets" not in top.get("turn", {}) and rng.random() < 0.3:
-        top["piles"] = "{bank: {face: down}, pot: {face: up, playable: true}}"
+        top["piles"] = "{bank: {face: down}, pot: {face: up, playable: true}, stock: {per_player: true, face: down}}"
+    # Piles dealt as a round starts, a pile of each player face up or down, effects on it (drawn last too).
+    if rng.random() < 0.4:
+        card = cards[rng.choice([name for name, keys in cards.items() if "on_play" in keys])]
+        card["on_play"] = card["on_play"] + "\n" + _fill(rng.choice(SEAT_PILES), rng)
+        if rng.random() < 0.3:
+            top["round"]["eliminate_when"] = f"\"{_fill(SEAT_PILES_ELIMINATE_WHEN, rng, 12)}\""
+    if rng.random() < 0.4:
+        top["piles"] = top["piles"].replace(
+            "stock: {per_player: true, face: down}",
+            f"stock: {{per_player: true, face: {rng.choice(['up', 'down'])}, deal: {rng.randint(0, 4)}}}")
+        if rng.random() < 0.3:
+            top["piles"] = top["piles"].replace("bank: {face: down}", f"bank: {{face: down, deal: {rng.randint(1, 3)}}}")
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 

@@ -69,6 +69,7 @@ ACTION_SPACE = {
     "variants/house-rules/stacking-mattel.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-plus4-on-plus2.yaml": (119, 121, 3109),
     "variants/house-rules/stacking-progressive.yaml": (119, 121, 3109),
+    "variants/house-rules/stockpile.yaml": (173, 175, 3163),          # + put K (on one's own stockpile)
     "variants/house-rules/sum-play.yaml": (120, 122, 3109),           # + done, to end a set
     "variants/house-rules/tempo.yaml": (121, 123, 3111),              # + option keep, option relief
     "variants/house-rules/twin-piles.yaml": (227, 229, 3271),       # + play K [uno] on beside, put K

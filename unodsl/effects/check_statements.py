@@ -127,9 +127,8 @@ class StatementChecks:
             self.expect(name.who, PLAYER)
             declared = self.v.piles.get(name.name)
             if declared is None:
-                own = [n for n, pile in self.v.piles.items() if pile.per_player]
-                self.fail(name.span, "E502", f"unknown pile of each player '{name.name}'"
-                          + suggestion_suffix(name.name, own))
+                self.fail(name.span, "E502", f"unknown pile '{name.name}'"
+                          + suggestion_suffix(name.name, list(self.v.piles)))
             elif not declared.per_player:
                 self.fail(name.span, "E557", f"'{name.name}' is one pile for the whole table: name it without "
                           f"'of' ('{name.name}'), or declare it per_player: true")

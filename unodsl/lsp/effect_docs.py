@@ -209,6 +209,8 @@ DOCS: dict[str, tuple[str, str]] = {
         "N points (negative: taken off) are added to P's score at once, or to every member of P's team with `scoring.by: team`. The round's own scoring comes after, as usual."),
     'seat_after': ('`seat after P`',
         'The player in the seat after `self` / P in the direction of play, **whether or not** they are still in the round: nobody is passed over. "The next player draws, even if they have already gone out" (UNO Teams\' Wild Team Draw 4) is `next seat draws 2`.'),
+    'seat_pile': ('`P takes N cards from NAME of Q`',
+        "Q's own pile NAME (a pile of each player) wherever a pile is named: here the top N cards of Q's pile go into P's hand. `count(NAME of Q)`, `top of NAME of Q.color` and `cards of NAME of Q` read it."),
     'secret_choice': ('`let NAME = G secretly choose player all`',
         'A sealed choice: each member of G still in the round, in turn order, secretly chooses a player of the group written after `player` (`all` here; any group, or a group `where COND`) other than themselves; then every choice is shown at once, and NAME is the group of the players chosen most often, in turn order from `self` (several on a tie; none when nobody chose). See language.md Sealed choices.'),
     'self_': ('`self`',

@@ -394,7 +394,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         what = f"every {e.color} card" if e.color else _count(e.count)     # discards color / cards where
         return f"{_does(q, seat, 'discard')} {what}{shown(e.cards)}"
     if kind == E.MOVED:
-        return f"{_count(e.count)} move from {_pile(e.source, seat)} to {_pile(e.pile, seat)}"
+        return (f"{_count(e.count)} move{'s' if e.count == 1 else ''} from {_pile(e.source, seat)} "
+                f"to {_pile(e.pile, seat)}")
     if kind == E.TOOK:
         return f"{_does(q, seat, 'take')} {_count(e.count)} from {_pile(e.source, seat)}{shown(e.cards)}"
     if kind == E.PUT:
