@@ -120,6 +120,15 @@ class StatementChecks:
 
     # named piles
 
+    def pile_array(self, e):
+        """The declared array of piles (`count: N`) that `e` names, when it is a bare name that nothing nearer
+        (a local, a declared variable) takes; else None."""
+        if isinstance(e, A.Var) and self.lookup(e.name) is None and self.variable(e.name) is None:
+            pile = self.v.piles.get(e.name)
+            if pile is not None and pile.count:
+                return pile
+        return None
+
     def pile(self, s, name) -> None:
         """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`); E557 for a pile of each player
         named without its owner, or a shared pile named with one (`NAME of P`, A.SeatPile)."""
@@ -133,16 +142,31 @@ class StatementChecks:
                 self.fail(name.span, "E557", f"'{name.name}' is one pile for the whole table: name it without "
                           f"'of' ('{name.name}'), or declare it per_player: true")
             return
+        if isinstance(name, A.IndexedPile):
+            self.expect(name.index, INT)
+            declared = self.v.piles.get(name.name)
+            if declared is None:
+                self.fail(name.span, "E502", f"unknown pile '{name.name}'"
+                          + suggestion_suffix(name.name, list(self.v.piles)))
+            elif not declared.count:
+                self.fail(name.span, "E557", f"'{name.name}' is one pile, not an array of piles: name it without a "
+                          f"number ('{name.name}'), or declare it count: N")
+            return
         known = ["draw", "discard", *self.v.piles]
         if name not in known:
             self.fail(s.span, "E502", f"unknown pile '{name}'" + suggestion_suffix(name, known))
         elif name in self.v.piles and self.v.piles[name].per_player:
             self.fail(s.span, "E557", f"'{name}' is each player's own pile: say whose ('{name} of self', "
                       f"'{name} of next')")
+        elif name in self.v.piles and self.v.piles[name].count:
+            self.fail(s.span, "E557", f"'{name}' is an array of {self.v.piles[name].count} piles: say which "
+                      f"('{name} 1' to '{name} {self.v.piles[name].count}')")
 
     def e_seat_pile(self, e):
         self.pile(e, e)
         return CARDS
+
+    e_indexed_pile = e_seat_pile
 
     def s_move(self, s):
         self.expect(s.count, INT)
@@ -211,6 +235,13 @@ class StatementChecks:
             raise _Broken("bad condition")
 
     def s_for_stmt(self, s):
+        if self.pile_array(s.group) is not None:    # `for each i in lane:` i is each pile's number, from 1
+            self.checked.refers[id(s.group)] = s.group.name
+            self.scopes.append({})
+            self.bind(s.name, s, INT)
+            self.block(s.body)
+            self.scopes.pop()
+            return
         self.expect(s.group, GROUP)
         self.scopes.append({})
         self.bind(s.name, s, PLAYER)

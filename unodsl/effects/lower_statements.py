@@ -9,7 +9,7 @@ from . import ast as A
 from . import layout as D
 from .code import _NEVER, _SELF, Op, Value, _branch, _const, _jump, _slot
 from .layout import F_PC, F_SELF
-from .types import GROUP, INT, MAX_REPEAT, PLAYER, SEATS
+from .types import GROUP, INT, MAX_REPEAT, NUMBERS, PLAYER, SEATS
 
 
 class StatementLowering:
@@ -243,6 +243,16 @@ class StatementLowering:
                 p = who(st, fr)
                 return base + p if p >= 0 else D.NO_PILE
             return Value(seat_pile)
+        if isinstance(name, A.IndexedPile):         # `lane i`: pile i of the array, from 1; none outside it
+            base, count, number = self.g.pile_base[name.name], self.g.variant.piles[name.name].count, self.expr(name.index)
+            if number.is_const:
+                return _const(base + number.const - 1 if 1 <= number.const <= count else D.NO_PILE)
+            number = number.fn
+
+            def indexed_pile(st, fr):
+                i = number(st, fr)
+                return base + i - 1 if 1 <= i <= count else D.NO_PILE
+            return Value(indexed_pile)
         index = {"draw": D.DRAW_PILE, "discard": D.DISCARD_PILE}.get(name)
         return _const(self.g.pile_base[name] if index is None else index)
 
@@ -253,6 +263,8 @@ class StatementLowering:
             slot = pile.fn
             return Value(lambda st, fr: st.piles[i] if (i := slot(st, fr)) >= 0 else ())
         index = pile.const
+        if index == D.NO_PILE:
+            return _const(())
         if index == D.DRAW_PILE:
             return Value(lambda st, fr: st.draw_pile)
         if index == D.DISCARD_PILE:
@@ -262,6 +274,8 @@ class StatementLowering:
     def e_seat_pile(self, e):
         self.scans = True
         return self.pile_cards(e)
+
+    e_indexed_pile = e_seat_pile
 
     def s_move(self, s, ops):
         ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))
@@ -313,7 +327,7 @@ class StatementLowering:
 
     def e_pile_count(self, e):
         pile = self.pile(e.pile)
-        if not pile.is_const:
+        if not pile.is_const or pile.const == D.NO_PILE:
             cards = self.pile_cards(e.pile).fn
             return Value(lambda st, fr: len(cards(st, fr)))
         pile = pile.const
@@ -326,7 +340,7 @@ class StatementLowering:
     def e_pile_top_attr(self, e):
         table, none = self._attribute(e.name)
         pile = self.pile(e.pile)
-        if not pile.is_const:
+        if not pile.is_const or pile.const == D.NO_PILE:
             cards = self.pile_cards(e.pile).fn
             return Value(lambda st, fr: table[c[-1]] if (c := cards(st, fr)) else none)
         pile = pile.const
@@ -419,9 +433,14 @@ class StatementLowering:
         ops.extend(else_body)
 
     def s_for_stmt(self, s, ops):
-        group = self.expr(s.group).fn
-        list_slot, idx_slot = self.new_slot(SEATS), self.new_slot(INT)
-        var_slot = self.slots[id(s)] = self.new_slot(PLAYER)
+        array = self.checked.refers.get(id(s.group))
+        if isinstance(array, str):                  # `for each i in lane:` the numbers of an array of piles
+            numbers = tuple(range(1, self.g.variant.piles[array].count + 1))
+            group = _const(numbers).fn
+        else:
+            group = self.expr(s.group).fn
+        list_slot, idx_slot = self.new_slot(NUMBERS if isinstance(array, str) else SEATS), self.new_slot(INT)
+        var_slot = self.slots[id(s)] = self.new_slot(INT if isinstance(array, str) else PLAYER)
         body = self.block(s.body)
         size = len(body)
 

@@ -23,6 +23,7 @@ CARDS_READ_WHERE_WRITTEN = ("a card collection is read where it is written, insi
 # may test at most this many members in one evaluation (E543), so a condition stays quick to ask.
 MAX_SCAN = 100_000
 SEATS = "seats"             # not an expression type: the list of seats a `for each` walks
+NUMBERS = "numbers"         # not an expression type: the numbers a `for each` over an array of piles walks
 CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the game's generator
 
 # Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).

@@ -185,9 +185,13 @@ class Tables:
         # The pile slots, one per declared pile and one per seat of a pile of each player (`per_player: true`),
         # max_players of them (a smaller table leaves the last empty), named `stock of p1`; their count depends on
         # the variant alone, so a save's piles are checked by it. Each slot's table below is by slot.
+        # An array of piles (`count: N`) has N slots, `lane 1` to `lane N`.
         slots = [(name, pile, seat) for name, pile in self.variant.piles.items()
-                 for seat in (range(self.max_players) if pile.per_player else (-1,))]
-        self.pile_names = tuple(name if seat < 0 else f"{name} of p{seat}" for name, _, seat in slots)
+                 for seat in (range(self.max_players) if pile.per_player else
+                              range(-2, -pile.count - 2, -1) if pile.count else (-1,))]
+        self.pile_names = tuple(name if seat == -1 else f"{name} of p{seat}" if seat >= 0 else f"{name} {-seat - 1}"
+                                for name, _, seat in slots)
+        slots = [(name, pile, max(seat, -1)) for name, pile, seat in slots]
         self.pile_seat = tuple(seat for _, _, seat in slots)          # the slot's owner, -1 a shared pile
         self.pile_deal = tuple(pile.deal for _, pile, _ in slots)     # cards dealt onto it as a round starts
         self.pile_base = {}                                           # declared name -> its first slot
@@ -310,6 +314,8 @@ class Tables:
                   "accept": self.A_ACCEPT, "uno": self.A_UNO, "done": self.A_DONE}
         if verb in simple and not args:
             return simple[verb]
+        if verb == "play" and len(args) >= 4 and args[-3] == "on" and args[-1].isdigit():   # `on lane 2`
+            args = args[:-2] + [f"{args[-2]} {args[-1]}"]
         if verb == "play" and len(args) >= 3 and args[-2] == "on":     # `play K [uno] on PILE`
             pile = -1 if args[-1] == "discard" else self.pile_index(args[-1])
             if pile is not None and (pile < 0 or pile in self.play_piles):

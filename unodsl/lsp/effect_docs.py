@@ -117,6 +117,8 @@ DOCS: dict[str, tuple[str, str]] = {
         'P holds a card of color C.'),
     'if_stmt': ('`if COND: ...`',
         'The first block whose condition holds runs.'),
+    'indexed_pile': ('`P takes N cards from NAME 2`',
+        "Pile 2 of the array NAME (`count: N`), wherever a pile is named; `NAME i` with `i` a number's name."),
     'int_': ('`3` / `-1`',
         '(number) A whole number.'),
     'is_out': ('`P is out`',

@@ -202,7 +202,13 @@ class CardSections:
                            f"the pile '{name}' is each player's own and playable: a pile of each player is not "
                            "played on yet (declare one shared playable pile, or take cards from it)")
             deal = self.scalar(spec, "deal", 0, int)
-            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal if isinstance(deal, int) else 0)
+            count = self.scalar(spec, "count", 0, int)
+            if per_player and count:
+                self.error(self.get(spec, "count") or spec, "E328",
+                           f"the pile '{name}' is each player's own and an array of {count}: a pile of each player "
+                           "is one pile per player")
+                count = 0
+            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal, count)
         return out
 
     def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:

@@ -166,6 +166,7 @@ class Pile:
     playable: bool = False                     # cards are played on it, as on the discard pile (its own top, color)
     per_player: bool = False                   # each seat has its own pile of this name (`stock of P`)
     deal: int = 0                              # cards dealt onto it (onto each seat's) from the deck as a round starts
+    count: int = 0                             # an array of this many piles (`count: N`, named `lane 1` ...), 0 one pile
 
 
 @dataclass(frozen=True)

@@ -376,6 +376,16 @@ class _Rulebook:
                 items.append(f"Each player also has a {title(pile.name)} pile of their own, {dealt}, {face}. "
                              f"Cards on it score nothing.")
                 continue
+            if pile.count:                              # an array of piles (`count: N`)
+                played = (" Cards are played on each as on the discard pile: each has its own top card and color, a "
+                          "card played on one must match them (its first card may be any card), and \"top card\" and "
+                          "\"the color\" in a card's effect mean those of the pile it was played on. When the draw pile "
+                          "runs out, they are shuffled in with the discard pile, but for their top cards."
+                          if pile.playable else "")
+                face = re.sub(r"\bit\b", "each", face)
+                items.append(f"The table also has {pile.count} {title(pile.name)} piles, numbered 1 to {pile.count}, "
+                             f"each {dealt}, {face}.{played} Cards on them score nothing.")
+                continue
             items.append(f"The table also has a {title(pile.name)} pile, {dealt}, {face}."
                          f"{played} Cards on it score nothing.")
         self.ul(items)

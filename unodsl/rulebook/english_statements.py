@@ -195,6 +195,15 @@ class StatementEnglish:
     def pile(self, name) -> str:
         if isinstance(name, A.SeatPile):                # a pile of each player: `stock of next`, the next player's
             return f"{self.player(name.who).pos} {title(name.name)} pile"
+        if isinstance(name, A.IndexedPile):             # one of an array of piles: `lane 2`, `lane i`
+            index = name.index
+            bound = self.names.get(index.name) if isinstance(index, A.Var) else None
+            if getattr(bound, "pile_array", None) == name.name:      # the pile a `for each i in lane` is at
+                return f"that {title(name.name)} pile"
+            number = self.const(index)
+            if isinstance(number, int):
+                return f"the {title(name.name)} {number} pile"
+            return f"the {title(name.name)} pile numbered {self.num(index)}"
         return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {title(name)} pile")
 
     def s_move(self, s):
@@ -338,6 +347,12 @@ class StatementEnglish:
         return out
 
     def s_for_stmt(self, s):
+        group = s.group
+        pile = self.variant.piles.get(group.name) if isinstance(group, A.Var) and group.name not in self.names else None
+        if pile is not None and pile.count:             # `for each i in lane:` each pile of an array, in order
+            self.names[s.name] = number = Phrase(f"the number of that {title(pile.name)} pile")
+            number.pile_array = pile.name
+            return _join_if(f"For each {title(pile.name)} pile in turn, from 1 to {pile.count}", self.stmts(s.body))
         self.names[s.name] = _P("that player")
         return _join_if(f"For {self.each(s.group)}", self.stmts(s.body))
 

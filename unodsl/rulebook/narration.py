@@ -120,7 +120,10 @@ def choice_words(game, action: str) -> str:
     verb, args = words[0], words[1:]
     if verb in ("play", "give", "put") and args:
         said = f"{verb} {card_words(game, args[0])}"
-        if verb == "play" and len(args) >= 3 and args[-2] == "on":      # `play K [uno] on PILE`
+        if verb == "play" and len(args) >= 4 and args[-3] == "on" and args[-1].isdigit():   # `on lane 2`
+            said += f" on the {args[-2]} {args[-1]} pile"
+            args = args[:-3]
+        elif verb == "play" and len(args) >= 3 and args[-2] == "on":    # `play K [uno] on PILE`
             said += f" on the {args[-1]} pile"
             args = args[:-2]
         return said + (" and call UNO" if args[1:] == ["uno"] else "")
@@ -156,6 +159,9 @@ def action_from_words(game, text: str) -> str:
     pile_at = len(words) - 4 - (words[-1:] == ["uno"])         # "on the NAME pile": `on NAME`, after any uno
     if pile_at >= 1 and words[pile_at:pile_at + 2] == ["on", "the"] and words[pile_at + 3] == "pile":
         words = words[:pile_at] + words[pile_at + 4:] + ["on", words[pile_at + 2]]
+    elif (pile_at >= 2 and words[pile_at - 1:pile_at + 1] == ["on", "the"] and words[pile_at + 2].isdigit()
+          and words[pile_at + 3] == "pile"):                   # "on the lane 2 pile": `on lane 2`, one of an array
+        words = words[:pile_at - 1] + words[pile_at + 4:] + ["on", words[pile_at + 1], words[pile_at + 2]]
     if len(words) >= 4 and words[0] == "trade" and words[1] == "your" and words[3] == "for":
         words = ["trade", words[2]] + words[4:]
     if len(words) == 2 and words[0] in ("target", "catch") and words[1].startswith("p") and words[1][1:].isdigit():

@@ -217,9 +217,17 @@ class SeatPile(Expr):
     who: Expr
 
 
+@_rule("indexed_pile")
+class IndexedPile(Expr):
+    """`NAME N`: pile N (from 1) of an array of piles (`count: N`), wherever a pile is named; N a number or a
+    number's name (`lane 2`, `lane i`)."""
+    name: str
+    index: Expr
+
+
 @_rule("pile_count")
 class PileCount(Expr):
-    pile: str | SeatPile
+    pile: str | SeatPile | IndexedPile
 
 
 @_rule("pile_top_attr")
