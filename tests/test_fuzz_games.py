@@ -397,6 +397,14 @@ SEAT_PILES = [
     "    skip next\n    self puts {N} cards on stock of {P} where card is number",
 ]
 SEAT_PILES_ELIMINATE_WHEN = "count(stock of self) == 0 and hand(self) >= {N}"
+# An array of piles (every template variant declares `lane`, count 2, face up; some make it 3 or playable).
+ARRAY_PILES = [
+    "for each i in lane:\n    move {N} cards from draw to lane i\n    if count(lane i) > {N}:\n        {P} takes top of lane i",
+    "move {N} cards from lane 1 to lane 2\n{P} takes all of lane 2",
+    "let n = count(lane 1) % 3\nself puts 1 card on lane n where card is number else:\n    next takes {N} cards from lane 2",
+    "for each i in lane:\n    if count(cards of lane i where card.color == current) > 0 or top of lane i.color == current:\n"
+    "        {P} takes 1 card from lane i where card is wild",
+]
 # Matching as data: a top-level `match:` in some variants, from the permissive to the impossible.
 MATCH = ["card.number == top.number or card is wild", "top is wild or card.color == current",
          "card.type == top.type or card.color == current or top is number", "true", "false",
@@ -707,7 +715,7 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
                 card["on_stack"] = _fill(rng.choice(ON_STACK), rng)
                 if rng.random() < 0.4:
                     card["on_stack_if"] = f"\"{_fill(rng.choice(ON_STACK_IF), rng)}\""
-    top["piles"] = "{bank: {face: down}, pot: {face: up}, stock: {per_player: true, face: down}}"
+    top["piles"] = "{bank: {face: down}, pot: {face: up}, stock: {per_player: true, face: down}, lane: {count: 2, face: up}}"
     if rng.random() < 0.2:
         top["match"] = rng.choice(MATCH)
     zero_points = rng.random() < 0.2
@@ -731,7 +739,8 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
     # A pile played on beside the discard pile (drawn last, so that the variants above are what they were);
     # a set is played on the discard pile only (E326).
     if "sets" not in top.get("turn", {}) and rng.random() < 0.3:
-        top["piles"] = "{bank: {face: down}, pot: {face: up, playable: true}, stock: {per_player: true, face: down}}"
+        top["piles"] = ("{bank: {face: down}, pot: {face: up, playable: true}, stock: {per_player: true, face: down}, "
+                        "lane: {count: 2, face: up}}")
     # Piles dealt as a round starts, a pile of each player face up or down, effects on it (drawn last too).
     if rng.random() < 0.4:
         card = cards[rng.choice([name for name, keys in cards.items() if "on_play" in keys])]
@@ -744,6 +753,14 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
             f"stock: {{per_player: true, face: {rng.choice(['up', 'down'])}, deal: {rng.randint(0, 4)}}}")
         if rng.random() < 0.3:
             top["piles"] = top["piles"].replace("bank: {face: down}", f"bank: {{face: down, deal: {rng.randint(1, 3)}}}")
+    # An array of piles: effects on it, three piles, played on, dealt (drawn last too).
+    if rng.random() < 0.4:
+        card = cards[rng.choice([name for name, keys in cards.items() if "on_play" in keys])]
+        card["on_play"] = card["on_play"] + "\n" + _fill(rng.choice(ARRAY_PILES), rng)
+        lane = f"count: {rng.choice([2, 3])}, face: up" + (", playable: true" if "sets" not in top.get("turn", {})
+                                                           and rng.random() < 0.5 else "")
+        lane += f", deal: {rng.randint(1, 2)}" if rng.random() < 0.3 else ""
+        top["piles"] = top["piles"].replace("lane: {count: 2, face: up}", f"lane: {{{lane}}}")
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 
