@@ -192,14 +192,15 @@ def source_for(game, from_bodies: bool = False) -> str:
     for t, type_id in enumerate(g.type_ids):
         card = g.variant.cards[type_id] if isinstance(g.variant.cards, dict) else g.variant.cards[t]
         effect[t] = _effect_kind(getattr(card, "on_play", None))
-        if g.restriction[t] is not None and effect[t] != "wd4":
+        if (g.restriction[t] is not None or g.challenge[t] is not None) and effect[t] != "wd4":
             effect[t] = "other"
     # What a kind does when played: 0 plain, 1 penalty 2, 2 skip, 3 reverse, 4 choose color, 5 wd4, 9 hand over.
     codes = {"": 0, "penalty2": 1, "skip": 2, "reverse": 3, "choose": 4, "wd4": 5, "other": 9}
     generated = {}
     for t in range(len(g.type_ids)):
         code = g.on_play[t]
-        if from_bodies and code >= 0 and g.restriction[t] is None and effect[t] not in ("choose", "wd4"):
+        if (from_bodies and code >= 0 and g.restriction[t] is None and g.challenge[t] is None
+                and effect[t] not in ("choose", "wd4")):
             lines = generated_effect(g, code)
             if lines is not None:
                 generated[t] = lines

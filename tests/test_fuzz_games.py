@@ -310,6 +310,10 @@ def variant_text(base: str, cards: dict, top: dict | None = None, zero_points: b
     for name, keys in cards.items():
         out.append(f"  {name}:")
         for key, value in keys.items():
+            if isinstance(value, dict):               # restriction: {strict: C, challenge: D}
+                out.append(f"    {key}:")
+                out.extend(f"      {sub}: {_block(text, 8)}" for sub, text in value.items())
+                continue
             if key in ("on_play", "restriction", "on_start", "on_stack"):
                 value = _block(value, 6)
             out.append(f"    {key}: {value}")
@@ -653,6 +657,11 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
         top["roles"] = {"given": rng.choice(["seat", "random"]),
                         "names": "{lead: {summary: Leads.}, rest: {seats: 10}}"}
         cards["gen_role"] = {"count": 1, "wild": "true", "points": 0, "on_play": _fill(rng.choice(ROLE_ON_PLAY), rng)}
+    # issue 29 item 7: two restrictions on one card, a strict one and a challengeable one (or one of them by key)
+    if rng.random() < 0.3:
+        both = {"strict": rng.choice(STRICT), "challenge": card.get("restriction", rng.choice(STRICT))}
+        card["restriction"] = {key: both[key] for key in rng.choice([("strict", "challenge"), ("strict",),
+                                                                     ("challenge",)])}
 
 
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:

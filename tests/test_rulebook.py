@@ -156,7 +156,7 @@ def test_rulings_are_folded_in(classic):
     said = describe_effect(classic, "reverse\nif players == 2 and rule.two_player_reverse_is_skip:\n    skip next")
     assert said.startswith("The direction of play reverses. If there are 2 players in the round, the next player")
     # wd4_wild_counts_as_color_match is false: the second half of the restriction vanishes.
-    restriction = classic.variant.cards["wild_draw_four"].restriction.source
+    restriction = classic.variant.cards["wild_draw_four"].challenge.source
     assert describe_condition(classic, restriction) == "you do not hold a card of the current color"
 
 
@@ -215,7 +215,8 @@ def _effect_sources():
             continue
         v = result.game.variant
         for ct in v.cards.values():
-            for where, text in (("on_play", ct.on_play), ("on_start", ct.on_start), ("condition", ct.restriction)):
+            for where, text in (("on_play", ct.on_play), ("on_start", ct.on_start), ("condition", ct.strict),
+                                ("condition", ct.challenge)):
                 if text is not None:
                     out.append((f"{path.name}:{ct.name}:{where}", result.game, where, text.source))
         for where, text in (("on_start", v.start_default), ("setup", v.on_deal), ("condition", v.may_draw_if),

@@ -214,9 +214,9 @@ class WorldSampler:
         now = world.color
         for i, p, k, before in self.judged:
             t = g.k_type[k]
-            check = g.restriction[t]
+            check = g.challenge[t]
             honest = True
-            if check is not None and not g.strict[t] and before >= 0:
+            if check is not None and before >= 0:
                 world.color = before
                 honest = bool(check(world, [-1, 0, p, k, True, world.frames[i][D.F_JUMPED]]))
             world.frames[i][D.F_HONEST] = honest

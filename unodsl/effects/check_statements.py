@@ -257,8 +257,9 @@ class StatementChecks:
     def s_challenge(self, s):
         self.expect(s.who, PLAYER)
         card = self.c.current_card
-        if self.ctx.where == "on_play" and card is not None and card.restriction is None:
-            self.error(s.span, "W501", f"'{card.id}' may be challenged but has no restriction to check", "warning")
+        if self.ctx.where == "on_play" and card is not None and card.challenge is None:
+            self.error(s.span, "W501", f"'{card.id}' may be challenged but has no challenge restriction to check",
+                       "warning")
         seen = set()
         for branch in s.branches:
             if branch.kind in seen:

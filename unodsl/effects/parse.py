@@ -592,7 +592,8 @@ def parse_variant(variant: Variant) -> Syntax:
     for ct in variant.cards.values():
         read(ct.on_play, "effect")
         read(ct.on_start or variant.start_default, "effect")
-        read(ct.restriction, "condition")
+        read(ct.strict, "condition")
+        read(ct.challenge, "condition")
     read(variant.on_deal, "effect")
     read(variant.on_player_out, "effect")
     read(variant.after_draw, "effect")

@@ -368,8 +368,8 @@ class Flow:
         hand = self.hands[p]
         t = g.k_type[k]
         honest = True
-        check = g.restriction[t]
-        if check is not None and not g.strict[t]:
+        check = g.challenge[t]
+        if check is not None:
             honest = bool(check(self, [-1, 0, p, k, True, jumped]))
         c = g.k_color[k]
         if self.on_pile < 0:

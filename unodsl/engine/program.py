@@ -93,7 +93,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     program = Program(game, ops, flags)
     tree = v.syntax.tree
     game.diagnostics.extend(v.syntax.diagnostics)
-    game.on_play, game.on_start, game.restriction, game.strict, game.resolve_last = [], [], [], [], []
+    # Per card type: its strict restriction (a play's legality) and its challenge restriction (a play's
+    # honesty, found out by `may challenge`), each a condition's function or None.
+    game.on_play, game.on_start, game.restriction, game.challenge, game.resolve_last = [], [], [], [], []
     for tid, ct in v.cards.items():
         program.checker.current_card = ct
         game.on_play.append(program.compile_effect(tree(ct.on_play), Context("on_play"), f"cards.{ct.id}.on_play"))
@@ -101,9 +103,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
         start = program.compile_effect(tree(start_text), Context("on_start"),
                                          f"cards.{ct.id}.on_start" if ct.on_start else "start.default") if start_text else game.on_play[-1]
         game.on_start.append(start)
-        restriction = program.compile_condition(tree(ct.restriction), Context("condition"))
-        game.restriction.append(restriction.fn if restriction is not None else None)
-        game.strict.append(ct.restriction_check == "strict")
+        for text, table in ((ct.strict, game.restriction), (ct.challenge, game.challenge)):
+            restriction = program.compile_condition(tree(text), Context("condition"))
+            table.append(restriction.fn if restriction is not None else None)
         game.resolve_last.append(ct.last_card == "resolve")
     program.checker.current_card = None
     game.on_deal = program.compile_effect(tree(v.on_deal), Context("setup"), "deal.on_deal")
@@ -144,8 +146,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     knock_out = program.compile_condition(tree(v.eliminate_when), Context("condition"))
     game.eliminate_when = knock_out.fn if knock_out is not None else None
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
-    game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None
-                         and game.strict[game.k_type[k]]}
+    game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None}
     game.jump_in = v.jump_in
     game.stacking = v.stacking != "none"
     game.deck_size = len(game.deck) * game.max_packs      # the most cards a table of this game plays with
@@ -175,7 +176,8 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     plain_ok = (fast and not settles and game.uno_left <= 1 and v.sets is None     # a set's play goes on (sets.py)
                 and game.card_played < 0 and v.uno_false_call is None     # nor does it judge a false call
                 and not game.play_piles)                                   # a plain play goes on the discard pile
-    game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None for t in game.k_type]
+    game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None
+                  and game.challenge[t] is None for t in game.k_type]
     # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
     # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
     # the stack (drawing may run the after-draw event, if there is one).

@@ -158,10 +158,12 @@ def _card(card: CardType, start: int, end: int, variant: Variant, result: CheckR
         facts.append(f"draw {card.draw}")
     parts = [f"**{card.name}** (card type `{card.id}`): " + ", ".join(facts) + "."]
     game = result.game
-    if card.restriction is not None:
-        parts.append(f"restriction ({card.restriction_check}):\n```\n{card.restriction.source.strip()}\n```")
-        if game is not None:
-            parts.append("*Only playable when* " + describe_condition(game, card.restriction) + ".")
+    for check, restriction, words in (("strict", card.strict, "*Only playable when* "),
+                                      ("challenge", card.challenge, "*Legal (a challenge finds out) only when* ")):
+        if restriction is not None:
+            parts.append(f"restriction ({check}):\n```\n{restriction.source.strip()}\n```")
+            if game is not None:
+                parts.append(words + describe_condition(game, restriction) + ".")
     for name, effect in (("on_play", card.on_play), ("on_start", card.on_start)):
         if effect is not None:
             parts.append(f"{name}:\n```\n{effect.source.strip()}\n```")

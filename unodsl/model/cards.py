@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..diagnostics import suggestion_suffix
 from ..source.yaml_tree import Node
-from .variant import MAX_COUNT, CardType, LastCard, Pile, RestrictionCheck, Scoring
+from .variant import MAX_COUNT, CardType, LastCard, Pile, RestrictionCheck, Scoring, Text
 
 _KIND_WORDS = {"bool": "true/false", "int": "number", "color": "color", "string": "string"}
 # What `card.NAME` reads on every card; `attrs:` may not reuse these names (E325).
@@ -162,8 +162,7 @@ class CardSections:
             points=points,
             draw=self.scalar(spec, "draw", 0, int),
             label=self.scalar(spec, "label", "", str),
-            restriction=self.condition(spec, "restriction"),
-            restriction_check=self.mode(spec, "restriction_check", RestrictionCheck.CHALLENGE),
+            **self.restrictions(card_id, spec),
             on_play=self.text(spec, "on_play"),
             on_start=self.text(spec, "on_start"),
             last_card=self.mode(spec, "last_card", LastCard.RESOLVE),
@@ -174,6 +173,25 @@ class CardSections:
             on_stack=self.text(spec, "on_stack"),
             on_stack_if=self.condition(spec, "on_stack_if"),
         )
+
+    def restrictions(self, card_id: str, spec: Node) -> dict[str, Text | None]:
+        """A card's strict and challenge conditions: `restriction: C` is the one `restriction_check` names,
+        `restriction: {strict: C, challenge: D}` one or both (E327: neither, or a restriction_check beside)."""
+        node = self.get(spec, "restriction")
+        if node is None or node.kind != "map":
+            one = self.condition(spec, "restriction")
+            check = self.mode(spec, "restriction_check", RestrictionCheck.CHALLENGE)
+            return {"strict": one if check is RestrictionCheck.STRICT else None,
+                    "challenge": one if check is RestrictionCheck.CHALLENGE else None}
+        check = self.get(spec, "restriction_check")
+        # One inherited from a one-condition restriction (extends:, a house rule) gives way to the keys.
+        if check is not None and check.value is not None and check.path == node.path:
+            self.error(check, "E327", f"'{card_id}' names its restrictions' checks by key (strict:, challenge:): "
+                                      "restriction_check is for a one-condition restriction")
+        if not node.value:
+            self.error(node, "E327", f"'{card_id}' has a restriction with no condition: give strict:, challenge: "
+                                     "or both")
+        return {"strict": self.condition(node, "strict"), "challenge": self.condition(node, "challenge")}
 
     def build_piles(self) -> dict[str, Pile]:
         """The declared piles; `draw` and `discard` name the two every game has (E319)."""

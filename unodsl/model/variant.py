@@ -137,8 +137,11 @@ class CardType:
     points: int | None                         # None means face value
     draw: int                                  # draw penalty size, 0 if none
     label: str                                 # suffix added after the number in card ids
-    restriction: Text | None
-    restriction_check: RestrictionCheck
+    # The card's restrictions: `strict`, a condition it cannot be played without; `challenge`, one it is played
+    # against freely, which a `may challenge` finds out (the play's honesty). `restriction: C` with
+    # `restriction_check` is one of the two; `restriction: {strict: C, challenge: D}` gives both.
+    strict: Text | None
+    challenge: Text | None
     on_play: Text | None
     on_start: Text | None
     last_card: LastCard

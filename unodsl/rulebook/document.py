@@ -304,18 +304,29 @@ class _Rulebook:
             for name, value in ct.attrs.items():
                 shown = ("yes" if value else "no") if isinstance(value, bool) else title(str(value))
                 lines.append(f"Its {title(name)} is {shown}.")
-            cond = describe_condition(self.g, ct.restriction, "condition") if ct.restriction else "always"
-            if cond == "never":
-                lines.append("It can never be played.")
-            elif cond != "always":
-                if ct.restriction_check == "strict":
-                    lines.append(f"You may play it only when {cond}.")
-                else:
-                    lines.append(f"You may play it legally only when {cond}. Nobody checks this when you play "
-                                 f"it, so you may bluff; a challenge finds it out.")
+            lines.extend(self.restriction_lines(ct))
             # What a card does as the last card is said once, under "End of a round".
             self.h(3, f"{ct.name} ({title(ct.side)})" if v.sides else ct.name)
             self.p(" ".join(line for line in lines if line))
+
+    def restriction_lines(self, ct) -> list[str]:
+        """A card's restrictions in words: the strict one it cannot be played without, then the one a
+        challenge checks."""
+        lines = []
+        strict = describe_condition(self.g, ct.strict, "condition") if ct.strict else "always"
+        if strict == "never":
+            return ["It can never be played."]
+        if strict != "always":
+            lines.append(f"You may play it only when {strict}.")
+        bluff = describe_condition(self.g, ct.challenge, "condition") if ct.challenge else "always"
+        if bluff == "never":
+            lines.append("Playing it is never legal. Nobody checks this when you play it, so you may bluff; a "
+                         "challenge finds it out.")
+        elif bluff != "always":
+            also = "also " if lines else ""
+            lines.append(f"You may {also}play it legally only when {bluff}. Nobody checks this when you play it, "
+                         "so you may bluff; a challenge finds it out.")
+        return lines
 
     def named_effects(self) -> None:
         """The procedures the effects run (`do NAME(...)`), each said once: a card names it rather than repeating it."""

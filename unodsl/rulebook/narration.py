@@ -203,7 +203,7 @@ def reason_words(game, seat: int, reason: str) -> str:
         return reason
     name = reason.split(" ")[0]
     if reason.endswith("its restriction does not hold now") and name in game.card_index:
-        restriction = list(game.variant.cards.values())[game.k_type[game.card_index[name]]].restriction
+        restriction = list(game.variant.cards.values())[game.k_type[game.card_index[name]]].strict
         if restriction is not None:
             from .english import describe_condition
             reason = f"{name} may be played only when {describe_condition(game, restriction)}"
