@@ -12,6 +12,7 @@ from ..effects.ast import diagnostic_at
 from ..effects.check import Checker, Context
 from ..effects.layout import DRAWS, PAUSES, PUSHES
 from ..effects.lower import Lowering
+from ..model.variant import DrawnCard, NoPlayable, Scoring, Stacking
 from .matching import match_table
 
 
@@ -148,7 +149,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None}
     game.jump_in = v.jump_in
-    game.stacking = v.stacking != "none"
+    game.stacking = v.stacking is not Stacking.NONE
     game.deck_size = len(game.deck) * game.max_packs      # the most cards a table of this game plays with
     game.max_turns = v.max_turns
     # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
@@ -159,7 +160,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # A catch window that may open for a player who called (uno.catch.wrong) is opened by State's hand-off.
     game.plain_turns = (-1 if v.jump_in or game.turn_start >= 0 or game.blocked or v.uno_wrong_catch is not None
                         else v.max_turns)
-    game.may_keep_drawn = v.drawn_card != "forced"
+    game.may_keep_drawn = v.drawn_card is not DrawnCard.FORCED
     game.uno_enabled = v.uno_enabled
     # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.
     game.uno_hand = v.uno_at + 1 if v.uno_enabled else -1
@@ -168,7 +169,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     fast = game.fast
     # Both paths end a turn without settling it, so neither is taken when an elimination rule must be tested.
     settles = game.eliminate_when is not None
-    game.simple_draw = (fast and v.no_playable == "draw_one" and v.drawn_card != "forbidden"
+    game.simple_draw = (fast and v.no_playable is NoPlayable.DRAW_ONE and v.drawn_card is not DrawnCard.FORBIDDEN
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
@@ -191,7 +192,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     _compile_sets(game, program)
     # A match goes on while its rounds can change a score: the cards left in hand score, or an effect does
     # (`P scores N`). Where nothing can score (scoring.mode none and no such effect), a match is one round.
-    game.rounds_score = v.scoring != "none" or any(isinstance(node, A.Score) for effect in v.syntax.trees.values()
+    game.rounds_score = v.scoring is not Scoring.NONE or any(isinstance(node, A.Score) for effect in v.syntax.trees.values()
                                                    for node in A.walk(effect))
     game.diagnostics.extend(program.checker.diags)
     game.rulings_used = program.checker.rulings_used
