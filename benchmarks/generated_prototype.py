@@ -74,8 +74,8 @@ def _check(game) -> None:
         raise NotCovered("strict restrictions, jump-in or stacking")
     if (game.uno_hand, game.uno_left) not in ((-1, -1), (2, 1)):
         raise NotCovered("UNO called at another hand size than one card")
-    if game.false_calls or game.catch_rules:
-        raise NotCovered("false UNO calls or catch rules (uno.false_call, uno.catch)")
+    if game.false_calls or game.catch_rules or game.out_calls:
+        raise NotCovered("false UNO calls, catch rules or the out call (uno.false_call, uno.catch, uno.out)")
     if not game.may_always_draw or not game.may_keep_drawn or not game.simple_draw:
         raise NotCovered("not classic's turn (may always draw, may keep, one card)")
     if game.after_draw >= 0 or game.turn_draw >= 0 or game.eliminate_when is not None or game.sets is not None:
@@ -86,8 +86,8 @@ def _check(game) -> None:
         raise NotCovered("turn hooks or the play hook (events.turn_start, turn_end, card_played)")
     if not v.start_card or not v.reshuffle or v.blocked is not None or v.packs:
         raise NotCovered("no start card, no reshuffle, a blocked end or packs by player count")
-    if game.play_piles:
-        raise NotCovered("piles played on beside the discard pile (piles: playable)")
+    if game.play_piles or any(pile.deal for pile in v.piles.values()):
+        raise NotCovered("piles played on beside the discard pile, or dealt to (piles: playable, deal)")
 
 
 # The fields a generated effect may leave in a state the fast loop does not continue from.

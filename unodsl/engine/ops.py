@@ -14,7 +14,7 @@ from ..effects import layout as D
 # computes what code may do from them), so the effects package needs nothing from the engine.
 from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
 from ..model.variables import VarType, Visibility
-from ..model.variant import EliminatedCards, ScoreBy
+from ..model.variant import EliminatedCards
 from . import events as E
 from .seats import not_eliminated
 from .variables import shown_value
@@ -563,7 +563,7 @@ def score(st, p: int, n: int) -> None:
     """p scores n points at once: p's own score, or every member of p's team with scoring.by team."""
     if p < 0 or not n:
         return
-    if st.g.variant.score_by is ScoreBy.TEAM:
+    if st.g.variant.score_by == "team":
         team = st.g.team_tables[st.n][0]
         for q in range(st.n):
             if team[q] == team[p]:
