@@ -670,20 +670,7 @@ def take_cards(st, p: int, n: int, source: int) -> None:
     """p takes the top n cards of a pile into their hand (fewer if it runs out); no after-draw event."""
     if p < 0 or st.eliminated[p]:
         return
-    hand = st.hands[p]
-    got = 0
-    watch = st.g.eliminate_when is not None
-    for _ in range(min(n, st.g.deck_size)):
-        k = _take_top(st, source)
-        if k < 0:
-            break
-        hand.append(k)
-        got += 1
-        if watch and st._knocked_out(p):
-            break                               # the card that knocks them out is their last
-    st.steps += got
-    if got:
-        _took(st, p, got, source)
+    _took(st, p, _take_each(st, p, min(n, st.g.deck_size), lambda: _take_top(st, source)), source)
 
 
 @instruction()
@@ -693,33 +680,40 @@ def take_pile(st, p: int, source: int, whole: bool) -> None:
     its top card as a draw does (refilled when empty), or the cards it holds. Not the discard pile (E552)."""
     if p < 0 or st.eliminated[p] or source in (D.DISCARD_PILE, D.NO_PILE):
         return
+    if source == D.DRAW_PILE:                   # drawn as a draw is (engine/chance.py names each card)
+        got = _take_each(st, p, len(st.draw_pile) if whole else 1, st._draw_one)   # an empty pile is refilled
+    else:
+        cards = st.piles[source]
+        got = _take_each(st, p, st.g.deck_size if whole else 1, lambda: cards.pop() if cards else -1)
+        if st.g.pile_playable[source]:
+            g = st.g
+            st.pile_colors[source] = -1 if not cards or g.k_wild[cards[-1]] else g.k_color[cards[-1]]
+    _took(st, p, got, source)
+
+
+def _take_each(st, p: int, count: int, take) -> int:
+    """p takes up to `count` cards into their hand, one `take()` at a time (-1: none left), the card that knocks
+    them out (round.eliminate_when) their last, each a step of the turn's work; how many they took."""
     hand = st.hands[p]
     watch = st.g.eliminate_when is not None
     got = 0
-    drawn = source == D.DRAW_PILE               # drawn as a draw is (engine/chance.py names each card)
-    count = (len(st.draw_pile) if drawn else st.g.deck_size) if whole else 1
     for _ in range(count):
-        if drawn:
-            k = st._draw_one()                  # its top card: an empty draw pile is refilled first
-        else:
-            pile = st.piles[source]
-            k = pile.pop() if pile else -1
+        k = take()
         if k < 0:
             break
         hand.append(k)
         got += 1
         if watch and st._knocked_out(p):
-            break                               # the card that knocks them out is their last
-    if source >= 0 and st.g.pile_playable[source]:
-        g, cards = st.g, st.piles[source]
-        st.pile_colors[source] = -1 if not cards or g.k_wild[cards[-1]] else g.k_color[cards[-1]]
+            break
     st.steps += got
-    if got:
-        _took(st, p, got, source)
+    return got
 
 
 def _took(st, p: int, got: int, source: int) -> None:
-    """After p took `got` cards (the last of their hand) from a pile: the event, then the hand's and cards' watchers."""
+    """After p took `got` cards (the last of their hand) from a pile, if any: the event, then the hand's and cards'
+    watchers."""
+    if not got:
+        return
     if st.events is not None:
         names = st.g.card_names
         st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in st.hands[p][-got:]),
@@ -748,8 +742,7 @@ def take_where(st, fr: list, p: int, n: int, source: int, keep) -> None:
             if watch and st._knocked_out(p):
                 break                           # the card that knocks them out is their last
         at -= 1
-    if got:
-        _took(st, p, got, source)
+    _took(st, p, got, source)
 
 
 @instruction(RESHAPES)
