@@ -229,6 +229,9 @@ class GameChecker:
             assert s.vulnerable or s.callers, f"{at}: a catch window with nobody to catch"
             held = [len(s.hands[v]) for v in s.vulnerable]
             assert held == [g.uno_left] * len(held), f"{at}: catchable players hold {held} (uno.at {g.uno_left})"
+        elif kind == D.WINDOW:
+            # windows: offered to a member in play, first of those still to be offered, with `pass` beside it.
+            assert s.in_play(p) and s.offered[:1] == [p] and g.A_PASS in legal and len(legal) == 2, f"{at}: window"
         elif kind == D.COLOR:
             assert g.variant.colors, f"{at}: a color chosen without colors"
         elif kind == D.CHALLENGE:
@@ -618,6 +621,16 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
                                                                "\"next chooses:\\n  catch: self draws 2\\n  let_go: nothing\""])}
             chosen = [f"{key}: {value}" for key, value in out.items() if rng.random() < 0.7]
             top["uno"]["out"] = "{" + ", ".join(chosen) + "}"
+    if rng.random() < 0.25:
+        # windows: rules invoked at any time between turns (an effect that may ask, a condition that may change).
+        slap = {"who": rng.choice(["all", "others", "opponents"]),
+                "when": rng.choice(["true", "hand(self) > 1", "top is number and top.number < 5"]),
+                "effect": rng.choice(["self draws 1", "next draws 1", "self gives 1 to next", "skip next",
+                                      "\"self chooses:\\n  a: self draws 1\\n  b: next draws 1\""]),
+                "summary": "A slap."}
+        chosen = [f"{key}: {value}" for key, value in slap.items() if key == "effect" or rng.random() < 0.7]
+        top["windows"] = "{slap: {" + ", ".join(chosen) + "}" + (", knock: {effect: self draws 1}}"
+                                                                   if rng.random() < 0.3 else "}")
     if rng.random() < 0.2:
         top["jump_in"] = "{enabled: true, wilds: %s}" % rng.choice(["true", "false"])
     if rng.random() < 0.3:

@@ -107,6 +107,8 @@ class HeuristicBot(Bot):
             return g.A_UNO
         if kind == D.OPTION:
             return view.options_offered()[0]
+        if kind == D.WINDOW:
+            return legal[-1]            # a declared window (windows:) is there to be used: invoke it, not pass
         return legal[0]
 
     @staticmethod

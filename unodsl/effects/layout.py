@@ -53,6 +53,10 @@ DRAWS = "draws"              # draws cards: runs the after-draw event when the v
 SEALED = "sealed"
 PICKS = "picks"
 
+WINDOW = "window"        # invoke a declared window (`windows:`) between turns (`option NAME`), or pass
+# Decision kinds only a variant with windows (windows:) has.
+WINDOW_KINDS = (WINDOW,)
+
 SET = "set"              # go on with the set being played (`play X`), or end it (`done`): turn.sets
 # Decision kinds only a variant with sets (turn.sets) has.
 SET_KINDS = (SET,)

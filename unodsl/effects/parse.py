@@ -621,6 +621,9 @@ def parse_variant(variant: Variant) -> Syntax:
         read(function.value, "condition")
     for text in (variant.turn_start, variant.turn_end, variant.card_played):   # the later events: after the rest
         read(text, "effect")
+    for window in variant.windows.values():
+        read(window.when, "condition")
+        read(window.effect, "effect")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

@@ -50,7 +50,7 @@ class Context:
     """What a piece of effect code may refer to, and where it lives."""
 
     where: str            # on_play | on_start | event | setup | condition | uno_penalty | uno_false_call | uno_catch
-                          # | uno_wrong | uno_out | round_end | turn_draw
+                          # | uno_wrong | uno_out | window | round_end | turn_draw
                           # | match | procedure | set | on_stack
     start_only: bool = False
     procedure: str = ""   # the procedure whose body this is, if one

@@ -46,6 +46,7 @@ FALSE_CALL = "false call"      # player called UNO with a play that did not leav
 ACCUSED_WRONGLY = "accused wrongly"    # other accused player, who had called or was not at uno.at cards: other pays count
 CALLED_OUT = "called out"      # player called uno.out's call with their last card
 FORGOT_OUT = "forgot out"      # player played their last card without uno.out's call: count cards of penalty
+INVOKED = "invoked"            # player invoked the declared window `name` (windows:) between turns
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 STACK_PASSED = "stack passed"  # player turned the draw stack of count cards away to other (an on_stack effect)
@@ -74,7 +75,7 @@ KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGE
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
-         CALLED_OUT, FORGOT_OUT,
+         CALLED_OUT, FORGOT_OUT, INVOKED,
          ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
@@ -167,6 +168,8 @@ def decided(st, action: int) -> None:
             events.append(Event(TARGET, p, action - g.A_TARGET))
     elif kind == D.OPTION:
         events.append(Event(CHOSE, p, name=g.option_names[action - g.A_OPTION]))
+    elif kind == D.WINDOW and action != g.A_PASS:
+        events.append(Event(INVOKED, p, name=g.windows[st.window_at][0]))
     elif kind == D.GIVE and st.pending[3] >= 0:      # an exchange's picks: exchange_finish writes the gifts
         events.append(Event(GAVE, p, st.pending[3], 1, (names[action - g.A_GIVE],)))
     elif kind == D.PUT:

@@ -166,6 +166,13 @@ FIELDS: tuple[Field, ...] = (
       saved_when="g.wrong_catches"),
     F("accusations", "list[int]", ROUND, "[0] * n", "per_seat(integer(0))", PUBLIC,
       "the accusations each seat made this round (uno.catch.limit)", saved_when="g.catch_rules"),
+    # windows: (docs/language.md, windows): the declared window being offered between turns, and to whom still.
+    F("window_at", "int", ROUND, "-1", "integer(-1, lambda ld: len(ld.game.windows) - 1)", PUBLIC,
+      "the declared window (windows:) being offered at this hand-off, by its place in the file; -1 none",
+      saved_when="bool(g.windows)"),
+    F("offered", "list[int]", ROUND, "[]", "window_offered", PUBLIC,
+      "the seats still to be offered the window window_at at this hand-off, in turn order",
+      saved_when="bool(g.windows)"),
     # the stack as a value (issue 29 item 7)
     F("stack_card", "int", ROUND, "-1", "card_kind_or_none", PUBLIC,
       "the card an open stack is answered against (the last that added to it), or -1", saved_when="g.stacking"),

@@ -176,7 +176,8 @@ class Flow:
     def _next_turn(self, seat: int) -> None:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
-        if self.vulnerable or self.uno_askers or self.callers:     # _windows keeps only the hands still at UNO
+        if self.vulnerable or self.uno_askers or self.callers or self.g.windows:     # _windows keeps only the hands
+            # still at UNO, and offers the declared windows (windows:)
             self._windows()
         else:
             self._begin_turn(seat)
@@ -241,12 +242,51 @@ class Flow:
             self.callers = []
         self.window = []
         self.window_kind = ""
+        if self.g.windows and self._offer_window():
+            return
         seat = self.next_player
         if self.eliminated[seat] or not self.hands[seat]:
             # Put out of play during the windows (a penalty's draw event): the turn goes on after them.
             self.turn_from = seat
             seat = self.next_player = self._advance()
         self._begin_turn(seat)
+
+    def _offer_window(self) -> bool:
+        """The declared windows (windows:), in file order, after the UNO calls and the catch window: each member of
+        a window's `who` still in the round, in turn order from the next player, is offered it once while its
+        `when` holds for them (tested as they would be asked). True says a decision is pending; False, every
+        window has been offered, and the next turn may begin."""
+        windows = self.g.windows
+        w = self.window_at
+        if w < 0:
+            w, self.offered = 0, self._window_members(0)
+        while True:
+            test = windows[w][2]
+            offered = self.offered
+            while offered:
+                q = offered[0]
+                if self.in_play(q) and (test is None or test(self, self.g.seat_frames[q])):
+                    self.window_at = w
+                    self.pending = (D.WINDOW, q)
+                    return True
+                offered.pop(0)
+            w += 1
+            if w == len(windows):
+                self.window_at = -1
+                return False
+            self.offered = self._window_members(w)
+
+    def _window_members(self, w: int) -> list[int]:
+        """Who window w is offered to at this hand-off, in turn order from the next player: `all`, `others` (but
+        the player whose turn ends) or `opponents` (others not of their team)."""
+        first, ending = self.next_player, self.current
+        order = [first, *self.players_from(first, False)]      # in_play is tested as each is asked
+        who = self.g.windows[w][1]
+        if who == "all":
+            return order
+        if who == "others":
+            return [q for q in order if q != ending]
+        return [q for q in order if q != ending and not self.same_team(q, ending)]
 
     def _begin_turn(self, p: int) -> None:
         """p's turn begins (at the seat `next_player` names).

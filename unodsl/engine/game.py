@@ -56,7 +56,8 @@ class Game(Tables, Positions):
                  "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs",
                  # uno.false_call and uno.catch (engine/program.py _compile_uno_calls)
                  "false_calls", "false_call_code", "catch_if", "wrong_catches", "wrong_catch_code", "catch_rules",
-                 "out_calls", "out_penalty_code")
+                 "out_calls", "out_penalty_code",
+                 "windows")       # windows: (engine/program.py _compile_windows)
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -86,9 +87,9 @@ class Game(Tables, Positions):
             # played by State's rules until the first card is on it
             self.state_class = ((FastOpenHookState if self.turn_end >= 0 else FastOpenState) if not variant.start_card
                                 else FastHookState if self.turn_end >= 0 else FastState)
-            if self.false_calls or self.out_calls:
+            if self.false_calls or self.out_calls or self.windows:
                 # A call offered with every play, or with the last card (uno.out): FastState's turn lists only the
-                # calls due at uno.at; State's rules play it.
+                # calls due at uno.at; State's rules play it, and offer the declared windows (windows:).
                 self.state_class = State
         self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)

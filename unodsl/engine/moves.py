@@ -200,6 +200,25 @@ class Moves:
     def _legal_uno(self) -> list[int]:
         return list(self.g.fixed_actions[D.UNO])
 
+    def _legal_window(self) -> list[int]:
+        """A declared window (windows:): invoke it (`option NAME`) or pass."""
+        return [self.g.A_PASS, self.g.A_OPTION + self.g.windows[self.window_at][4]]
+
+    def _apply_window(self, a: int) -> None:
+        """q passes, or invokes the window: its effect runs with self = q and settles as any resolution (who is out,
+        whether the round is over); then the window goes on to its next member."""
+        q = self.pending[1]
+        self.pending = None
+        self.offered.pop(0)
+        if a != self.g.A_PASS:
+            self.after = AFTER_WINDOW
+            self._push(self.g.windows[self.window_at][3], q, -1, True, False)
+            if not self._run() or self.over:
+                return
+            self._settle(WINDOWS)
+            return
+        self._windows()
+
     def _legal_option(self) -> list[int]:
         base = self.g.A_OPTION
         return sorted(base + option for option, _ in self.pending[2])
@@ -507,12 +526,12 @@ LEGAL = {
     D.TARGET: Moves._legal_target, D.CHALLENGE: Moves._legal_challenge, D.GIVE: Moves._legal_give,
     D.TRADE: Moves._legal_trade, D.STACK: Moves._legal_stack, D.FORCED: Moves._legal_forced,
     D.JUMP: Moves._legal_jump, D.CATCH: Moves._legal_catch, D.UNO: Moves._legal_uno, D.PUT: Moves._legal_put,
-    D.OPTION: Moves._legal_option,
+    D.OPTION: Moves._legal_option, D.WINDOW: Moves._legal_window,
 }
 APPLY = {
     D.DRAWN: Moves._apply_drawn, D.COLOR: Moves._apply_color,
     D.TARGET: Moves._apply_target, D.CHALLENGE: Moves._apply_challenge, D.GIVE: Moves._apply_give,
     D.TRADE: Moves._apply_trade, D.STACK: Moves._apply_stack, D.FORCED: Moves._apply_forced,
     D.JUMP: Moves._apply_jump, D.CATCH: Moves._apply_catch, D.UNO: Moves._apply_uno, D.PUT: Moves._apply_put,
-    D.OPTION: Moves._apply_option,
+    D.OPTION: Moves._apply_option, D.WINDOW: Moves._apply_window,
 }

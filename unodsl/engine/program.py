@@ -116,6 +116,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.uno_penalty_code = program.compile_effect(tree(v.uno_penalty_effect), Context("uno_penalty"),
                                                    "uno.penalty")
     _compile_uno_calls(game, program)
+    _compile_windows(game, program)
     game.on_round_end = program.compile_effect(tree(v.on_round_end), Context("round_end"), "round.on_end")
     # The turn hooks and the play hook (events.turn_start, turn_end, card_played): -1 where the variant has none.
     game.turn_start = program.compile_effect(tree(v.turn_start), Context("turn_start"), "events.turn_start")
@@ -158,8 +159,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.blocked = v.blocked is not None
     game.reshuffle = v.reshuffle
     # A catch window that may open for a player who called (uno.catch.wrong) is opened by State's hand-off.
+    # A declared window (windows:) is offered by State's hand-off too.
     game.plain_turns = (-1 if v.jump_in or game.turn_start >= 0 or game.blocked or v.uno_wrong_catch is not None
-                        else v.max_turns)
+                        or game.windows else v.max_turns)
     game.may_keep_drawn = v.drawn_card is not DrawnCard.FORCED
     game.uno_enabled = v.uno_enabled
     # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.
@@ -243,6 +245,20 @@ def _compile_uno_calls(game, program: Program) -> None:
     game.out_calls = v.uno_enabled and v.uno_out_call is not None
     game.out_penalty_code = program.compile_effect(tree(v.uno_out_penalty_effect), Context("uno_out"),
                                                   "uno.out.penalty")
+
+
+def _compile_windows(game, program: Program) -> None:
+    """windows: (docs/language.md, windows): per window in file order, (name, who, its `when` predicate or None,
+    its effect's code, its `option NAME` number); Game.windows is () for a variant without any."""
+    v = game.variant
+    tree = v.syntax.tree
+    windows = []
+    for name, window in v.windows.items():
+        when = program.compile_condition(tree(window.when), Context("window"))
+        test = None if window.when is None else when.fn if when is not None else _never
+        code = program.compile_effect(tree(window.effect), Context("window"), f"windows.{name}.effect")
+        windows.append((name, window.who, test, code, game.option_index[name]))
+    game.windows = tuple(windows)
 
 
 def _compile_sets(game, program: Program) -> None:

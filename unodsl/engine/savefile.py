@@ -131,6 +131,7 @@ PENDING = {
     D.PUT: ((integer(1), _pile), True),
     D.OPTION: ((_offered,), True),
     D.SET: ((), False),
+    D.WINDOW: ((), False),
 }
 
 
@@ -189,6 +190,9 @@ def _agrees(kind: str, p: int, ld) -> None:
         raise Bad(f"asks player {p} to pick from their entry in 'hands', which is empty")
     if kind == D.SET and ld.game.sets is None:
         raise Bad("asks to go on with a set, but this variant has no sets (turn.sets)")
+    if kind == D.WINDOW and not (ld.game.windows and got["next_player"] >= 0):
+        raise Bad("offers a declared window between turns, but this variant has none (windows:) or field "
+                  "'next_player' names no next player")
 
 
 def _sealed_agrees(p: int, slot: int, ld) -> None:
@@ -203,6 +207,18 @@ def _sealed_agrees(p: int, slot: int, ld) -> None:
     if not waiting or waiting[0] != p or offered is None or picks is None:
         raise Bad(f"asks player {p} for a sealed choice, but the paused effect's locals say they are not the "
                   "first still to choose")
+
+
+def window_offered(value, ld):
+    """The seats still to be offered the declared window `window_at` (windows:): while a window decision waits,
+    its player is the first of them, and `window_at` names a window."""
+    seats = list_of(seat, distinct=True)(value, ld)
+    pending = ld.got["pending"]
+    if pending is not None and pending[0] == D.WINDOW and (not seats or seats[0] != pending[1]
+                                                          or ld.got["window_at"] < 0):
+        raise Bad(f"must start with player {pending[1]}, whom field 'pending' offers the window "
+                  f"{ld.got['window_at']} (field 'window_at')")
+    return seats
 
 
 def next_player(value, ld):

@@ -48,11 +48,13 @@ def _puts(variant) -> bool:
 
 
 def _option_names(variant) -> tuple[str, ...]:
-    """Every option name of the variant's choices, sorted: the `option NAME` actions it has."""
+    """Every option name of the variant's choices and its windows (`windows:`), sorted: the `option NAME` actions
+    it has."""
+    windows = set(variant.windows)
     if variant.syntax is None:
-        return ()
-    return tuple(sorted({option.name for tree in variant.syntax.trees.values() for node in A.walk(tree)
-                         if isinstance(node, A.Choice) for option in node.options}))
+        return tuple(sorted(windows))
+    return tuple(sorted(windows | {option.name for tree in variant.syntax.trees.values() for node in A.walk(tree)
+                                   if isinstance(node, A.Choice) for option in node.options}))
 
 
 class Tables:

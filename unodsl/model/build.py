@@ -14,7 +14,7 @@ from ..diagnostics import Diagnostic, suggestion_suffix
 from ..source.yaml_tree import Node
 from .cards import CardSections
 from .variables import build_variables
-from .variant import (MAX_CARDS, Conflict, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
+from .variant import (MAX_CARDS, Conflict, Window, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
                       Function, Procedure, Role, RolesGiven, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
                       Variant)
 
@@ -268,6 +268,7 @@ class _Builder(CardSections):
             distributions=self.build_distributions(colors),
             procedures=self.build_procedures(),
             functions=self.build_functions(),
+            windows=self.build_windows(),
             state=state,
             player_state=player_state,
             root=root,
@@ -449,6 +450,15 @@ class _Builder(CardSections):
         """The `functions:` map (effects.check checks the values and calls)."""
         return {name: Function(name, typed, self.condition(spec, "value"), spec)
                 for name, spec, typed in self._named_specs("functions")}
+
+    def build_windows(self) -> dict[str, Window]:
+        """The `windows:` map, in file order (effects.check checks the conditions and effects)."""
+        node = self.get(self.root, "windows")
+        if node is None or node.kind != "map":
+            return {}
+        return {name: Window(name, self.scalar(spec, "who", "others", str), self.condition(spec, "when"),
+                             self.text(spec, "effect"), " ".join(self.scalar(spec, "summary", "", str).split()), spec)
+                for name, spec in node.value.items() if spec.kind == "map"}
 
     def build_conflicts(self) -> dict[str, tuple[Conflict, ...]]:
         out: dict[str, tuple[Conflict, ...]] = {}

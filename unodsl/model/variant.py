@@ -206,6 +206,19 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Window:
+    """A rule players may invoke at any time (`windows:`): offered between turns to each member of `who` for
+    whom `when` holds, as the UNO catch window is; invoking it runs `effect` with self = the invoker."""
+
+    name: str
+    who: str                        # all | others | opponents (of the player whose turn ends)
+    when: Text | None               # None: always
+    effect: Text | None
+    summary: str = ""
+    node: Node | None = None
+
+
+@dataclass(frozen=True)
 class Distribution:
     """A named chance (`distributions:`), read by effects as `random NAME`: values and their weights."""
 
@@ -286,6 +299,7 @@ class Variant:
     distributions: dict[str, Distribution] = field(default_factory=dict)
     procedures: dict[str, Procedure] = field(default_factory=dict)
     functions: dict[str, Function] = field(default_factory=dict)
+    windows: dict[str, Window] = field(default_factory=dict)     # windows: rules invoked at any time, in file order
     # Declared variables (model/variables.py): global ones, and those with one value per player.
     state: dict[str, Variable] = field(default_factory=dict)
     player_state: dict[str, Variable] = field(default_factory=dict)

@@ -30,7 +30,7 @@ class Capabilities:
 
     play_uno: bool      # 'play X uno' (UNO enabled)
     keep: bool          # keep a drawn card (a drawn card is offered and need not be played)
-    pass_: bool         # decline a jump-in, a catch or an UNO call
+    pass_: bool         # decline a jump-in, a catch, an UNO call or a declared window
     challenge: bool     # challenge / accept (a `may challenge` statement)
     uno: bool           # call UNO outside one's own play (UNO enabled)
     colors: bool        # name a color (a `choose color` statement)
@@ -58,6 +58,8 @@ def _effect_texts(variant):
     yield variant.uno_false_call_effect
     yield variant.uno_wrong_catch_effect
     yield variant.uno_out_penalty_effect
+    for window in variant.windows.values():
+        yield window.effect
     yield variant.on_round_end
 
 
@@ -80,7 +82,7 @@ def capabilities(game) -> Capabilities:
     return Capabilities(
         play_uno=uno,
         keep=v.drawn_card not in ("forced", "forbidden"),
-        pass_=bool(v.jump_in) or uno,
+        pass_=bool(v.jump_in) or uno or bool(v.windows),     # windows: invoke or pass
         challenge=_CHALLENGE in rules,
         uno=uno,
         colors=bool(rules & _COLOR) and len(v.colors) > 0,
@@ -100,7 +102,7 @@ class ActionTable:
     Layout, in order: `play K` per card kind, `play K uno` per kind, `draw`, `keep`, `pass`,
     `challenge`, `accept`, `uno`, `done`, `color C` per color, `target +i` per seat offset,
     `catch +i` per offset, `give K` per kind, `trade A B` per ordered pair of distinct kinds, `put K` per kind,
-    `option NAME` per option name of the variant's choices, `play K on PILE` and `play K uno on PILE` per
+    `option NAME` per option name of the variant's choices and windows, `play K on PILE` and `play K uno on PILE` per
     playable pile; each group only where the variant can produce it.
     """
 

@@ -66,6 +66,7 @@ class ObservationEncoder:
         kinds = D.KINDS if game.option_names else tuple(kind for kind in D.KINDS if kind != D.OPTION)
         self.kinds = kinds = kinds + (D.PILE_KINDS if game.has_put else ())
         self.kinds = kinds = kinds + (D.SET_KINDS if game.sets is not None else ())     # turn.sets' decision
+        self.kinds = kinds = kinds + (D.WINDOW_KINDS if game.windows else ())     # windows:' decision
         self.decision_index = {kind: i for i, kind in enumerate(kinds)}
         deck = len(game.deck) * game.max_packs        # deck.packs: the largest table's deck
         per_kind = max(game.deck.count(i) for i in range(k)) * game.max_packs if k else 0

@@ -196,6 +196,7 @@ class _Rulebook:
         self.setup()
         self.turn()
         self.uno()
+        self.windows()
         self.house_rules()
         self.round_end()
         self.scoring()
@@ -484,7 +485,8 @@ class _Rulebook:
         texts = [ct.on_play for ct in self.v.cards.values()] + [ct.on_start for ct in self.v.cards.values()]
         texts += [self.v.start_default, self.v.on_deal, *self.v.event_effects().values(), self.v.turn_draw,
                   self.v.uno_penalty_effect, self.v.on_round_end, self.v.uno_false_call_effect,
-                  self.v.uno_wrong_catch_effect, self.v.uno_out_penalty_effect]
+                  self.v.uno_wrong_catch_effect, self.v.uno_out_penalty_effect,
+                  *(window.effect for window in self.v.windows.values())]
         for text in texts:
             tree = self.v.syntax.tree(text)
             if tree is not None and any(isinstance(node, statement) for node in walk(tree)):
@@ -543,6 +545,24 @@ class _Rulebook:
             items.append(f"When you play your last card, call \"{out}\". If you do not, {cost.rstrip('.')} at once, "
                          f"before the card takes effect, and you do not go out while you hold cards.")
         return items
+
+    def windows(self) -> None:
+        """windows: the rules a player may invoke at any time, each as who may, when, and what it does."""
+        v, g = self.v, self.g
+        if not v.windows:
+            return
+        self.h(2, "At any time")
+        who = {"all": "any player", "others": "any player but the one whose turn just ended",
+               "opponents": "any opponent of the player whose turn just ended"}
+        items = []
+        for name, window in v.windows.items():
+            when = (f", while {describe_condition(g, window.when, 'window').rstrip('.')}" if window.when is not None
+                    else "")
+            does = _said("", g, window.effect, "window") or "nothing happens"
+            lead = f"**{window.summary.rstrip('.')}.** " if window.summary else ""
+            items.append(f"{lead}Between turns, {who[window.who]} may {name.replace('_', ' ')}{when}: "
+                         f"{does.rstrip('.')}. Each may do so once each time play passes.")
+        self.ul(items)
 
     def house_rules(self) -> None:
         v, g = self.v, self.g

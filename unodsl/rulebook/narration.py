@@ -31,6 +31,7 @@ DECISION_HELP = {
     D.PUT: "choose a card to put on the pile",
     D.OPTION: "choose one of the options",
     D.SET: "go on with your set: play another card, or stop (done)",
+    D.WINDOW: "you may use the rule offered now (option NAME), or pass",
 }
 
 
@@ -358,6 +359,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"{_does(e.other, seat, 'call')} {word} for {who}" if e.other >= 0 else f"{_does(q, seat, 'call')} {word}"
     if kind == E.FALSE_CALL:
         return f"{_whose(q, seat)} {_call_word(game)} call is false"
+    if kind == E.INVOKED:
+        return f"{_does(q, seat, 'invoke')} {e.name.replace('_', ' ')}"
     if kind == E.CALLED_OUT:
         return f"{_does(q, seat, 'call')} {_out_word(game)}"
     if kind == E.FORGOT_OUT:

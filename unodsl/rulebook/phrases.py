@@ -60,6 +60,7 @@ _WHO = {
     "uno_catch": (_P("the accused player"), "the card"),
     "uno_wrong": (_P("the wrong accuser"), "the card"),
     "uno_out": (_P("you", True), "the card you played"),
+    "window": (_P("you", True), "the card"),
     "round_end": (_P("the winner"), "the card"),
     "condition": (_P("you", True), "the card"),
     "match": (_P("you", True), "the card"),
