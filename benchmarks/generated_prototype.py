@@ -74,8 +74,9 @@ def _check(game) -> None:
         raise NotCovered("strict restrictions, jump-in or stacking")
     if (game.uno_hand, game.uno_left) not in ((-1, -1), (2, 1)):
         raise NotCovered("UNO called at another hand size than one card")
-    if game.false_calls or game.catch_rules or game.out_calls:
-        raise NotCovered("false UNO calls, catch rules or the out call (uno.false_call, uno.catch, uno.out)")
+    if game.false_calls or game.catch_rules or game.out_calls or game.windows:
+        raise NotCovered("false UNO calls, catch rules, the out call or declared windows (uno.false_call, uno.catch, "
+                         "uno.out, windows:)")
     if not game.may_always_draw or not game.may_keep_drawn or not game.simple_draw:
         raise NotCovered("not classic's turn (may always draw, may keep, one card)")
     if game.after_draw >= 0 or game.turn_draw >= 0 or game.eliminate_when is not None or game.sets is not None:

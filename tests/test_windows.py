@@ -177,3 +177,12 @@ def test_bad_windows_get_located_diagnostics(tmp_path):
     assert [h.split(" ")[1] for h in headers] == ["E203", "E502", "E509"], headers
     assert ":6:10: E203" in headers[0] and "did you mean 'others'" in headers[0]
     assert ":7:16: E502" in headers[1] and "did you mean 'self'" in headers[1]
+
+
+def test_the_generated_prototype_refuses_a_variant_with_windows():
+    """The prototype's loop offers no window between turns: it must hand such a variant back."""
+    import sys
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import generated_prototype as P
+    with pytest.raises(P.NotCovered, match="windows"):
+        P.source_for(unodsl.load(SLAP, fast=True))
