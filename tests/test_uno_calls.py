@@ -391,3 +391,43 @@ def test_the_rulebook_says_the_out_call_and_the_action_space_stays_classic():
     assert 'When you play your last card, call "Last card!". If you do not, you draw 2 cards at once' in text
     # The out call is classic's `play X uno`; only the ruling's choice adds its two options.
     assert game.num_actions == unodsl.load(str(REPO / "variants" / "classic.yaml")).num_actions + 2
+
+
+# --- a false call outside a play (uno.false_call in the catch window)
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_false_call_in_the_catch_window_costs_and_ends_the_callers_part(tmp_path, fast):
+    game = _game(tmp_path, "uno: {false_call: 2}\n", fast)
+    state = _position(game, [["red_1", "red_2"], ["green_1", "green_2", "green_3"], ["yellow_1", "yellow_2"]],
+                      draw_pile=["blue_1", "blue_2"])
+    state.apply("play red_1")                       # p0 at one card without calling: the catch window opens
+    assert state.current_player == 1 and state.legal_actions() == ["uno", "catch 0", "pass"]
+    start = len(state.events)
+    state.apply("uno")                              # p1 holds three: not due, a false call
+    assert state.events[start:start + 3] == [Event(E.CALLED_UNO, 1), Event(E.FALSE_CALL, 1, count=2),
+                                             Event(E.DREW, 1, count=2, cards=("blue_1", "blue_2"))]
+    assert [len(h) for h in state.hands] == [1, 5, 2]
+    assert "p1's UNO call is false: p1 draws 2" in " / ".join(narrate(state.events[start:], 2, game))
+    # p1's part of the window is over: p2 is asked, and p0 (still vulnerable) may yet call late.
+    assert state.current_player == 2 and state.legal_actions() == ["uno", "catch 0", "pass"]
+    state.apply("pass")
+    assert state.current_player == 0 and state.legal_actions() == ["uno", "pass"]
+    state.apply("uno")                              # due: a late call, no false call
+    assert state.decision == "turn" and state.current_player == 1 and state.uno_called[0]
+
+
+def test_without_false_call_no_call_is_offered_to_a_player_not_due(tmp_path):
+    game = _game(tmp_path, "")
+    state = _position(game, [["red_1", "red_2"], ["green_1", "green_2", "green_3"], ["yellow_1", "yellow_2"]])
+    state.apply("play red_1")
+    assert state.current_player == 1 and state.legal_actions() == ["catch 0", "pass"]
+
+
+def test_the_heuristic_bot_never_calls_falsely_in_the_window(tmp_path):
+    game = _game(tmp_path, "uno: {false_call: 2}\n")
+    bot = HeuristicBot(__import__("random").Random(1))
+    for seed in range(8):
+        state = game.new_game(3, seed=seed, record=True)
+        while not state.is_over:
+            state.apply_id(bot.act(state))
+        assert not any(e.kind == E.FALSE_CALL for e in state.events)

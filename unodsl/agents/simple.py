@@ -102,7 +102,13 @@ class HeuristicBot(Bot):
                 # uno.catch.wrong offers every opponent: accuse only a player who is vulnerable (public).
                 vulnerable = view.public["vulnerable"]
                 catches = [a for a in catches if a - g.A_CATCH in vulnerable]
-            return catches[0] if catches else (g.A_UNO if g.A_UNO in legal else g.A_PASS)
+            if catches:
+                return catches[0]
+            # Call late for oneself or a partner, never falsely (uno.false_call offers a call to everyone asked).
+            vulnerable = view.public["vulnerable"]
+            due = view.seat in vulnerable or (g.variant.uno_partner_may_call
+                                              and any(v in view.teammates for v in vulnerable))
+            return g.A_UNO if g.A_UNO in legal and due else g.A_PASS
         if kind == D.UNO:
             return g.A_UNO
         if kind == D.OPTION:

@@ -186,9 +186,11 @@ def decided(st, action: int) -> None:
     elif kind == D.UNO and action == g.A_UNO:
         events.append(Event(CALLED_UNO, p))
     elif kind == D.CATCH and action == g.A_UNO:
-        for v in st.vulnerable:
-            if v == p or st.partner_of(v) == p:
-                events.append(Event(CALLED_UNO, v, p if v != p else -1))
+        called = [v for v in st.vulnerable if v == p or st.partner_of(v) == p]
+        for v in called:
+            events.append(Event(CALLED_UNO, v, p if v != p else -1))
+        if not called:                          # a false call (uno.false_call): the false call event follows
+            events.append(Event(CALLED_UNO, p))
     elif kind == D.CATCH and action != g.A_PASS:
         accused = action - g.A_CATCH
         if accused in st.vulnerable:

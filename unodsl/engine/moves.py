@@ -154,7 +154,7 @@ class Moves:
 
     def _may_catch(self, q: int) -> bool:
         """Whether q has more than `pass` in the catch window: `len(_catch_actions(q)) > 1`, without the list."""
-        if self.g.catch_rules:
+        if self.g.catch_rules or self.g.false_calls:
             return len(self._catch_actions(q)) > 1
         vulnerable = self.vulnerable
         if q in vulnerable:
@@ -180,6 +180,8 @@ class Moves:
         if q in self.vulnerable or (self.g.variant.uno_partner_may_call
                                     and any(self.partner_of(v) == q for v in self.vulnerable)):
             actions.append(self.g.A_UNO)
+        elif self.g.false_calls and self.hands[q]:
+            actions.append(self.g.A_UNO)        # uno.false_call: a call not due, outside a play, is a false call
         return sorted(actions) + [self.g.A_PASS]
 
     def _accusable(self, q: int) -> list[int]:
@@ -437,6 +439,9 @@ class Moves:
             self.window.pop(0)
         elif a == g.A_UNO:
             called = [v for v in self.vulnerable if v == q or self.partner_of(v) == q]
+            if not called:                      # uno.false_call: q is not due to call (nor a partner for one)
+                self._called_falsely(q)
+                return
             for v in called:
                 self.uno_called[v] = True
                 if g.wrong_catches and v not in self.callers:
@@ -465,6 +470,16 @@ class Moves:
             self._settle(WINDOWS)
             return
         self._windows()
+
+    def _called_falsely(self, q: int) -> None:
+        """q called UNO in the catch window without being due (uno.false_call): q pays uno.false_call as after a
+        play, and q's part of this window is over (so no one calls without end)."""
+        self.window.pop(0)
+        self.after = AFTER_WINDOW
+        self._false_call(q)
+        if self.frames and (not self._run() or self.over):
+            return
+        self._settle(WINDOWS)
 
     def _accused_wrongly(self, q: int) -> None:
         """q accused a player who called UNO or is not at uno.at cards (uno.catch.wrong): q draws uno.catch.wrong

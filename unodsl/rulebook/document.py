@@ -525,7 +525,9 @@ class _Rulebook:
             cost = (f"you draw {v.uno_false_call} cards" if v.uno_false_call_effect is None else
                     _said("", g, v.uno_false_call_effect, "uno_false_call") or "nothing happens")
             items.append(f"You may call {word} with any play but your last card; a call when the play does not "
-                         f"leave you {left} is a false call: {cost.rstrip('.')}.")
+                         f"leave you {left} is a false call: {cost.rstrip('.')}. So is a call between turns, while "
+                         f"players may catch, by a player who is not due to call; it also ends their catching "
+                         f"until the next turn.")
         if v.uno_catch_if is not None:
             items.append(f"A player may catch another only when "
                          f"{describe_condition(g, v.uno_catch_if, 'uno_catch').rstrip('.')}.")
