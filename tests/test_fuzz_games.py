@@ -541,6 +541,9 @@ EXTRA_ON_PLAY = [
     "let t = next chooses player all except next\nt draws {N}",
     "let t = {P} chooses player others where hand(player) > {N}\nswap hands with t",
     "next chooses:\n    take:\n        next draws {N}\n    push:\n        next of next draws 1",
+    # a color chosen as a value, the color in play unchanged (issue 29): by self, by any player
+    "let c = {P} chooses color\n{P} draws until drawn.color == c or drawn is wild\nif self holds color c:\n    set color c",
+    "let c = choose color\nnext draws count(cards of self where card.color == c)\nif current == c:\n    skip next",
     # issue 29 item 8: the way hands go round
     "rotate hands left\nif hand(self) > {N}:\n    gather and redeal against the direction of play",
     "reverse\nrotate hands right\ngather and redeal left",

@@ -159,6 +159,10 @@ class ExpressionChecks:
         self.fail(e.span, "E504", "'choose player' can only be used as 'let NAME = choose player GROUP' "
                   "or 'let NAME = P chooses player GROUP'")
 
+    def e_choose_color_value(self, e):
+        self.fail(e.span, "E504", "'choose color' as a value can only be used as 'let NAME = choose color' "
+                  "or 'let NAME = P chooses color'; to change the color in play, write it as a statement")
+
     def e_random_between(self, e):
         self.expect(e.low, INT)
         self.expect(e.high, INT)

@@ -10,6 +10,9 @@ from .procedures import MAX_EXPANDED
 from .types import BOOL, CARDS, CARDS_READ_WHERE_WRITTEN, COLOR, GROUP, INT, MAX_REPEAT, PLAYER, ROUND_OVER_REFUSES, _Broken
 from ..diagnostics import suggestion_suffix
 
+# The values a `let` asks a player for: a decision, refused where nobody decides any more (E514).
+_CHOICES = (A.ChoosePlayer, A.ChooseColorValue)
+
 
 class StatementChecks:
     """The check of each statement, and of the points and round-end effects."""
@@ -63,6 +66,12 @@ class StatementChecks:
             self.expect(s.value.group, GROUP)
             self.checked.types[id(s.value)] = PLAYER
             self.bind(s.name, s, PLAYER)
+            return
+        if isinstance(s.value, A.ChooseColorValue):
+            if s.value.chooser is not None:
+                self.expect(s.value.chooser, PLAYER)
+            self.checked.types[id(s.value)] = COLOR
+            self.bind(s.name, s, COLOR)
             return
         typ = self.expr(s.value)
         if typ == CARDS:
@@ -311,7 +320,7 @@ class StatementChecks:
 
     def _keeps_score(self, s):
         """round.on_end runs once the round is over: nobody decides and nobody draws any more (E514)."""
-        if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, A.ChoosePlayer)):
+        if s.rule in ROUND_OVER_REFUSES or (isinstance(s, A.Let) and isinstance(s.value, _CHOICES)):
             self.fail(s.span, "E514", "the round is over: round.on_end may keep score or move cards, "
                       "but no one decides or draws any more")
         if isinstance(s, A.Call) and (culprit := self._decides_or_draws(s.name)) is not None:
@@ -330,7 +339,7 @@ class StatementChecks:
             tree = syntax.tree(procedures[current].body)
             for node in A.walk(tree) if tree is not None else ():
                 if node.rule in ROUND_OVER_REFUSES or (isinstance(node, A.Let)
-                                                       and isinstance(node.value, A.ChoosePlayer)):
+                                                       and isinstance(node.value, _CHOICES)):
                     return current
                 if isinstance(node, A.Call):
                     todo.append(node.name)

@@ -9,7 +9,7 @@ from . import ast as A
 from . import layout as D
 from .code import _NEVER, _SELF, Op, Value, _branch, _const, _jump, _slot
 from .layout import F_PC, F_SELF
-from .types import GROUP, INT, MAX_REPEAT, NUMBERS, PLAYER, SEATS
+from .types import COLOR, GROUP, INT, MAX_REPEAT, NUMBERS, PLAYER, SEATS
 
 
 class StatementLowering:
@@ -110,6 +110,15 @@ class StatementLowering:
             slot = self.slots[id(s)] = self.new_slot(PLAYER)
             choose = self.low.ops["choose_player"]
             op = self.decision("choose_player", lambda st, fr: choose(st, fr, slot, who(st, fr), group(st, fr)))
+            ops.append(op)
+            self.lives(slot, op, ops, after=2)      # paused just past it, the frame awaits the answer
+            return
+        if isinstance(s.value, A.ChooseColorValue):
+            # A color as a value: the answer goes into NAME's slot, never into the color in play.
+            who = (_SELF if s.value.chooser is None else self.expr(s.value.chooser)).fn
+            slot = self.slots[id(s)] = self.new_slot(COLOR)
+            choose = self.low.ops["choose_color_value"]
+            op = self.decision("choose_color_value", lambda st, fr: choose(st, fr, slot, who(st, fr)))
             ops.append(op)
             self.lives(slot, op, ops, after=2)      # paused just past it, the frame awaits the answer
             return

@@ -497,6 +497,10 @@ class _Builder(Transformer):
         # `choose player G`, or `P chooses player G`: the chooser is written first.
         return A.ChoosePlayer(children[-1], children[0] if len(children) == 2 else None, span=self.span(meta))
 
+    def choose_color_value(self, meta, children):
+        # `choose color`, or `P chooses color`: the chooser is written first.
+        return A.ChooseColorValue(children[0] if children else None, span=self.span(meta))
+
     def comparison(self, meta, children):
         left, op, right = children
         return A.Compare(left, str(op), right, op_span=self.token_span(op), span=self.span(meta))

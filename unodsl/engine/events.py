@@ -26,6 +26,7 @@ SKIPPED = "skipped"            # player lost their turn
 REVERSED = "reversed"          # the direction of play turned around (count: the new direction)
 COLOR = "color"                # the color in play became color (player: who named it, -1 for an effect; color None: no color)
 TARGET = "target"              # player chose other
+CHOSE_COLOR = "chose color"    # player chose color as a value for an effect (`let NAME = P chooses color`), said aloud; the color in play is unchanged
 CHOSE = "chose"                # player chose the option `name` of a choice
 RANDOM = "random"              # player's effect drew count (or color) at random (name: the distribution, if any)
 GAVE = "gave"                  # player gave cards to other (cards: seen by the two of them only)
@@ -76,7 +77,7 @@ KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGE
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
          CALLED_OUT, FORGOT_OUT, INVOKED,
-         ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN)
+         ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN, CHOSE_COLOR)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
@@ -159,7 +160,8 @@ def decided(st, action: int) -> None:
     elif kind == D.STACK and action == g.A_DRAW:
         events.append(Event(STACK_TAKEN, p, count=st.stack))
     elif kind == D.COLOR:
-        events.append(Event(COLOR, p, color=g.variant.colors[action - g.A_COLOR]))
+        # With a slot, a color chosen as a value (ops.choose_color_value): the color in play stays.
+        events.append(Event(CHOSE_COLOR if len(st.pending) == 3 else COLOR, p, color=g.variant.colors[action - g.A_COLOR]))
     elif kind == D.TARGET:
         fr = st.frames[-1]
         if g.code_locals[fr[D.F_CODE]][st.pending[2] - D.F_LOCALS] == D.SEALED:     # a sealed choice's answer

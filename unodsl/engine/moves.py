@@ -315,7 +315,9 @@ class Moves:
         self._play(p, a % k, a >= k)
 
     def _apply_color(self, a: int) -> None:
-        if self.on_pile < 0:
+        if len(self.pending) == 3:                  # a color as a value (`let NAME = P chooses color`): into NAME
+            self.frames[-1][self.pending[2]] = a - self.g.A_COLOR
+        elif self.on_pile < 0:
             self.color = a - self.g.A_COLOR
         else:                                       # the color in play on the playable pile played on
             self.pile_colors[self.on_pile] = a - self.g.A_COLOR

@@ -179,6 +179,17 @@ def choose_color(st, p: int) -> int:
     return D.PAUSE
 
 
+@instruction(PAUSES)
+def choose_color_value(st, fr: list, slot: int, p: int) -> int:
+    """p chooses a color into frame slot `slot`, the color in play unchanged (`let NAME = P chooses color`): a
+    decision. No p (-1), an eliminated one, or a variant without colors: no color (-1) is chosen."""
+    if p < 0 or st.eliminated[p] or not st.g.variant.colors:
+        fr[slot] = -1
+        return 0
+    st.pending = (D.COLOR, p, slot)
+    return D.PAUSE
+
+
 @instruction()
 def set_color(st, c: int) -> None:
     """c becomes the color in play on the pile in play (-1, no color: nothing changes)."""
@@ -780,7 +791,7 @@ def put_cards(st, p: int, n: int, dest: int) -> int:
 
 # The decision each pausing instruction asks for: a saved decision made inside an effect must be one
 # that the instructions of its innermost frame's code can ask (savefile.pending).
-DECIDES = {"choose_color": D.COLOR, "flip_all": D.COLOR, "choose_player": D.TARGET, "give": D.GIVE,
+DECIDES = {"choose_color": D.COLOR, "choose_color_value": D.COLOR, "flip_all": D.COLOR, "choose_player": D.TARGET, "give": D.GIVE,
            "exchange_pick": D.GIVE, "trade": D.TRADE, "must_play": D.FORCED, "must_play_where": D.FORCED,
            "challenge": D.CHALLENGE,
            "choose_option": D.OPTION, "put_cards": D.PUT, "choose_secretly": D.TARGET}

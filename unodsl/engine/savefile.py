@@ -43,6 +43,15 @@ def _slot_of_top(value, ld):
     return integer(D.F_LOCALS, lambda ld: len(fr) - 1)(value, ld)
 
 
+def _color_slot_of_top(value, ld):
+    """The local a color chosen as a value goes into (`let NAME = P chooses color`): one of color's kind."""
+    slot = _slot_of_top(value, ld)
+    kinds = ld.game.code_locals[_top(ld)[D.F_CODE]]
+    if kinds[slot - D.F_LOCALS] != "color":
+        raise Bad(f"is local {slot} of the paused effect, which does not hold a color")
+    return slot
+
+
 def _pc_of_top(value, ld):
     ops = ld.game.codes[_top(ld)[D.F_CODE]][0]
     return integer(0, lambda ld: len(ops))(value, ld)
@@ -133,6 +142,9 @@ PENDING = {
     D.SET: ((), False),
     D.WINDOW: ((), False),
 }
+# A decision with a longer second shape: a color chosen as a value names the local it goes into, and the op
+# that asks it (ops.choose_color_value) is another than the one asking the color in play.
+LONGER = {D.COLOR: ((_color_slot_of_top,), "choose_color_value")}
 
 
 def pending(value, ld):
@@ -150,8 +162,12 @@ def pending(value, ld):
     if not isinstance(kind, str) or kind not in PENDING:
         raise Bad(f"is {show(kind)}, not a kind of decision", (0,))
     rest, in_effect = PENDING[kind]
-    if len(value) != 2 + len(rest):
-        raise Bad(f"a '{kind}' decision has {2 + len(rest)} entries, not {len(value)}")
+    asker = None                                # any instruction asking this kind of decision
+    if kind in LONGER and len(value) == 2 + len(LONGER[kind][0]):
+        rest, asker = LONGER[kind]
+    elif len(value) != 2 + len(rest):
+        longer = f" or {2 + len(LONGER[kind][0])}" if kind in LONGER else ""
+        raise Bad(f"a '{kind}' decision has {2 + len(rest)}{longer} entries, not {len(value)}")
     p = ld.actor = at(1, seat, value[1], ld)
     if ld.got["eliminated"][p]:
         raise Bad(f"asks player {p}, who is eliminated (field 'eliminated'): an eliminated player decides nothing",
@@ -161,7 +177,10 @@ def pending(value, ld):
                                                         else "outside effects, but field 'frames' is not empty"))
     if in_effect:
         code, pc = _top(ld)[D.F_CODE], _top(ld)[D.F_PC]
-        if not any(DECIDES[name] == kind for name in ld.game.code_pauses[code].get(pc, ())):
+        asks = ld.game.code_pauses[code].get(pc, ())
+        if kind in LONGER:                      # the two shapes are asked by different instructions
+            asks = [name for name in asks if (name == LONGER[kind][1]) == (asker is not None)]
+        if not any(DECIDES[name] == kind for name in asks):
             raise Bad(f"is a '{kind}' decision, but the effect paused in the last of field 'frames' (code {code}) "
                       f"asks for no '{kind}' decision where it resumes (pc {pc})", (0,))
     loaded = (kind, p) + tuple(at(i, check, item, ld) for i, (check, item) in enumerate(zip(rest, value[2:]), 2))

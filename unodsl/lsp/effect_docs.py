@@ -41,6 +41,8 @@ DOCS: dict[str, tuple[str, str]] = {
         'P chooses it.'),
     'choose_color_self': ('`choose color`',
         '`self` chooses the current color (a decision; does nothing in a variant without colors).'),
+    'choose_color_value': ('`let NAME = choose color`',
+        '`self` chooses a color as a value (a `color` decision, the same actions), the current color unchanged: NAME is that color wherever a color is read (`drawn.color == NAME`, `set color NAME`, `P holds color NAME`, `card.color == NAME` in a filter). `let NAME = P chooses color` asks P: any player may be asked (language.md 9.3). The color chosen is said aloud, to every seat. No P, an eliminated one, or a variant without colors chooses no color: NAME is none, as `card.color` of a wild.'),
     'choose_player': ('`let NAME = choose player G`',
         '`self` chooses a player of G (a decision, skipped when G has one player; NAME is no player when G is empty). `let NAME = choose player G where COND` offers the players of G for whom COND holds (language.md collections). `let NAME = P chooses player G` (also with `where COND`) asks P instead of `self`: any player may be asked (language.md 9.3); no P, or an eliminated one, chooses no player.'),
     'clear_color': ('`clear color`',

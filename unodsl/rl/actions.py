@@ -17,7 +17,7 @@ from ..effects.ast import walk
 
 # Statements of the effect language that open a decision, by the grammar's rule name.
 _TRADE, _GIVE, _PUT = "trade", {"give", "exchange"}, "put"
-_COLOR = {"choose_color_self", "choose_color_by"}
+_COLOR = {"choose_color_self", "choose_color_by", "choose_color_value"}
 _CHALLENGE = "challenge"
 _CHOOSE_PLAYER = "choose_player"
 _SECRET_CHOICE = "secret_choice"            # a sealed choice: each member chooses a player, never themselves

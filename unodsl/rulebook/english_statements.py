@@ -115,6 +115,12 @@ class StatementEnglish:
             group = self.group(s.value.group)
             self.names[s.name] = _P("the chosen player")
             return _cap(f"{who.verb('choose')} a player from {group}.")
+        if isinstance(s.value, A.ChooseColorValue):
+            who = self.me if s.value.chooser is None else self.player(s.value.chooser)
+            self.names[s.name] = Phrase(f"the {title(s.name)} color")
+            if not self.variant.colors:
+                return None
+            return _cap(f"{who.verb('name')} a color, the {title(s.name)} color; the color in play does not change.")
         if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
             # Drawn once, here: later uses read the name, not another draw.
             self.names[s.name] = Phrase(f"the {title(s.name)}")

@@ -379,6 +379,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"{_does(q, seat, 'name')} {e.color}" if q >= 0 else f"the color is now {e.color}"
     if kind == E.TARGET:
         return f"{_does(q, seat, 'choose')} {other}"
+    if kind == E.CHOSE_COLOR:
+        return f"{_does(q, seat, 'choose')} {e.color} (the color in play stays)"
     if kind == E.CHOSE:
         return f"{_does(q, seat, 'choose')} {e.name.replace('_', ' ')}"
     if kind == E.RANDOM:

@@ -259,6 +259,14 @@ class ChoosePlayer(Expr):
     chooser: Expr | None = None
 
 
+@_rule("choose_color_value")
+class ChooseColorValue(Expr):
+    """A color chosen by `chooser` (None: the effect's owner, `self`), the color in play unchanged:
+    `let NAME = P chooses color`."""
+
+    chooser: Expr | None = None
+
+
 @_rule("var")
 class Var(Expr):
     name: str
