@@ -559,6 +559,13 @@ ROLE_ON_PLAY = [           # a variant declaring the roles lead and rest
     "let t = choose player others where not role of player is lead\nt draws {N}",
     "if count(players where role of player is lead) == 1 and role of self is rest:\n    extra turn",
 ]
+# A pile of each role (a variant declaring the roles lead and rest, and `armory`, per_role).
+ROLE_PILES = [
+    "if count(armory of role of {P}) > 0:\n    {P} takes top of armory of role of {P}\nelse:\n    move {N} cards from draw to armory of lead",
+    "move {N} cards from armory of rest to armory of lead\n{P} takes 1 card from armory of role of {Q} where card is wild",
+    "if count(cards of armory of lead where card.color == current) > 0 or top of armory of role of next.color == current:\n"
+    "    self puts 1 card on armory of role of self\n    {P} takes all of armory of rest",
+]
 EXTRA_TEAMS = [
     "partner of next draws 1",
     "for each p in opponents:\n    p draws 1",
@@ -786,6 +793,12 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
                                                            and rng.random() < 0.5 else "")
         lane += f", deal: {rng.randint(1, 2)}" if rng.random() < 0.3 else ""
         top["piles"] = top["piles"].replace("lane: {count: 2, face: up}", f"lane: {{{lane}}}")
+    # A pile of each role, where _extend declared roles: effects on it, face up or down, dealt (drawn last too).
+    if "roles" in top and rng.random() < 0.5:
+        top["piles"] = (top["piles"][:-1] + f", armory: {{per_role: true, face: {rng.choice(['up', 'down'])}, "
+                        f"deal: {rng.randint(0, 3)}}}}}")
+        card = cards[rng.choice([name for name, keys in cards.items() if "on_play" in keys])]
+        card["on_play"] = card["on_play"] + "\n" + _fill(rng.choice(ROLE_PILES), rng)
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 

@@ -319,7 +319,7 @@ class CollectionChecks:
 
     def e_cards_of(self, e):
         who = e.who
-        if isinstance(who, (A.SeatPile, A.IndexedPile)):       # `cards of stock of P`, `cards of lane 2`
+        if isinstance(who, (A.SeatPile, A.IndexedPile, A.RolePile)):     # `cards of stock of P`, `cards of lane 2`
             self.pile(e, who)
             self.checked.refers[id(e)] = who
             return CARDS

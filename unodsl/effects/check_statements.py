@@ -141,6 +141,20 @@ class StatementChecks:
     def pile(self, s, name) -> None:
         """E502 for a pile that is neither `draw`, `discard` nor declared (`piles:`); E557 for a pile of each player
         named without its owner, or a shared pile named with one (`NAME of P`, A.SeatPile)."""
+        if isinstance(name, A.SeatPile) and getattr(self.v.piles.get(name.name), "per_role", False):
+            self.role_pile(name)
+            return
+        if isinstance(name, A.RolePile):            # `armory of role of P`: the pile of P's role
+            self.expect(name.who, PLAYER)
+            declared = self.v.piles.get(name.name)
+            if declared is None:
+                own = [n for n, pile in self.v.piles.items() if pile.per_role]
+                self.fail(name.span, "E502", f"unknown pile of each role '{name.name}'"
+                          + suggestion_suffix(name.name, own or list(self.v.piles)))
+            elif not declared.per_role:
+                self.fail(name.span, "E557", f"'{name.name}' is not a pile of each role: name it without 'of role "
+                          f"of' ('{name.name}'), or declare it per_role: true")
+            return
         if isinstance(name, A.SeatPile):
             self.expect(name.who, PLAYER)
             declared = self.v.piles.get(name.name)
@@ -167,15 +181,32 @@ class StatementChecks:
         elif name in self.v.piles and self.v.piles[name].per_player:
             self.fail(s.span, "E557", f"'{name}' is each player's own pile: say whose ('{name} of self', "
                       f"'{name} of next')")
+        elif name in self.v.piles and self.v.piles[name].per_role:
+            first = next(iter(self.v.roles), "ROLE")
+            self.fail(s.span, "E557", f"'{name}' is each role's own pile: say which ('{name} of {first}', "
+                      f"'{name} of role of self')")
         elif name in self.v.piles and self.v.piles[name].count:
             self.fail(s.span, "E557", f"'{name}' is an array of {self.v.piles[name].count} piles: say which "
                       f"('{name} 1' to '{name} {self.v.piles[name].count}')")
+
+    def role_pile(self, name: A.SeatPile) -> None:
+        """`armory of captain`: a pile of each role named by a role (E502 for a name that is no role, with a
+        did-you-mean); E557 for one named by a player, whose role says which (`armory of role of P`)."""
+        who, roles = name.who, list(self.v.roles)
+        if isinstance(who, A.Var) and who.name in roles:
+            return
+        if isinstance(who, A.Var) and self.lookup(who.name) is None and self.variable(who.name) is None:
+            self.fail(name.span, "E502", f"unknown role '{who.name}'" + suggestion_suffix(who.name, roles))
+            return
+        self.fail(name.span, "E557", f"'{name.name}' is each role's own pile: name the role ('{name.name} of "
+                  f"{roles[0]}') or a player's role ('{name.name} of role of P')")
 
     def e_seat_pile(self, e):
         self.pile(e, e)
         return CARDS
 
     e_indexed_pile = e_seat_pile
+    e_role_pile = e_seat_pile
 
     def s_move(self, s):
         self.expect(s.count, INT)

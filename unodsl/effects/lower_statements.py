@@ -245,6 +245,15 @@ class StatementLowering:
     def pile(self, name) -> Value:
         """A pile as the pile instructions number it: layout.DRAW_PILE, DISCARD_PILE, or a pile slot's index; `stock
         of P` (A.SeatPile) is P's slot of the pile, found as it runs (layout.NO_PILE when P is no player)."""
+        if isinstance(name, A.SeatPile) and self.g.variant.piles[name.name].per_role:     # `armory of captain`
+            return _const(self.g.pile_base[name.name] + list(self.g.variant.roles).index(name.who.name))
+        if isinstance(name, A.RolePile):            # `armory of role of P`: the slot of P's role, none for nobody
+            base, who = self.g.pile_base[name.name], self.expr(name.who).fn
+
+            def role_pile(st, fr):
+                role = st.role_of(who(st, fr))
+                return base + role if role >= 0 else D.NO_PILE
+            return Value(role_pile)
         if isinstance(name, A.SeatPile):
             base, who = self.g.pile_base[name.name], self.expr(name.who).fn
 
@@ -285,6 +294,7 @@ class StatementLowering:
         return self.pile_cards(e)
 
     e_indexed_pile = e_seat_pile
+    e_role_pile = e_seat_pile
 
     def s_move(self, s, ops):
         ops.append(self.call("move_cards", self.expr(s.count), self.pile(s.source), self.pile(s.dest)))

@@ -70,8 +70,10 @@ class Flow:
             self.dealer = (self.dealer + 1) % n
         self.draw_pile = deck = list(g.deck) * v.packs_for(n)     # deck.packs: a larger table may play more
         start = v.start_card                            # start.card: false turns up no start card
-        # Piles dealt as a round starts (a pile's deal:), a pile of each player only for the seats at the table.
-        pile_deals = [(slot, count) for slot, count in enumerate(g.pile_deal) if count and g.pile_seat[slot] < n]
+        # Piles dealt as a round starts (a pile's deal:), a pile of each player only for the seats at the table, a
+        # pile of each role only for the roles held there.
+        pile_deals = [(slot, count) for slot, count in enumerate(g.pile_deal) if count and g.pile_seat[slot] < n
+                      and (g.pile_role[slot] < 0 or g.pile_role[slot] in self.roles)]
         self._shuffle(deck, v.hand_size * n + start + sum(count for _, count in pile_deals))  # hands, start, piles
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []

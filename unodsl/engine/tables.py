@@ -188,11 +188,16 @@ class Tables:
         # max_players of them (a smaller table leaves the last empty), named `stock of p1`; their count depends on
         # the variant alone, so a save's piles are checked by it. Each slot's table below is by slot.
         # An array of piles (`count: N`) has N slots, `lane 1` to `lane N`.
+        # A pile of each role (`per_role: true`) has one slot per role in roles.names order, `armory of captain`.
+        roles = tuple(self.variant.roles)
         slots = [(name, pile, seat) for name, pile in self.variant.piles.items()
                  for seat in (range(self.max_players) if pile.per_player else
-                              range(-2, -pile.count - 2, -1) if pile.count else (-1,))]
-        self.pile_names = tuple(name if seat == -1 else f"{name} of p{seat}" if seat >= 0 else f"{name} {-seat - 1}"
+                              range(-2, -pile.count - 2, -1) if pile.count else
+                              range(-100, -100 - len(roles), -1) if pile.per_role else (-1,))]
+        self.pile_names = tuple(name if seat == -1 else f"{name} of p{seat}" if seat >= 0 else
+                                f"{name} of {roles[-seat - 100]}" if seat <= -100 else f"{name} {-seat - 1}"
                                 for name, _, seat in slots)
+        self.pile_role = tuple(-seat - 100 if seat <= -100 else -1 for _, _, seat in slots)   # a role's slot: the role
         slots = [(name, pile, max(seat, -1)) for name, pile, seat in slots]
         self.pile_seat = tuple(seat for _, _, seat in slots)          # the slot's owner, -1 a shared pile
         self.pile_deal = tuple(pile.deal for _, pile, _ in slots)     # cards dealt onto it as a round starts

@@ -205,6 +205,8 @@ DOCS: dict[str, tuple[str, str]] = {
         'The player in the seat to P\'s left (seat P + 1) / right (seat P - 1) in **seating order**, whatever the direction of play and whether or not they are still in the round. "The seat after P in seating order, in play or not" is `left of P`; `seat after P` follows the direction of play.'),
     'role_is': ('`role of P is NAME`',
         'P holds the role NAME (language.md roles; E502 for a role the variant does not declare).'),
+    'role_pile': ('`P takes N cards from NAME of role of Q`',
+        "The pile NAME of Q's role (a pile of each role) wherever a pile is named; `NAME of ROLE` names the pile of the role ROLE itself (`armory of captain`)."),
     'rotate_hands': ('`rotate hands`',
         'Every hand passes to the next player in the direction of play / the way WAY says: `left`, `right` (seating order), `in the direction of play`, `against the direction of play`.'),
     'rule_ref': ('`rule.NAME`',

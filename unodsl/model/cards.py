@@ -226,7 +226,23 @@ class CardSections:
                            f"the pile '{name}' is each player's own and an array of {count}: a pile of each player "
                            "is one pile per player")
                 count = 0
-            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal, count)
+            per_role = bool(self.scalar(spec, "per_role", False, bool))
+            if per_role:
+                where = self.get(spec, "per_role") or spec
+                names = self.get(self.get(self.root, "roles"), "names")
+                if names is None or names.kind != "map" or not names.value:
+                    self.error(where, "E371", f"the pile '{name}' is each role's own, but the variant declares no "
+                                              "roles (roles: names:)")
+                    per_role = False
+                else:
+                    other = [key for key, on in (("per_player: true", per_player), (f"count: {count}", count),
+                                                 ("playable: true", playable)) if on]
+                    if other:
+                        self.error(where, "E372", f"the pile '{name}' is each role's own and {other[0]}: a pile of "
+                                                  "each role is one pile per role, not played on (no per_player, "
+                                                  "count or playable)")
+                        per_role = False
+            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal, count, per_role)
         return out
 
     def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:

@@ -170,6 +170,7 @@ class Pile:
     per_player: bool = False                   # each seat has its own pile of this name (`stock of P`)
     deal: int = 0                              # cards dealt onto it (onto each seat's) from the deck as a round starts
     count: int = 0                             # an array of this many piles (`count: N`, named `lane 1` ...), 0 one pile
+    per_role: bool = False                     # each role (roles:) has its own pile of this name (`armory of captain`)
 
 
 @dataclass(frozen=True)

@@ -388,6 +388,12 @@ class _Rulebook:
                 items.append(f"Each player also has a {title(pile.name)} pile of their own, {dealt}, {face}. "
                              f"Cards on it score nothing.")
                 continue
+            if pile.per_role:                           # a pile of each role (`per_role: true`)
+                dealt += " (a role no player holds is dealt none)" if pile.deal else ""
+                article = "an" if pile.name[:1].lower() in "aeiou" else "a"
+                items.append(f"Each role also has {article} {title(pile.name)} pile of its own, {dealt}, {face}. "
+                             f"Cards on it score nothing.")
+                continue
             if pile.count:                              # an array of piles (`count: N`)
                 played = (" Cards are played on each as on the discard pile: each has its own top card and color, a "
                           "card played on one must match them (its first card may be any card), and \"top card\" and "

@@ -440,7 +440,7 @@ class CollectionEnglish:
         d = e.rule
         if d == "cards_of":
             who = e.who
-            if isinstance(who, (A.SeatPile, A.IndexedPile)):
+            if isinstance(who, (A.SeatPile, A.IndexedPile, A.RolePile)):
                 return f"the cards of {self.pile(who)}"
             if isinstance(who, A.Var) and who.name not in self.names and \
                     who.name in ("draw", "discard", *self.variant.piles):

@@ -199,6 +199,11 @@ class StatementEnglish:
     # named piles
 
     def pile(self, name) -> str:
+        declared = self.variant.piles.get(getattr(name, "name", None))
+        if isinstance(name, A.SeatPile) and declared is not None and declared.per_role:   # `armory of captain`
+            return f"the {title(name.who.name)}'s {title(name.name)} pile"
+        if isinstance(name, A.RolePile):                # `armory of role of next`: the next player's role's
+            return f"the {title(name.name)} pile of {self.player(name.who).pos} role"
         if isinstance(name, A.SeatPile):                # a pile of each player: `stock of next`, the next player's
             return f"{self.player(name.who).pos} {title(name.name)} pile"
         if isinstance(name, A.IndexedPile):             # one of an array of piles: `lane 2`, `lane i`

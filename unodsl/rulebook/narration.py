@@ -221,10 +221,12 @@ def _whose(q: int, seat: int) -> str:
 
 def _pile(name: str, seat: int) -> str:
     """A pile by its name in events and observations: "the bank pile", a seat's own "your stock pile" or "p2's
-    stock pile" (a pile of each player, named `stock of p2`)."""
-    pile, of, owner = name.partition(" of p")
-    if of and owner.isdigit():
-        return f"{_whose(int(owner), seat)} {pile} pile"
+    stock pile" (a pile of each player, named `stock of p2`), a role's "the captain's armory pile" (`armory of captain`)."""
+    pile, of, owner = name.partition(" of ")
+    if of and owner[:1] == "p" and owner[1:].isdigit():
+        return f"{_whose(int(owner[1:]), seat)} {pile} pile"
+    if of:
+        return f"the {owner}'s {pile} pile"
     return f"the {name} pile"
 
 

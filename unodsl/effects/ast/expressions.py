@@ -225,9 +225,17 @@ class IndexedPile(Expr):
     index: Expr
 
 
+@_rule("role_pile")
+class RolePile(Expr):
+    """`NAME of role of P`: the pile of P's role of a pile of each role (`per_role: true`), wherever a pile is
+    named; a role's own by its name is a SeatPile whose owner is the role's name (`armory of captain`)."""
+    name: str
+    who: Expr
+
+
 @_rule("pile_count")
 class PileCount(Expr):
-    pile: str | SeatPile | IndexedPile
+    pile: str | SeatPile | IndexedPile | RolePile
 
 
 @_rule("pile_top_attr")
