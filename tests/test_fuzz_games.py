@@ -552,6 +552,8 @@ EXTRA_ON_PLAY = [
     "show hand of next to players where hand(player) > {N}\nnext draws 1",
     "let v = all secretly choose player all\nfor each p in v:\n    p draws {N}",
     "repeat 2:\n    let v = others secretly choose player all where hand(player) > {N}\n    if count(v) > 1:\n        skip next",
+    # a group held by a let, counted by its name (issue 29 item 2)
+    "let g = others except {P}\n{Q} draws count(g) % 3\nfor each p in g:\n    p draws 1",
 ]
 ROLE_ON_PLAY = [           # a variant declaring the roles lead and rest
     "if role of {P} is lead:\n    {P} draws {N}\nelse:\n    skip next",

@@ -236,7 +236,18 @@ class StatementChecks:
         self._pick_where(s)
 
     def e_pile_count(self, e):
+        if isinstance(e.pile, str) and self.lookup(e.pile) is not None:
+            return self._held_count(e)
         self.pile(e, e.pile)
+        return INT
+
+    def _held_count(self, e):
+        """`count(NAME)`, NAME a `let` or `for each` name in scope: the group it holds, even where a pile has the
+        name (as `cards of NAME` reads the player); lower reads `refers` for it."""
+        node, typ = self.lookup(e.pile)
+        if typ != GROUP:
+            self.fail(e.span, "E501", f"count({e.pile}) counts a group of players, but '{e.pile}' holds a {typ}")
+        self.checked.refers[id(e)] = node
         return INT
 
     def e_pile_top_attr(self, e):

@@ -165,7 +165,10 @@ class ExpressionLowering:
         return Value(lambda st, fr: pick(st, fr, name, values, cumulative, colored))
 
     def e_var(self, e):
-        node = self.checked.refers[id(e)]
+        return self.named(self.checked.refers[id(e)])
+
+    def named(self, node) -> Value:
+        """The value of what a name refers to (check's `refers`): a color, a parameter, a variable or a local."""
         if isinstance(node, int):
             return _const(node)                      # a color
         if id(node) in self.args:

@@ -345,6 +345,10 @@ class StatementLowering:
         self.picks.append((ops[-1], keep, 1))
 
     def e_pile_count(self, e):
+        held = self.checked.refers.get(id(e))
+        if held is not None:                         # a group held by a let (check tells it from a pile)
+            group = self.named(held).fn
+            return Value(lambda st, fr: len(group(st, fr)))
         pile = self.pile(e.pile)
         if not pile.is_const or pile.const == D.NO_PILE:
             cards = self.pile_cards(e.pile).fn

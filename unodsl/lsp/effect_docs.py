@@ -178,7 +178,7 @@ DOCS: dict[str, tuple[str, str]] = {
     'penalty': ('`P draws N and loses turn`',
         'The draw penalty: P draws N and is skipped. With stacking on and P holding an answer, the penalty is added to the stack and passed to P to answer instead (language.md 9.6); a penalty of no cards with no stack pending has nothing to stack, and is a plain skip.'),
     'pile_count': ('`count(PILE)`',
-        '(number) The cards in a pile: `draw`, `discard` or a declared one (language.md piles).'),
+        "(number) The cards in a pile: `draw`, `discard` or a declared one (language.md piles). `count(NAME)` with NAME a `let` name holding a group counts that group's players, even where a pile has the name (language.md collections)."),
     'pile_top_attr': ('`top of PILE.NAME`',
         '(as `card.`) An attribute of a pile\'s top card (`top of bank.number`, `top of draw.color`), whatever its face; with the pile empty, what `card.` reads with no card (-1, `""`, an attribute\'s zero).'),
     'player_count': ('`players`',

@@ -77,6 +77,8 @@ class ExpressionEnglish:
         if d in ("agg_sum", "agg_max", "agg_min"):
             return self.aggregate(e)
         if d == "pile_count":
+            if self.held(e):
+                return f"the number of {self.group(A.Var(e.pile, span=e.span))}"
             return f"the number of cards in {self.pile(e.pile)}"
         if d == "binop":
             word = _BINOP_WORDS[e.op]
@@ -107,6 +109,10 @@ class ExpressionEnglish:
                 return self.num(inner)
             return f"({self.num(inner)})"
         return self.num(e)
+
+    def held(self, e: A.PileCount) -> bool:
+        """Whether `count(NAME)` counts a group held by a `let` (a name in scope wins over a pile's)."""
+        return isinstance(e.pile, str) and e.pile in self.names
 
     def bound(self, e):
         """The expression a `let` name stands for (the expression itself when it is not a name)."""

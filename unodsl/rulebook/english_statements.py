@@ -218,7 +218,8 @@ class StatementEnglish:
         return {"draw": "the draw pile", "discard": "the discard pile"}.get(name, f"the {title(name)} pile")
 
     def s_move(self, s):
-        if isinstance(s.count, A.PileCount) and s.count.pile == s.source and s.source != "discard":
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.source and s.source != "discard" \
+                and not self.held(s.count):
             return _cap(f"every card of {self.pile(s.source)} moves to {self.pile(s.dest)}"
                         + (" (under its top card)." if s.dest == "discard" else "."))
         under = " (under its top card)" if s.dest == "discard" else ""
@@ -229,7 +230,8 @@ class StatementEnglish:
 
     def s_take(self, s):
         who = self.player(s.who)
-        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and not self._played_on(s.pile):
+        if isinstance(s.count, A.PileCount) and s.count.pile == s.pile and not self._played_on(s.pile) \
+                and not self.held(s.count):
             return _cap(f"{who.verb('take')} every card of {self.pile(s.pile)} into {who.their} hand.")
         source = "from under the top card of the discard pile" if s.pile == "discard" else \
             f"from the top of {self.pile(s.pile)}"
