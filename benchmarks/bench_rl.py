@@ -1,7 +1,8 @@
 """Steps per second: random legal actions through the raw API, the PettingZoo AEC env and GymSeat,
 and RLCard's UNO environment loop (`env.run`, random agents; 2 players, its only table) beside them;
 the memory an AEC env holds (tracemalloc over `--envs` envs of one Game, each reset and stepped 20 times;
-the tables they share, built once per Game, apart); then the OpenSpiel game with and without chance nodes (player steps per second, chance outcomes
+the tables they share, built once per variant, apart; then over envs each given a Game of its own, and envs
+made from the file); then the OpenSpiel game with and without chance nodes (player steps per second, chance outcomes
 drawn by their probabilities; `--openspiel-games`, 0 to leave it out).
 
 RLCard runs in its own venv (`benchmarks/.rlcard-venv`, built by rlcard_bench.py on first use);
@@ -11,6 +12,7 @@ RLCard runs in its own venv (`benchmarks/.rlcard-venv`, built by rlcard_bench.py
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import subprocess
@@ -61,14 +63,17 @@ def aec(game, players: int, games: int, floor: bool = False) -> tuple[int, float
     return steps, time.perf_counter() - start
 
 
-def env_memory(variant: str, players: int, envs: int, steps: int = 20) -> tuple[float, float]:
-    """(KiB per AEC env, KiB of the tables the envs of one Game share), by tracemalloc: the first env of a
-    fresh Game builds the shared tables, then `envs` more are made, each reset and stepped `steps` times."""
-    game = unodsl.load(variant)
+def env_memory(variant: str, players: int, envs: int, steps: int = 20, source: str = "game") -> tuple[float, float]:
+    """(KiB per AEC env, KiB of the tables the envs of one variant share), by tracemalloc: the first env builds
+    the shared tables, then `envs` more are made, each reset and stepped `steps` times. `source`: each env
+    made from one loaded Game ("game"), from a Game loaded for it ("load": the same rules, another Game object)
+    or from the file itself ("file", as `rl.env(path)`)."""
+    game = unodsl.load(variant) if source == "game" else None
     rng = random.Random(1)
 
     def make(seed: int):
-        env = rl.env(game, num_players=players)
+        given = game if source == "game" else unodsl.load(variant) if source == "load" else variant
+        env = rl.env(given, num_players=players)
         env.reset(seed=seed)
         for _, agent in zip(range(steps), env.agent_iter()):
             obs, _, term, trunc, _ = env.last()
@@ -78,12 +83,15 @@ def env_memory(variant: str, players: int, envs: int, steps: int = 20) -> tuple[
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[int(rng.random() * len(legal))]))
         return env
+    gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     kept = [make(0)]
+    gc.collect()
     shared = tracemalloc.get_traced_memory()[0] - before
     start = tracemalloc.get_traced_memory()[0]
     kept += [make(seed) for seed in range(1, envs + 1)]
+    gc.collect()
     per_env = (tracemalloc.get_traced_memory()[0] - start) / envs
     tracemalloc.stop()
     del kept
@@ -177,7 +185,14 @@ def main() -> None:
     if args.envs:
         per_env, shared = env_memory(args.variant, args.players, args.envs)
         print(f"  memory of an AEC env (tracemalloc, {args.envs} envs of one Game, each reset and stepped 20 times): "
-              f"{per_env:.1f} KiB per env; the tables they share, once per Game: {shared:.0f} KiB")
+              f"{per_env:.1f} KiB per env; the tables they share, once per variant: {shared:.0f} KiB")
+        # Envs that do not share a Game object: the tables are shared by the variant's content (rl/tables.py),
+        # and envs made from the file share the compiled Game too. Fewer envs: each loads the variant.
+        few = min(args.envs, 10)
+        for source, how in (("load", "each with a Game of its own (unodsl.load per env)"),
+                            ("file", "each made from the file (rl.env(path))")):
+            per_env, _ = env_memory(args.variant, args.players, few, source=source)
+            print(f"  memory of an AEC env, {few} envs {how}: {per_env:.1f} KiB per env")
     if args.openspiel_games:
         try:
             import pyspiel  # noqa: F401

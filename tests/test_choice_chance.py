@@ -152,7 +152,7 @@ def test_the_rl_action_table_names_options_only_where_the_variant_has_them():
     from unodsl.rl.observation import ObservationEncoder
     classic, roulette = unodsl.load("variants/classic.yaml"), unodsl.load(ROULETTE)
     assert not [label for label in ActionTable(classic, 3).labels if label.startswith("option")]
-    assert ActionTable(roulette, 3).labels[-2:] == ["option pass", "option spin"]
+    assert ActionTable(roulette, 3).labels[-2:] == ("option pass", "option spin")
     assert D.OPTION not in ObservationEncoder(classic, 3).kinds
     assert D.OPTION in ObservationEncoder(roulette, 3).kinds
 

@@ -104,7 +104,7 @@ def test_action_space_size_is_frozen(path, n):
 def test_classic_action_table_has_no_trades_targets_or_gives():
     table = rl.ActionTable(game("variants/classic.yaml"), 4)
     assert not any(label.startswith(("trade", "give", "target", "done")) for label in table.labels)
-    assert table.labels[:2] == ["play red_0", "play red_1"]
+    assert table.labels[:2] == ("play red_0", "play red_1")        # a tuple: the table is shared, immutable
     assert [label for label in table.labels if not label.startswith("play")] == [
         "draw", "keep", "pass", "challenge", "accept", "uno", "color red", "color yellow", "color green",
         "color blue", "catch +1", "catch +2", "catch +3"]
@@ -390,7 +390,7 @@ def test_docs_rl_examples_run(index, monkeypatch, capsys):
     exec(compile(blocks[index], f"docs/rl.md example {index + 1}", "exec"), {})
 
 
-# --- the per-variant tables are shared by the environments of one Game
+# --- the per-variant tables are shared by the environments of one variant (rl/tables.py)
 
 
 def _play(env, seed: int, steps: int) -> list:
@@ -418,8 +418,82 @@ def test_environments_of_one_game_share_its_tables_and_keep_their_own_views():
     assert not {id(v) for v in a.encoder._views} & {id(v) for v in b.encoder._views}
     assert four.actions is not a.actions and four.encoder.fields is not a.encoder.fields
     assert rl.GymSeat(g, opponents=["random"]).actions is a.actions
-    # Another Game of the same file builds its own.
-    assert rl.env(unodsl.load("variants/classic.yaml"), num_players=2).actions is not a.actions
+
+
+def test_games_of_the_same_rules_share_the_tables_and_envs_from_a_file_share_the_game():
+    g, again = unodsl.load("variants/classic.yaml"), unodsl.load("variants/classic.yaml")
+    assert g is not again
+    a, b = rl.env(g, num_players=2), rl.env(again, num_players=2)
+    assert a.actions is b.actions and a._action_strings is b._action_strings and a.encoder.low is b.encoder.low
+    assert a.encoder.game is g and b.encoder.game is again      # each encoder names its own Game
+    # From a file (or a shipped name), every env of the same rules and mode plays the one compiled Game.
+    c, d = rl.env("variants/classic.yaml", num_players=2), rl.env("classic", num_players=2)
+    assert c.game is d.game and c.actions is a.actions and rl.GymSeat("classic", opponents=["random"]).game is c.game
+    assert rl.parallel_env("classic", num_players=2).game is c.game
+    # The reference mode compiles its own Game; the tables are the same.
+    reference = unodsl.load("variants/classic.yaml", fast=False)
+    assert rl.env(reference, num_players=2).actions is a.actions
+
+
+def test_environments_of_other_rules_do_not_share():
+    classic = rl.env("classic", num_players=2)
+    others = [rl.env("flip", num_players=2), rl.env("variants/house-rules/stacking-mattel.yaml", num_players=2),
+              rl.env(unodsl.load("classic", include=["seven-o"]), num_players=2),
+              rl.env(unodsl.load("classic", rulings={"two_player_reverse_is_skip": False}), num_players=2)]
+    for env in others:
+        assert env.game is not classic.game and env.game.digest != classic.game.digest
+        assert env.actions is not classic.actions and env._action_strings is not classic._action_strings
+        assert env.encoder.fields is not classic.encoder.fields and env.encoder.low is not classic.encoder.low
+    assert len({id(env.actions) for env in others}) == len(others)
+
+
+def test_the_shared_tables_are_read_only():
+    a, b = rl.env("classic", num_players=2), rl.env("classic", num_players=2)
+    before = (list(b.actions.labels), b.encoder.low.copy(), b.encoder.high.copy(), list(b._action_strings))
+    with pytest.raises(ValueError):
+        a.encoder.low[0] = 5.0
+    with pytest.raises(ValueError):
+        a.encoder.high[:] = 0.0
+    with pytest.raises(TypeError):
+        a.actions.labels[0] = "play anything"
+    with pytest.raises(TypeError):
+        a.actions.engine_of[0][0] = 7
+    with pytest.raises(TypeError):
+        a.actions.rl_of[0][0] = 7
+    with pytest.raises(TypeError):
+        a.actions.index["draw"] = 0
+    with pytest.raises(TypeError):
+        a._action_strings[0] = "play anything"
+    with pytest.raises((TypeError, AttributeError)):
+        a.encoder.fields.append(a.encoder.fields[0])
+    with pytest.raises(TypeError):
+        a.encoder.offset["hand"] = 3
+    with pytest.raises(TypeError):
+        a.encoder._hand_at[0] = 3
+    assert (list(b.actions.labels), list(b._action_strings)) == (before[0], before[3])
+    assert (b.encoder.low == before[1]).all() and (b.encoder.high == before[2]).all()
+    # An observation is the env's own array: changing it changes no table and no other env's next observation.
+    a.reset(seed=1)
+    b.reset(seed=1)
+    obs = a.observe(a.agent_selection)
+    obs["observation"][:] = 99.0
+    obs["action_mask"][:] = 1
+    assert (b.observe(b.agent_selection)["observation"] != 99.0).any()
+    assert (a.observe(a.agent_selection)["observation"] == b.observe(b.agent_selection)["observation"]).all()
+
+
+def test_the_tables_of_a_variant_go_with_its_last_game():
+    import gc
+    import weakref
+
+    from unodsl.rl import tables
+    g = unodsl.load("variants/tiny.yaml")
+    rl.env(g, num_players=2)
+    held = weakref.ref(tables.tables_of(g))
+    assert tables.tables_of(unodsl.load("variants/tiny.yaml")) is held()
+    del g
+    gc.collect()
+    assert held() is None
 
 
 def test_environments_of_one_game_played_in_turn_see_what_each_sees_alone():

@@ -10,10 +10,12 @@ serves every seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
 from ..effects.ast import walk
+from .tables import shared
 
 # Statements of the effect language that open a decision, by the grammar's rule name.
 _TRADE, _GIVE, _PUT = "trade", {"give", "exchange"}, "put"
@@ -107,7 +109,6 @@ class ActionTable:
     """
 
     def __init__(self, game, num_players: int):
-        self.game = game
         self.num_players = n = num_players
         self.caps = caps = capabilities(game)
         k = game.num_kinds
@@ -164,16 +165,18 @@ class ActionTable:
             if caps.play_uno:
                 for i in range(k):
                     fixed(f"play {names[i]} uno on {where}")
-        self.labels = [r[0] for r in rows]
+        # Immutable, as the tables are shared by every environment of the variant (rl/tables.py).
+        self.labels: tuple[str, ...] = tuple(r[0] for r in rows)
         self.size = len(rows)
         # engine_of[seat][rl id] and rl_of[seat][engine id], built once per seat.
-        self.engine_of: list[list[int]] = []
-        self.rl_of: list[dict[int, int]] = []
+        engine_of, rl_of = [], []
         for seat in range(n):
-            row = [eid if off is None else base + (seat + off) % n for _, eid, off, base in rows]
-            self.engine_of.append(row)
-            self.rl_of.append({e: i for i, e in enumerate(row)})
-        self.index = {label: i for i, label in enumerate(self.labels)}
+            row = tuple(eid if off is None else base + (seat + off) % n for _, eid, off, base in rows)
+            engine_of.append(row)
+            rl_of.append(MappingProxyType({e: i for i, e in enumerate(row)}))
+        self.engine_of: tuple[tuple[int, ...], ...] = tuple(engine_of)
+        self.rl_of: tuple[MappingProxyType, ...] = tuple(rl_of)
+        self.index = MappingProxyType({label: i for i, label in enumerate(self.labels)})
 
     def to_engine(self, action: int, seat: int) -> int:
         """Return the engine id of RL action `action` taken by `seat`."""
@@ -198,22 +201,15 @@ class ActionTable:
 
 
 def action_table(game, num_players: int) -> ActionTable:
-    """The ActionTable of `game` at `num_players`, built once per Game and shared by every environment
-    of it (a table is never changed after it is built)."""
-    key = (ActionTable, num_players)
-    table = game.adapter_cache.get(key)
-    if table is None:
-        table = game.adapter_cache[key] = ActionTable(game, num_players)
-    return table
+    """The ActionTable of `game`'s variant at `num_players`, built once per variant and shared by every
+    environment of it (rl/tables.py; a table is never changed after it is built)."""
+    return shared(game, (ActionTable, num_players), lambda: ActionTable(game, num_players))
 
 
-def action_strings(game) -> list[str]:
-    """The engine's action strings of `game` by engine id, made once per Game and shared (never changed):
+def action_strings(game) -> tuple[str, ...]:
+    """The engine's action strings of `game` by engine id, made once per variant and shared (a tuple):
     the environments' infos list them at every step."""
-    strings = game.adapter_cache.get(action_strings)
-    if strings is None:
-        strings = game.adapter_cache[action_strings] = [game.action_to_string(e) for e in range(game.num_actions)]
-    return strings
+    return shared(game, action_strings, lambda: tuple(game.action_to_string(e) for e in range(game.num_actions)))
 
 
 class LegalIds:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 from gymnasium import spaces
@@ -11,16 +10,9 @@ from pettingzoo import AECEnv
 
 from .actions import LegalIds, action_strings, action_table
 from .observation import ObservationEncoder
+from .tables import load_game
 
 REWARDS = ("win", "points")
-
-
-def load_game(variant):
-    """A compiled Game from a path, or the Game itself."""
-    if isinstance(variant, (str, Path)):
-        from .. import load
-        return load(variant)
-    return variant
 
 
 class IllegalActionError(ValueError):
@@ -45,7 +37,7 @@ class UnoEnv(AECEnv):
         self.max_turns = max_turns
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.actions = action_table(game, n)          # shared by the environments of this Game
+        self.actions = action_table(game, n)          # shared by the environments of this variant
         self._engine_of = self.actions.engine_of        # [seat][rl id], one row of actions.size per seat
         self.encoder = ObservationEncoder(game, n, full_state=full_state)
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -60,7 +52,7 @@ class UnoEnv(AECEnv):
         self._seeds = random.Random()
         self._legal = LegalIds()
         self._deciding = None           # the agent whose infos name its decision, if any
-        # The engine's action strings by id, once per Game: infos list them at every step.
+        # The engine's action strings by id, once per variant: infos list them at every step.
         self._action_strings = action_strings(game)
         self._string_of = self._action_strings.__getitem__
 

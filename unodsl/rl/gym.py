@@ -10,8 +10,9 @@ from gymnasium import spaces
 
 from ..agents.bots import make_bot
 from .actions import LegalIds, action_strings, action_table
-from .aec import REWARDS, IllegalActionError, load_game, win_rewards
+from .aec import REWARDS, IllegalActionError, win_rewards
 from .observation import ObservationEncoder
+from .tables import load_game
 
 
 class GymSeat(gym.Env):
@@ -44,7 +45,7 @@ class GymSeat(gym.Env):
         self.max_turns = max_turns
         self.reward_kind = reward
         self.render_mode = render_mode
-        self.actions = action_table(game, n)          # shared by the environments of this Game
+        self.actions = action_table(game, n)          # shared by the environments of this variant
         self.encoder = ObservationEncoder(game, n, full_state=full_state)
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.actions.size)

@@ -13,11 +13,13 @@ reading of `State.observation` over random games of every shipped variant, in bo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
 from ..effects import layout as D
 from ..model.variables import VarType, Visibility
+from .tables import shared
 
 
 @dataclass(frozen=True)
@@ -41,20 +43,16 @@ class ObservationEncoder:
     """
 
     def __init__(self, game, num_players: int, full_state: bool = False):
-        # The layout (fields, bounds, positions) depends on the Game and the table alone: laid out once per
-        # Game and shared by every encoder of it (never changed after); each encoder has its own views.
-        key = (ObservationEncoder, num_players, full_state)
-        layout = game.adapter_cache.get(key)
-        if layout is None:
-            self._lay_out(game, num_players, full_state)
-            game.adapter_cache[key] = dict(vars(self))
-        else:
-            self.__dict__.update(layout)
+        # The layout (fields, bounds, positions) depends on the variant and the table alone: laid out once per
+        # variant and shared by every encoder of it (rl/tables.py), immutable; each encoder has its own views.
+        layout = shared(game, (ObservationEncoder, num_players, full_state),
+                        lambda: _lay_out(ObservationEncoder.__new__(ObservationEncoder), game, num_players, full_state))
+        self.__dict__.update(layout.copy())      # a dict: copied whole, at its size
+        self.game = game
         self._views = [_SeatView(self.size, self._spare, num_players) for _ in range(num_players)]
 
     def _lay_out(self, game, num_players: int, full_state: bool) -> None:
-        """Compute the layout: every attribute but the views."""
-        self.game = game
+        """Compute the layout: every attribute but the game and the views."""
         self.n = n = num_players
         self.full_state = full_state
         k = game.num_kinds
@@ -303,6 +301,24 @@ class ObservationEncoder:
         width = max(14, *(len(f.name) for f in self.fields))
         return [f"{f.start:5d}..{f.start + f.size - 1:<5d} {f.name:<{width}} [{f.low:g}, {f.high:g}]  {f.meaning}"
                 for f in self.fields if f.size]
+
+
+def _lay_out(blank: ObservationEncoder, game, num_players: int, full_state: bool) -> MappingProxyType:
+    """The attributes of an encoder's layout, frozen: lists as tuples, dicts as read-only mappings, arrays
+    read-only (every encoder of the variant reads them)."""
+    blank._lay_out(game, num_players, full_state)
+    return MappingProxyType({name: _frozen(value) for name, value in vars(blank).items()})
+
+
+def _frozen(value):
+    """`value` made immutable, all the way down (tuples, read-only mappings and arrays)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(x) for x in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(x) for k, x in value.items()})
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    return value
 
 
 def _play_pile_blocks(game) -> list[tuple]:

@@ -23,9 +23,10 @@ import pyspiel
 from ..engine import State
 from ..engine.chance import NeedChance, as_chance, chance_state, chance_width
 from .actions import ActionTable
-from .aec import load_game, win_rewards
+from .aec import win_rewards
 from .observation import ObservationEncoder
 from .resample import resample_hidden
+from .tables import load_game
 
 
 def register(variant_path, num_players: int = 2, max_turns: int = 1000, short_name: str | None = None,
