@@ -423,7 +423,8 @@ SETS = [("card.type == top.type and card.number == top.number", None), ("true", 
         ('set.first.kind == "number" and set.sum + card.number <= set.base.number', "set.sum == set.base.number")]
 # Declared in every template variant: the ON_PLAY entries above use them.
 VARIABLES = {"state": {"heat": "{type: int, min: -9, max: 9}", "mode": "{type: enum, values: [a, b], reset: match}"},
-             "player_state": {"mark": "{type: bool, visibility: private}", "hue": "{type: color}"}}
+             "player_state": {"mark": "{type: bool, visibility: private}", "hue": "{type: color}",
+                              "bet": "{type: int, min: 0, max: 5}"}}
 AFTER_DRAW = [
     "if hand(self) < {N}:\n    let p = choose player others\n    p draws 1",
     "let p = choose player others\nif hand(p) < 6:\n    p draws 1",
@@ -554,6 +555,11 @@ EXTRA_ON_PLAY = [
     "repeat 2:\n    let v = others secretly choose player all where hand(player) > {N}\n    if count(v) > 1:\n        skip next",
     # a group held by a let, counted by its name (issue 29 item 2)
     "let g = others except {P}\n{Q} draws count(g) % 3\nfor each p in g:\n    p draws 1",
+    # number choices (issue 29 item 5): public, and sealed into a per-player variable (bids)
+    "let n = {P} chooses number from 0 to {N}\n{P} draws n",
+    "let n = choose number from 1 to (hand(self) + 1)\nnext draws n\nset heat = n",
+    "all secretly choose number from 0 to {N} into bet\nfor each p in all where bet of player == max(bet of player over all):\n    p draws 1",
+    "repeat 2:\n    others secretly choose number from hand(self) to 3 into bet\n    if bet of next > 1:\n        skip next",
 ]
 ROLE_ON_PLAY = [           # a variant declaring the roles lead and rest
     "if role of {P} is lead:\n    {P} draws {N}\nelse:\n    skip next",

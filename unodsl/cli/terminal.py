@@ -279,7 +279,8 @@ def play_terminal(game: Game, players: int, seat: int, bots: str, seed: int, mat
 
 
 # The events of a decision that the echo of the human's own move ("you: play red_7") says already.
-_ECHOED = (E.PLAYED, E.JUMPED, E.CALLED_UNO, E.KEPT, E.COLOR, E.CHOSE_COLOR, E.TARGET, E.CHOSE)
+_ECHOED = (E.PLAYED, E.JUMPED, E.CALLED_UNO, E.KEPT, E.COLOR, E.CHOSE_COLOR, E.TARGET, E.CHOSE, E.CHOSE_NUMBER,
+           E.NUMBER_SECRETLY)
 
 
 def _echoed(events: list, seat: int) -> int:

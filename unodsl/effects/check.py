@@ -102,8 +102,8 @@ class Checker:
                     unit.error(node.span, "E533", "a function cannot draw at random (it may be read any number "
                                "of times, in conditions too); draw in an effect and pass the value")
                     break
-                if isinstance(node, (A.ChoosePlayer, A.ChooseColorValue)):
-                    unit.error(node.span, "E505", "a function cannot choose or bind players or colors")
+                if isinstance(node, (A.ChoosePlayer, A.ChooseColorValue, A.ChooseNumber)):
+                    unit.error(node.span, "E505", "a function cannot choose or bind players, colors or numbers")
                     break
             ok = typ is not None and not unit.failed
             self.fn_bodies[name] = (tree.test, unit.checked, typ, unit.deepest) if ok else None
@@ -116,7 +116,7 @@ class Checker:
             unit.expect(tree.test, BOOL)
         except _Broken:
             return None
-        if any(isinstance(node, (A.ChoosePlayer, A.ChooseColorValue)) for node in A.walk(tree.test)):
+        if any(isinstance(node, (A.ChoosePlayer, A.ChooseColorValue, A.ChooseNumber)) for node in A.walk(tree.test)):
             # The expression check refuses `choose player` and `choose color` outside `let` (E504): this guards it.
             unit.error(tree.test.span, "E505", "a condition cannot choose or bind players or colors")
         if ctx.where == "match":

@@ -163,6 +163,10 @@ class ExpressionChecks:
         self.fail(e.span, "E504", "'choose color' as a value can only be used as 'let NAME = choose color' "
                   "or 'let NAME = P chooses color'; to change the color in play, write it as a statement")
 
+    def e_choose_number(self, e):
+        self.fail(e.span, "E504", "'choose number' can only be used as 'let NAME = choose number from A to B' "
+                  "or 'let NAME = P chooses number from A to B'")
+
     def e_random_between(self, e):
         self.expect(e.low, INT)
         self.expect(e.high, INT)

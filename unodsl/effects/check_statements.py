@@ -8,10 +8,12 @@ from __future__ import annotations
 from . import ast as A
 from .procedures import MAX_EXPANDED
 from .types import BOOL, CARDS, CARDS_READ_WHERE_WRITTEN, COLOR, GROUP, INT, MAX_REPEAT, PLAYER, ROUND_OVER_REFUSES, _Broken
+from .types import MAX_CHOSEN, literal_number
 from ..diagnostics import suggestion_suffix
+from ..model.variables import Visibility, VarType
 
 # The values a `let` asks a player for: a decision, refused where nobody decides any more (E514).
-_CHOICES = (A.ChoosePlayer, A.ChooseColorValue)
+_CHOICES = (A.ChoosePlayer, A.ChooseColorValue, A.ChooseNumber)
 
 
 class StatementChecks:
@@ -73,10 +75,44 @@ class StatementChecks:
             self.checked.types[id(s.value)] = COLOR
             self.bind(s.name, s, COLOR)
             return
+        if isinstance(s.value, A.ChooseNumber):
+            if s.value.chooser is not None:
+                self.expect(s.value.chooser, PLAYER)
+            self._number_range(s.value.low, s.value.high)
+            self.checked.types[id(s.value)] = INT
+            self.bind(s.name, s, INT)
+            return
         typ = self.expr(s.value)
         if typ == CARDS:
             self.fail(s.value.span, "E545", CARDS_READ_WHERE_WRITTEN)
         self.bind(s.name, s, typ)
+
+    def _number_range(self, low, high) -> None:
+        """A number choice's bounds are numbers; those written as numbers lie within 0..MAX_CHOSEN, low first
+        (E560): the variant's `number N` actions are the numbers its choices may offer."""
+        self.expect(low, INT)
+        self.expect(high, INT)
+        lo, hi = literal_number(low), literal_number(high)
+        for bound, value in ((low, lo), (high, hi)):
+            if value is not None and not 0 <= value <= MAX_CHOSEN:
+                self.fail(bound.span, "E560", f"a number chosen lies from 0 to {MAX_CHOSEN}, not {value}")
+        if lo is not None and hi is not None and lo > hi:
+            self.fail(high.span, "E560", f"the numbers from {lo} to {hi} are none: write the lower bound first")
+
+    def s_secret_number(self, s):
+        self.expect(s.choosers, GROUP)
+        self._number_range(s.low, s.high)
+        var = self.v.player_state.get(s.name)
+        where = s.name_span or s.span
+        if var is None:
+            if s.name in self.v.state:
+                self.fail(where, "E521", f"'{s.name}' is global (state:): a sealed number goes into each "
+                          "member's own value, a per-player variable (player_state:)")
+            self._unknown_variable(where, s.name, "per-player")
+        if var.type is not VarType.INT or var.visibility is not Visibility.PUBLIC:
+            self.fail(where, "E561", f"'{s.name}' must be a public int (player_state: {{type: int}}) to hold "
+                      "the numbers chosen, which every player sees once they are shown")
+        self.checked.refers[id(s)] = var
 
     def s_secret_choice(self, s):
         self.expect(s.choosers, GROUP)

@@ -53,6 +53,16 @@ DRAWS = "draws"              # draws cards: runs the after-draw event when the v
 SEALED = "sealed"
 PICKS = "picks"
 
+NUMBER = "number"        # choose a whole number in a range (`let NAME = P chooses number from A to B`): `number N`
+# Decision kinds only a variant with number choices has.
+NUMBER_KINDS = (NUMBER,)
+# The locals of a sealed number choice (`G secretly choose number from A to B into VAR`), laid out in this
+# order: the members still to ask (SEATS), the lowest and the highest number offered (INT), each seat's secret
+# number so far (BIDS: a list per seat, -1 for none yet), the answer of the member being asked (SEALED_NUMBER:
+# its decision is a NUMBER one, told apart as sealed by this kind).
+BIDS = "bids"
+SEALED_NUMBER = "sealed number"
+
 WINDOW = "window"        # invoke a declared window (`windows:`) between turns (`option NAME`), or pass
 # Decision kinds only a variant with windows (windows:) has.
 WINDOW_KINDS = (WINDOW,)

@@ -167,7 +167,8 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
     def bound(self, var: A.Var):
         """The expression a `let` name stands for (folded where it is constant), or None."""
         node = self.checked.refers.get(id(var))
-        if isinstance(node, A.Let) and not isinstance(node.value, (A.ChoosePlayer, A.ChooseColorValue)):
+        if isinstance(node, A.Let) and not isinstance(node.value, (A.ChoosePlayer, A.ChooseColorValue,
+                                                                        A.ChooseNumber)):
             return node.value
         return None
 

@@ -122,6 +122,17 @@ class StatementLowering:
             ops.append(op)
             self.lives(slot, op, ops, after=2)      # paused just past it, the frame awaits the answer
             return
+        if isinstance(s.value, A.ChooseNumber):
+            # The chooser is read first, then the bounds (as written: `P chooses number from A to B`).
+            who = (_SELF if s.value.chooser is None else self.expr(s.value.chooser)).fn
+            low, high = self.expr(s.value.low).fn, self.expr(s.value.high).fn
+            slot = self.slots[id(s)] = self.new_slot(INT)
+            choose = self.low.ops["choose_number"]
+            op = self.decision("choose_number",
+                               lambda st, fr: choose(st, fr, slot, who(st, fr), low(st, fr), high(st, fr)))
+            ops.append(op)
+            self.lives(slot, op, ops, after=2)      # paused just past it, the frame awaits the answer
+            return
         fn = self.expr(s.value).fn
         slot = self.slots[id(s)] = self.new_slot(self.checked.types[id(s.value)])
 
@@ -150,6 +161,23 @@ class StatementLowering:
             return choose(st, fr, pc, queue, offered, picks, answer, result)
         ops.append(Op(op, calls="choose_secretly", resume=0))
         self.lives(result, ops[-1], ops)
+
+    def s_secret_number(self, s, ops):
+        # Its progress lives in five locals, in this order (ops.choose_number_secretly reads them so): the
+        # members still to ask and the range (taken once, as the statement begins), each seat's secret number
+        # and the answer of the member being asked. The op pauses at itself, so that each answer comes back to it.
+        choosers, low, high = self.expr(s.choosers).fn, self.expr(s.low).fn, self.expr(s.high).fn
+        queue, lowest, highest = self.new_slot(SEATS), self.new_slot(INT), self.new_slot(INT)
+        picks, answer = self.new_slot(D.BIDS), self.new_slot(D.SEALED_NUMBER)
+        assert (lowest, highest, picks, answer) == (queue + 1, queue + 2, queue + 3, queue + 4)
+        var = self.variable_index(self.checked.refers[id(s)])
+        choose = self.low.ops["choose_number_secretly"]
+
+        def op(st, fr, pc):
+            if fr[queue] is None:                  # the statement begins (again, in a loop): the op sets the rest
+                fr[queue], fr[lowest], fr[highest] = list(choosers(st, fr)), low(st, fr), high(st, fr)
+            return choose(st, fr, pc, queue, var)
+        ops.append(Op(op, calls="choose_number_secretly", resume=0))
 
     def s_swap_hands(self, s, ops):
         ops.append(self.call("swap_hands", _SELF, self.expr(s.who)))

@@ -501,6 +501,15 @@ class _Builder(Transformer):
         # `choose color`, or `P chooses color`: the chooser is written first.
         return A.ChooseColorValue(children[0] if children else None, span=self.span(meta))
 
+    def secret_number(self, meta, children):
+        choosers, low, high, name = children
+        return A.SecretNumber(choosers, low, high, str(name), self.token_span(name), span=self.span(meta))
+
+    def choose_number(self, meta, children):
+        # `choose number from A to B`, or `P chooses number from A to B`: the chooser is written first.
+        chooser = children[0] if len(children) == 3 else None
+        return A.ChooseNumber(children[-2], children[-1], chooser, span=self.span(meta))
+
     def comparison(self, meta, children):
         left, op, right = children
         return A.Compare(left, str(op), right, op_span=self.token_span(op), span=self.span(meta))

@@ -11,6 +11,9 @@ from ..model.variables import VarType
 
 MAX_REPEAT = 1000
 MAX_NUMBER = 1_000_000
+# A number choice (`chooses number from A to B`) offers whole numbers within 0..MAX_CHOSEN: the variant has one
+# action `number N` per N from 0 to its largest upper bound written as a number (to MAX_CHOSEN when one is not).
+MAX_CHOSEN = 100
 
 # Types of expressions
 INT, BOOL, PLAYER, GROUP, COLOR, STRING = "number", "condition", "player", "group", "color", "string"
@@ -29,7 +32,7 @@ CHANCE = (A.RandomBetween, A.RandomFrom)    # the expressions that draw from the
 # Statements refused in round.on_end (E514): they ask for a decision, or draw (and so run events).
 ROUND_OVER_REFUSES = frozenset({"draw", "draw_until", "draw_until_cond", "draw_to", "penalty", "choose_color_self", "choose_color_by",
                                 "give", "exchange", "trade", "challenge", "must_play", "must_play_block", "must_play_where",
-                                "choice", "secret_choice"})
+                                "choice", "secret_choice", "secret_number"})
 
 # A declared variable's type (model.variables.VarType) -> the type of reading it: a card type and an
 # enum value are words, as `card.type` is.
@@ -78,3 +81,12 @@ class Param:
 
 class _Broken(Exception):
     """Raised inside the checker to abandon one statement after its diagnostic."""
+
+
+def literal_number(e) -> int | None:
+    """The value of a number written as such (`5`, `-1`), else None: a number choice's bounds are checked by it."""
+    if isinstance(e, A.Neg) and isinstance(e.operand, A.Int) and len(e.operand.digits) <= 9:
+        return -int(e.operand.digits)
+    if isinstance(e, A.Int) and len(e.digits) <= 9:
+        return int(e.digits)
+    return None

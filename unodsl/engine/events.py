@@ -71,13 +71,17 @@ STOPPED = "stopped"            # the effect `name` (its key in the file), at val
 ROLE = "role"                  # player holds the role `name` for the match (roles:), told as it begins
 CHOSE_SECRETLY = "chose secretly"  # player made a sealed choice: count the seat chosen (seen by player only; -1 to others)
 CHOICES_SHOWN = "choices shown"    # a sealed choice's every choice at once: value, per seat, the seat chosen or -1
+CHOSE_NUMBER = "chose number"      # player chose the number count (`let NAME = P chooses number from A to B`), said aloud
+NUMBER_SECRETLY = "chose number secretly"  # player chose a sealed number: count (seen by player only; -1 to others)
+NUMBERS_SHOWN = "numbers shown"    # a sealed number choice's numbers at once, into the per-player variable `name`:
+                                   # value, per seat, the number chosen or -1
 
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
          MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
          CALLED_OUT, FORGOT_OUT, INVOKED,
-         ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN, CHOSE_COLOR)
+         ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN, CHOSE_COLOR, CHOSE_NUMBER, NUMBER_SECRETLY, NUMBERS_SHOWN)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
 # `player` may see at all.
@@ -170,6 +174,10 @@ def decided(st, action: int) -> None:
             events.append(Event(TARGET, p, action - g.A_TARGET))
     elif kind == D.OPTION:
         events.append(Event(CHOSE, p, name=g.option_names[action - g.A_OPTION]))
+    elif kind == D.NUMBER:
+        fr = st.frames[-1]
+        sealed = g.code_locals[fr[D.F_CODE]][st.pending[2] - D.F_LOCALS] == D.SEALED_NUMBER
+        events.append(Event(NUMBER_SECRETLY if sealed else CHOSE_NUMBER, p, count=action - g.A_NUMBER))
     elif kind == D.WINDOW and action != g.A_PASS:
         events.append(Event(INVOKED, p, name=g.windows[st.window_at][0]))
     elif kind == D.GIVE and st.pending[3] >= 0:      # an exchange's picks: exchange_finish writes the gifts

@@ -221,6 +221,10 @@ class Moves:
             return
         self._windows()
 
+    def _legal_number(self) -> list[int]:
+        base = self.g.A_NUMBER
+        return list(range(base + self.pending[3], base + self.pending[4] + 1))
+
     def _legal_option(self) -> list[int]:
         base = self.g.A_OPTION
         return sorted(base + option for option, _ in self.pending[2])
@@ -337,6 +341,10 @@ class Moves:
             fr[D.F_PC] = innocent if fr[D.F_HONEST] else guilty
         else:
             fr[D.F_PC] = accepted
+        self._resume()
+
+    def _apply_number(self, a: int) -> None:
+        self.frames[-1][self.pending[2]] = a - self.g.A_NUMBER
         self._resume()
 
     def _apply_option(self, a: int) -> None:
@@ -543,12 +551,12 @@ LEGAL = {
     D.TARGET: Moves._legal_target, D.CHALLENGE: Moves._legal_challenge, D.GIVE: Moves._legal_give,
     D.TRADE: Moves._legal_trade, D.STACK: Moves._legal_stack, D.FORCED: Moves._legal_forced,
     D.JUMP: Moves._legal_jump, D.CATCH: Moves._legal_catch, D.UNO: Moves._legal_uno, D.PUT: Moves._legal_put,
-    D.OPTION: Moves._legal_option, D.WINDOW: Moves._legal_window,
+    D.OPTION: Moves._legal_option, D.WINDOW: Moves._legal_window, D.NUMBER: Moves._legal_number,
 }
 APPLY = {
     D.DRAWN: Moves._apply_drawn, D.COLOR: Moves._apply_color,
     D.TARGET: Moves._apply_target, D.CHALLENGE: Moves._apply_challenge, D.GIVE: Moves._apply_give,
     D.TRADE: Moves._apply_trade, D.STACK: Moves._apply_stack, D.FORCED: Moves._apply_forced,
     D.JUMP: Moves._apply_jump, D.CATCH: Moves._apply_catch, D.UNO: Moves._apply_uno, D.PUT: Moves._apply_put,
-    D.OPTION: Moves._apply_option, D.WINDOW: Moves._apply_window,
+    D.OPTION: Moves._apply_option, D.WINDOW: Moves._apply_window, D.NUMBER: Moves._apply_number,
 }

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from ..effects import layout as D
 from . import fields as FD
-from .events import CHOSE_SECRETLY, PRIVATE, PRIVATE_CARDS
+from .events import CHOSE_SECRETLY, NUMBER_SECRETLY, PRIVATE, PRIVATE_CARDS
 from .variables import public
 
 SPECTATOR = -1          # a seat that is nobody's: the spectator's view, and its events (events_for(-1))
@@ -170,7 +170,7 @@ def _frames(state, seat: int, frames: list) -> list:
         if frame[D.F_SELF] != seat:
             frame[D.F_HONEST] = None
         for slot, kind in enumerate(state.g.code_locals[frame[D.F_CODE]], start=D.F_LOCALS):
-            if kind == D.PICKS and frame[slot] is not None:
+            if kind in (D.PICKS, D.BIDS) and frame[slot] is not None:
                 frame[slot] = [c if q == seat else -1 for q, c in enumerate(frame[slot])]
     return frames
 
@@ -240,7 +240,7 @@ def event_seen_by(event, seat: int):
         return event
     if event.kind in PRIVATE:
         return None
-    if event.kind == CHOSE_SECRETLY:
+    if event.kind in (CHOSE_SECRETLY, NUMBER_SECRETLY):
         return replace(event, count=-1)          # that they chose, not whom, until every choice is shown
     if event.kind in PRIVATE_CARDS and event.cards:
         return replace(event, cards=())

@@ -273,6 +273,62 @@ def choose_secretly(st, fr: list, pc: int, queue: int, offered: int, picks: int,
     return pc + 1
 
 
+def _numbers(st, low: int, high: int) -> tuple[int, int]:
+    """The numbers a number choice offers: low..high held to 0..Game.number_top (the variant's `number N`
+    actions); an empty range is its lower bound alone."""
+    top = st.g.number_top
+    low = 0 if low < 0 else top if low > top else low
+    high = top if high > top else high
+    return low, (low if high < low else high)
+
+
+@instruction(PAUSES)
+def choose_number(st, fr: list, slot: int, chooser: int, low: int, high: int) -> int:
+    """`chooser` chooses a whole number from `low` to `high` (into frame slot `slot`): a NUMBER decision, but for
+    a lone number (taken without asking). No chooser (-1) or an eliminated one takes the lowest number offered."""
+    low, high = _numbers(st, low, high)
+    if chooser < 0 or st.eliminated[chooser] or low == high:
+        fr[slot] = low
+        return 0
+    st.pending = (D.NUMBER, chooser, slot, low, high)
+    return D.PAUSE
+
+
+@instruction(PAUSES)
+def choose_number_secretly(st, fr: list, pc: int, queue: int, var: int) -> int:
+    """A sealed number choice: each member of the frame's list `queue` in turn secretly chooses a number from
+    the local after it to the next (a NUMBER decision whose answer comes into the local after the picks; a lone
+    number is taken without asking, an eliminated member chooses none); then every number is shown at once
+    (one event) and goes into its member's value of the per-player variable `var`. Paused, the effect resumes
+    here. The locals, in order from `queue`: the members, low, high, the picks, the answer (layout.BIDS)."""
+    answer = queue + 4
+    if fr[queue + 3] is None:                   # the statement begins: its range held to the numbers offered
+        fr[queue + 1], fr[queue + 2] = _numbers(st, fr[queue + 1], fr[queue + 2])
+        fr[queue + 3], fr[answer] = [-1] * st.n, None
+    waiting, low, high, chosen = fr[queue], fr[queue + 1], fr[queue + 2], fr[queue + 3]
+    eliminated = st.eliminated
+    if fr[answer] is not None:                  # the answer of the member asked: theirs, secretly
+        chosen[waiting.pop(0)] = fr[answer]
+        fr[answer] = None
+    while waiting:
+        c = waiting[0]
+        if not eliminated[c]:
+            if low < high:
+                fr[D.F_PC] = pc
+                st.pending = (D.NUMBER, c, answer, low, high)
+                return D.PAUSE
+            chosen[c] = low
+        waiting.pop(0)
+    variable = st.g.player_vars[var]
+    for q, n in enumerate(chosen):
+        if n >= 0:
+            st.pvars[q][var] = variable.clamp(n)
+    fr[queue] = fr[queue + 1] = fr[queue + 2] = fr[queue + 3] = None    # a loop's next pass begins it again
+    if st.events is not None:
+        st.events.append(E.Event(E.NUMBERS_SHOWN, fr[F_SELF], name=variable.name, value=tuple(chosen)))
+    return pc + 1
+
+
 @instruction(RESHAPES)
 def swap_hands(st, a: int, b: int) -> None:
     """a and b swap hands."""
@@ -794,7 +850,8 @@ def put_cards(st, p: int, n: int, dest: int) -> int:
 DECIDES = {"choose_color": D.COLOR, "choose_color_value": D.COLOR, "flip_all": D.COLOR, "choose_player": D.TARGET, "give": D.GIVE,
            "exchange_pick": D.GIVE, "trade": D.TRADE, "must_play": D.FORCED, "must_play_where": D.FORCED,
            "challenge": D.CHALLENGE,
-           "choose_option": D.OPTION, "put_cards": D.PUT, "choose_secretly": D.TARGET}
+           "choose_option": D.OPTION, "put_cards": D.PUT, "choose_secretly": D.TARGET,
+           "choose_number": D.NUMBER, "choose_number_secretly": D.NUMBER}
 
 
 # --- declared variables (engine/variables.py keeps their values)

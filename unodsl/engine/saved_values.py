@@ -274,7 +274,9 @@ _LOCALS = {kind: optional(check) for kind, check in (
     (E.PLAYER, seat_or_none), (E.INT, integer()), (E.BOOL, boolean), (E.COLOR, color_or_none),
     (E.STRING, _text), (E.GROUP, list_of(seat, distinct=True)), (E.SEATS, list_of(seat, distinct=True)),
     (E.NUMBERS, list_of(integer(1), distinct=True)),
-    (D.SEALED, seat_or_none), (D.PICKS, per_seat(seat_or_none)))}
+    (D.SEALED, seat_or_none), (D.PICKS, per_seat(seat_or_none)),
+    (D.SEALED_NUMBER, integer(0, lambda ld: ld.game.number_top)),
+    (D.BIDS, per_seat(integer(-1, lambda ld: ld.game.number_top))))}
 
 
 def frames(value, ld):

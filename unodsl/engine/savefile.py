@@ -52,6 +52,19 @@ def _color_slot_of_top(value, ld):
     return slot
 
 
+def _number_slot_of_top(value, ld):
+    """The local a number chosen goes into: a number (`let NAME = P chooses number ...`) or a sealed number's answer."""
+    slot = _slot_of_top(value, ld)
+    if ld.game.code_locals[_top(ld)[D.F_CODE]][slot - D.F_LOCALS] not in ("number", D.SEALED_NUMBER):
+        raise Bad(f"is local {slot} of the paused effect, which does not hold a number chosen")
+    return slot
+
+
+def _number_offered(value, ld):
+    """A bound of the numbers offered: one of the variant's `number N` actions."""
+    return integer(0, lambda ld: ld.game.number_top)(value, ld)
+
+
 def _pc_of_top(value, ld):
     ops = ld.game.codes[_top(ld)[D.F_CODE]][0]
     return integer(0, lambda ld: len(ops))(value, ld)
@@ -138,6 +151,7 @@ PENDING = {
     D.CATCH: ((), False),
     D.UNO: ((), False),
     D.PUT: ((integer(1), _pile), True),
+    D.NUMBER: ((_number_slot_of_top, _number_offered, _number_offered), True),
     D.OPTION: ((_offered,), True),
     D.SET: ((), False),
     D.WINDOW: ((), False),
@@ -187,6 +201,8 @@ def pending(value, ld):
     _agrees(kind, p, ld)
     if kind == D.TARGET:
         _sealed_agrees(p, loaded[2], ld)
+    if kind == D.NUMBER:
+        _numbers_agree(p, loaded, ld)
     return loaded
 
 
@@ -238,6 +254,26 @@ def window_offered(value, ld):
         raise Bad(f"must start with player {pending[1]}, whom field 'pending' offers the window "
                   f"{ld.got['window_at']} (field 'window_at')")
     return seats
+
+
+def _numbers_agree(p: int, loaded: tuple, ld) -> None:
+    """A number decision offers two numbers or more, lowest first; a sealed one's answer is asked of the first
+    member still to choose, its range the statement's, and every number chosen so far lies in that range (the
+    op, ops.choose_number_secretly, lays out the members, the range, the numbers and the answer in that order)."""
+    _, _, slot, low, high = loaded
+    if low >= high:
+        raise Bad(f"offers the numbers {low} to {high}: it must offer two or more, the lowest first")
+    fr = _top(ld)
+    if ld.game.code_locals[fr[D.F_CODE]][slot - D.F_LOCALS] != D.SEALED_NUMBER:
+        return
+    waiting, lowest, highest, chosen = fr[slot - 4], fr[slot - 3], fr[slot - 2], fr[slot - 1]
+    if not waiting or waiting[0] != p or chosen is None or (lowest, highest) != (low, high):
+        raise Bad(f"asks player {p} for a sealed number from {low} to {high}, but the paused effect's locals say "
+                  "they are not the first still to choose, or another range")
+    for q, n in enumerate(chosen):
+        if n != -1 and not low <= n <= high:
+            raise Bad(f"is a sealed number choice from {low} to {high}, but the paused effect's locals hold "
+                      f"{n} chosen by player {q}")
 
 
 def next_player(value, ld):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic
 from ..effects import ast as A
 from ..effects import layout as D
+from ..effects.types import MAX_CHOSEN, literal_number
 from ..model.variant import Stacking
 from .errors import IllegalAction
 
@@ -55,6 +56,20 @@ def _option_names(variant) -> tuple[str, ...]:
         return tuple(sorted(windows))
     return tuple(sorted(windows | {option.name for tree in variant.syntax.trees.values() for node in A.walk(tree)
                                    if isinstance(node, A.Choice) for option in node.options}))
+
+
+def _number_top(variant) -> int:
+    """The largest number the variant's number choices may offer (`chooses number from A to B`): the largest
+    upper bound written as a number, MAX_CHOSEN when one is not; -1 without number choices (no `number N` action)."""
+    if variant.syntax is None:
+        return -1
+    top = -1
+    for tree in variant.syntax.trees.values():
+        for node in A.walk(tree):
+            if isinstance(node, (A.ChooseNumber, A.SecretNumber)):
+                high = literal_number(node.high)
+                top = max(top, MAX_CHOSEN if high is None else min(max(high, 0), MAX_CHOSEN))
+    return top
 
 
 class Tables:
@@ -217,7 +232,11 @@ class Tables:
         self.play_piles = tuple(i for i, (_, pile, _) in enumerate(slots) if pile.playable)
         self.pile_playable = tuple(pile.playable for _, pile, _ in slots)
         self.A_PLAY_ON = self.A_OPTION + len(self.option_names)
-        self.num_actions = self.A_PLAY_ON + 2 * k * len(self.play_piles)
+        # Numbers chosen (`chooses number from A to B`), last: `number 0` to `number N`, N the largest number the
+        # variant's number choices may offer; a variant without any keeps its action space.
+        self.A_NUMBER = self.A_PLAY_ON + 2 * k * len(self.play_piles)
+        self.number_top = _number_top(self.variant)
+        self.num_actions = self.A_NUMBER + self.number_top + 1
 
     def play_on(self, pile: int, k: int, uno: bool) -> int:
         """The action id of playing kind k on `pile` (-1 the discard pile, else a playable declared pile's index)."""
@@ -297,6 +316,8 @@ class Tables:
             return f"catch {action - self.A_CATCH}"
         if action < self.A_TRADE:
             return f"give {names[action - self.A_GIVE]}"
+        if action >= self.A_NUMBER:
+            return f"number {action - self.A_NUMBER}"
         if action >= self.A_PLAY_ON:
             pile, kind, uno = self.played_on(action)
             return f"play {names[kind]}{' uno' if uno else ''} on {self.pile_names[pile]}"
@@ -346,4 +367,6 @@ class Tables:
             return self.A_TRADE + self.card_index[args[0]] * self.num_kinds + self.card_index[args[1]]
         if verb == "option" and len(args) == 1 and args[0] in self.option_index:
             return self.A_OPTION + self.option_index[args[0]]
+        if verb == "number" and len(args) == 1 and args[0].isdigit() and int(args[0]) <= self.number_top:
+            return self.A_NUMBER + int(args[0])
         raise IllegalAction(text, "not an action of this variant")

@@ -105,7 +105,7 @@ class ActionTable:
     `challenge`, `accept`, `uno`, `done`, `color C` per color, `target +i` per seat offset,
     `catch +i` per offset, `give K` per kind, `trade A B` per ordered pair of distinct kinds, `put K` per kind,
     `option NAME` per option name of the variant's choices and windows, `play K on PILE` and `play K uno on PILE` per
-    playable pile; each group only where the variant can produce it.
+    playable pile, `number N` per number its number choices may offer; each group only where the variant can produce it.
     """
 
     def __init__(self, game, num_players: int):
@@ -165,6 +165,8 @@ class ActionTable:
             if caps.play_uno:
                 for i in range(k):
                     fixed(f"play {names[i]} uno on {where}")
+        for number in range(game.number_top + 1):     # numbers chosen (`chooses number from A to B`): last
+            fixed(f"number {number}")
         # Immutable, as the tables are shared by every environment of the variant (rl/tables.py).
         self.labels: tuple[str, ...] = tuple(r[0] for r in rows)
         self.size = len(rows)

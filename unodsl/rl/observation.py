@@ -65,6 +65,7 @@ class ObservationEncoder:
         self.kinds = kinds = kinds + (D.PILE_KINDS if game.has_put else ())
         self.kinds = kinds = kinds + (D.SET_KINDS if game.sets is not None else ())     # turn.sets' decision
         self.kinds = kinds = kinds + (D.WINDOW_KINDS if game.windows else ())     # windows:' decision
+        self.kinds = kinds = kinds + (D.NUMBER_KINDS if game.number_top >= 0 else ())     # a number choice's
         self.decision_index = {kind: i for i, kind in enumerate(kinds)}
         deck = len(game.deck) * game.max_packs        # deck.packs: the largest table's deck
         per_kind = max(game.deck.count(i) for i in range(k)) * game.max_packs if k else 0

@@ -106,6 +106,11 @@ class StatementEnglish:
         return (f"Each of {choosers}, in turn, secretly chooses a player from {candidates} other than themselves; "
                 f"the choices are then shown together. The players chosen most often are the {title(s.name)}.")
 
+    def s_secret_number(self, s):
+        choosers, low, high = self.group(s.choosers), self.value(s.low), self.value(s.high)
+        return (f"Each of {choosers}, in turn, secretly chooses a number from {low} to {high}; the numbers are "
+                f"then shown together, each becoming its player's {title(s.name)}.")
+
     def s_set_color(self, s):
         return f"The color in play becomes {self.color(s.color)}."
 
@@ -121,6 +126,11 @@ class StatementEnglish:
             if not self.variant.colors:
                 return None
             return _cap(f"{who.verb('name')} a color, the {title(s.name)} color; the color in play does not change.")
+        if isinstance(s.value, A.ChooseNumber):
+            who = self.me if s.value.chooser is None else self.player(s.value.chooser)
+            self.names[s.name] = Phrase(f"the {title(s.name)}")
+            low, high = self.value(s.value.low), self.value(s.value.high)
+            return _cap(f"{who.verb('choose')} a number from {low} to {high}, the {title(s.name)}.")
         if any(isinstance(node, (A.RandomBetween, A.RandomFrom)) for node in A.walk(s.value)):
             # Drawn once, here: later uses read the name, not another draw.
             self.names[s.name] = Phrase(f"the {title(s.name)}")

@@ -32,6 +32,7 @@ DECISION_HELP = {
     D.OPTION: "choose one of the options",
     D.SET: "go on with your set: play another card, or stop (done)",
     D.WINDOW: "you may use the rule offered now (option NAME), or pass",
+    D.NUMBER: "choose a number (number N)",
 }
 
 
@@ -383,6 +384,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return f"{_does(q, seat, 'choose')} {other}"
     if kind == E.CHOSE_COLOR:
         return f"{_does(q, seat, 'choose')} {e.color} (the color in play stays)"
+    if kind == E.CHOSE_NUMBER:
+        return f"{_does(q, seat, 'choose')} the number {e.count}"
     if kind == E.CHOSE:
         return f"{_does(q, seat, 'choose')} {e.name.replace('_', ' ')}"
     if kind == E.RANDOM:
@@ -472,6 +475,13 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.CHOICES_SHOWN:
         chosen = [f"{_who(p, seat)} chose {_who(c, seat)}" for p, c in enumerate(e.value) if c >= 0]
         return "the secret choices are shown: " + (", ".join(chosen) if chosen else "nobody chose")
+    if kind == E.NUMBER_SECRETLY:
+        return f"{_does(q, seat, 'choose')} {e.count} secretly" if e.count >= 0 else \
+            f"{_does(q, seat, 'choose')} a number secretly"
+    if kind == E.NUMBERS_SHOWN:
+        chosen = [f"{_who(p, seat)} {n}" for p, n in enumerate(e.value) if n >= 0]
+        what = (e.name or "number").replace("_", " ")
+        return f"the secret numbers are shown ({what}): " + (", ".join(chosen) if chosen else "nobody chose")
     return None          # a turn begins, the game's end: the screen says them
 
 

@@ -275,6 +275,16 @@ class ChooseColorValue(Expr):
     chooser: Expr | None = None
 
 
+@_rule("choose_number")
+class ChooseNumber(Expr):
+    """A whole number from `low` to `high` chosen by `chooser` (None: the effect's owner, `self`):
+    `let NAME = P chooses number from A to B`."""
+
+    low: Expr
+    high: Expr
+    chooser: Expr | None = None
+
+
 @_rule("var")
 class Var(Expr):
     name: str

@@ -91,6 +91,18 @@ class SecretChoice(Stmt):
     candidates: Expr
 
 
+@_rule("secret_number")
+class SecretNumber(Stmt):
+    """`G secretly choose number from A to B into VAR`: each member of `choosers` secretly chooses a number
+    from `low` to `high`; all are shown at once, each into the member's value of the per-player variable."""
+
+    choosers: Expr
+    low: Expr
+    high: Expr
+    name: str
+    name_span: Span | None = None   # where VAR is written, for its diagnostics
+
+
 @_rule("swap_hands")
 class SwapHands(Stmt):
     who: Expr
