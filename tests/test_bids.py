@@ -288,3 +288,20 @@ def test_the_rulebook_says_both_choices(tmp_path):
     assert "Each of all players, in turn, secretly chooses a number from 0 to 4" in text or \
         "secretly chooses a number from 0 to 4" in text
     assert "shown together, each becoming its player's bid" in text
+
+
+# --- the front ends
+
+def test_the_terminal_answers_number_decisions_by_choice_number_or_action():
+    import io
+    from unodsl.cli.terminal import _resolve, play_terminal
+    game = unodsl.load(str(BIDS))
+    state = _start(game, "red_reverse")
+    legal = state.legal_actions()
+    assert _resolve(state, "3", legal) == "number 2" and _resolve(state, "number 4", legal) == "number 4"
+    out = io.StringIO()
+    played = play_terminal(game, 3, 0, "random", 2, False, stdin=io.StringIO("1\n" * 5000), stdout=out)
+    assert played.is_over
+    text = out.getvalue()
+    assert "decision: number (choose a number" in text and "  1) number 0" in text
+    assert "chooses a number secretly" in text and "the secret numbers are shown (bid)" in text
