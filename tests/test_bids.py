@@ -305,3 +305,27 @@ def test_the_terminal_answers_number_decisions_by_choice_number_or_action():
     text = out.getvalue()
     assert "decision: number (choose a number" in text and "  1) number 0" in text
     assert "chooses a number secretly" in text and "the secret numbers are shown (bid)" in text
+
+
+def test_pettingzoo_asks_each_member_of_a_sealed_bid_with_number_actions():
+    rl = pytest.importorskip("unodsl.rl")
+    pytest.importorskip("pettingzoo")
+    env = rl.env(BIDS, num_players=3)
+    asked = set()
+    for seed in range(40):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = [int(i) for i in obs["action_mask"].nonzero()[0]]
+            if _sealed(env.state):
+                assert agent == env.possible_agents[env.state.current_player]
+                assert all(env.actions.label(i).startswith("number ") for i in legal)
+                asked.add(env.state.current_player)
+            env.step(rng.choice(legal))
+        if len(asked) == 3:
+            break
+    assert asked == {0, 1, 2}
