@@ -168,3 +168,20 @@ def test_the_rl_action_table_has_colors_for_a_value_choice_alone(tmp_path):
     only_value = check_file(str(path))
     assert only_value.game is not None                 # a warning only: the ruling of the start card unused
     assert capabilities(only_value.game).colors
+
+
+def test_the_prompt_of_a_value_choice_says_the_color_in_play_stays(game):
+    """The seat naming a color as a value is told so (its view's `color_value`); a wild's color is the new one."""
+    from unodsl.engine.observation import seat_view
+    from unodsl.rulebook.narration import decision_help, screen_lines
+    state = _asked(game)
+    view = seat_view(state, 1)
+    assert view["color_value"] is True and "color_value" not in seat_view(state, 0)
+    screen = screen_lines(game, view, [], state.legal_actions())
+    assert "decision: color (name a color (the color in play stays))" in screen
+    wild = build_state(game, {"given": {"hands": [["wild", "red_2"], ["green_1"], ["yellow_1"]], "top": "red_5",
+                                        "turn": 0}})
+    wild.apply("play wild")
+    assert wild.decision == D.COLOR and "color_value" not in seat_view(wild, 0)
+    assert "decision: color (choose the new color)" in screen_lines(game, seat_view(wild, 0), [], wild.legal_actions())
+    assert decision_help(D.COLOR) == "choose the new color"

@@ -22,7 +22,7 @@ from unodsl.rl.resample import resample_hidden
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = sorted(entry.name for entry in unodsl.variants())
-SEAT_ONLY = ("hand", "revealed", "drawn", "legal_actions")      # the keys a seat's view has and a spectator's not
+SEAT_ONLY = ("hand", "revealed", "drawn", "color_value", "legal_actions")      # the keys a seat's view has and a spectator's not
 
 
 def _players(game) -> int:

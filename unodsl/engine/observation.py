@@ -88,7 +88,8 @@ def seat_view(state, seat: int) -> dict:
     """What `seat` may know (State.observation): its hand, the others' hand sizes, the public piles (the
     discard pile's cards, the draw pile's size, a declared pile as it is declared), the public facts of play,
     the hands shown to it (`revealed`), the declared variables it may see, its legal actions when it is to
-    decide, the card it drew when it decides about it, and on a two-sided deck the faces turned to it."""
+    decide, the card it drew when it decides about it, `color_value` when it names a color as a value (the
+    color in play kept), and on a two-sided deck the faces turned to it."""
     names = state.g.card_names
     obs = _public_facts(state, seat, sorted(names[k] for k in state.hands[seat]))
     if state.current_player == seat:
@@ -96,6 +97,8 @@ def seat_view(state, seat: int) -> dict:
     pending = state.pending
     if pending and pending[0] == D.DRAWN and pending[1] == seat:
         obs["drawn"] = names[pending[2]]
+    if pending and pending[0] == D.COLOR and len(pending) == 3 and pending[1] == seat:
+        obs["color_value"] = True           # `let NAME = P chooses color`: a color as a value, the color in play kept
     if state.g.k_back is not None:
         obs.update(backs(state, seat))
     return obs

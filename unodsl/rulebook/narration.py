@@ -44,10 +44,13 @@ def direction_words(direction: int) -> str:
     return DIRECTIONS[1 if direction >= 0 else -1]
 
 
-def decision_help(kind: str, legal: list[str] | None = None) -> str:
-    """What a decision asks, in words; a drawn card that must be played is not offered to keep."""
+def decision_help(kind: str, legal: list[str] | None = None, color_value: bool = False) -> str:
+    """What a decision asks, in words; a drawn card that must be played is not offered to keep, and a color
+    named as a value (`let NAME = P chooses color`, the observation's `color_value`) leaves the color in play."""
     if kind == D.DRAWN and legal is not None and "keep" not in legal:
         return "you drew a playable card: you must play it"
+    if kind == D.COLOR and color_value:
+        return "name a color (the color in play stays)"
     return DECISION_HELP.get(kind, kind)
 
 
@@ -696,7 +699,8 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
             lines.append(f"p{obs['current_player']} is deciding" + (f" ({obs['decision']})" if obs["decision"] else ""))
         return lines
     kind = obs["decision"]
-    lines.append(f"decision: {kind} ({decision_help(kind, legal if legal is not None else obs.get('legal_actions'))})")
+    help_text = decision_help(kind, legal if legal is not None else obs.get("legal_actions"), obs.get("color_value", False))
+    lines.append(f"decision: {kind} ({help_text})")
     if legal is not None:
         width = len(str(len(legal)))
         lines.extend(f"  {number:>{width}}) {choice_words(game, action)}"

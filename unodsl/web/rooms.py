@@ -385,7 +385,7 @@ class Room:
             if self.turn_timer:
                 out["time_left"] = max(0.0, self.turn_timer - (self.clock() - self.deciding_since))
             out["decision"] = obs["decision"]
-            out["help"] = decision_help(obs["decision"], obs["legal_actions"])
+            out["help"] = decision_help(obs["decision"], obs["legal_actions"], obs.get("color_value", False))
             out["choices"] = order_choices(obs["legal_actions"])
             out["words"]["choices"] = self.named([choice_words(game, c) for c in out["choices"]])
         return out
