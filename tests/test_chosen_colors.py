@@ -178,7 +178,7 @@ def test_the_prompt_of_a_value_choice_says_the_color_in_play_stays(game):
     view = seat_view(state, 1)
     assert view["color_value"] is True and "color_value" not in seat_view(state, 0)
     screen = screen_lines(game, view, [], state.legal_actions())
-    assert "decision: color (name a color (the color in play stays))" in screen
+    assert "decision: color (name a color; the color in play stays)" in screen
     wild = build_state(game, {"given": {"hands": [["wild", "red_2"], ["green_1"], ["yellow_1"]], "top": "red_5",
                                         "turn": 0}})
     wild.apply("play wild")

@@ -50,7 +50,7 @@ def decision_help(kind: str, legal: list[str] | None = None, color_value: bool =
     if kind == D.DRAWN and legal is not None and "keep" not in legal:
         return "you drew a playable card: you must play it"
     if kind == D.COLOR and color_value:
-        return "name a color (the color in play stays)"
+        return "name a color; the color in play stays"
     return DECISION_HELP.get(kind, kind)
 
 
