@@ -329,3 +329,23 @@ def test_pettingzoo_asks_each_member_of_a_sealed_bid_with_number_actions():
         if len(asked) == 3:
             break
     assert asked == {0, 1, 2}
+
+
+def test_a_web_room_offers_number_buttons_and_hides_another_seats_bid():
+    rooms = pytest.importorskip("unodsl.web.rooms")
+    room = rooms.Room("ABCDEF", unodsl.load(str(BIDS)), 3, seed=4, grace=30, clock=lambda: 0.0)
+    seats = [room.join(name) for name in ("Ann", "Bob", "Cy")]
+    rng = random.Random(1)
+    for _ in range(3000):
+        if room.state.is_over or _sealed(room.state):
+            break
+        seat = room.seats[room.state.current_player]
+        room.act(seat, rng.choice(room.view(seat)["choices"]), room.version)
+    assert _sealed(room.state)
+    chooser = room.seats[room.state.current_player]
+    view = room.view(chooser)
+    assert view["help"] == "choose a number (number N)" and all(c.startswith("number ") for c in view["choices"])
+    room.act(chooser, view["choices"][-1], room.version)
+    other = seats[(chooser.number + 1) % 3]
+    said = " ".join(str(line) for line in room.view(other)["log"][-3:])
+    assert "a number secretly" in said and view["choices"][-1] not in said
