@@ -218,7 +218,8 @@ class GameChecker:
             other = s.pending[2]
             assert other != p and s.hands[other] and hand and not s.eliminated[other], f"{at}: trade with {other}"
         elif kind == D.STACK:
-            assert s.stack > 0 and s.stack_victim == p, f"{at}: stack {s.stack} for {s.stack_victim}"
+            assert (s.stack > 0 and s.stack_victim == p) or (s.skip_stack > 0 and s.skip_victim == p), (
+                f"{at}: stack {s.stack} for {s.stack_victim}, skip {s.skip_stack} for {s.skip_victim}")
         elif kind == D.FORCED:
             # A color (`must play color C`), or -1 for `must play where COND`, whose filter the effect holds.
             assert plays and (s.pending[2] < 0 or all(g.k_color[c] == s.pending[2] for c in plays)), f"{at}: forced play"
@@ -693,6 +694,16 @@ def _extend(rng: random.Random, base: str, cards: dict, top: dict, teams: bool) 
         both = {"strict": rng.choice(STRICT), "challenge": card.get("restriction", rng.choice(STRICT))}
         card["restriction"] = {key: both[key] for key in rng.choice([("strict", "challenge"), ("strict",),
                                                                      ("challenge",)])}
+    # issue 29 item 7: a pending skip answered and passed on (stacking.skips), with or without draw stacking
+    if rng.random() < 0.3:
+        stacking = top.setdefault("stacking", {"answer": "none"})
+        stacking["skips"] = "{cards: [%s], counted: %s}" % (rng.choice(["skip", "skip, gen_extra", "gen_extra_2"]),
+                                                           rng.choice(["true", "false"]))
+        if rng.random() < 0.5:
+            cards["gen_skips"] = {"per_color": 1, "points": 20,
+                                  "on_play": rng.choice(["skip next\nskip next", "skip next 2", "skip {P}",
+                                                         "skip next\nnext draws 1"]).replace("{P}",
+                                                                                            rng.choice(PLAYERS))}
 
 
 def _fill(template: str, rng: random.Random, big: int = 7) -> str:

@@ -51,6 +51,8 @@ INVOKED = "invoked"            # player invoked the declared window `name` (wind
 STACK_GREW = "stack grew"      # the draw stack grew to count and passed to player
 STACK_TAKEN = "stack taken"    # player drew the stack of count cards (the drew event follows)
 STACK_PASSED = "stack passed"  # player turned the draw stack of count cards away to other (an on_stack effect)
+SKIP_STACKED = "skip stacked"  # a skip of count turns is pending against player, who may answer it (stacking.skips)
+SKIP_TAKEN = "skip taken"      # player took the pending skip: they lose count turns, this one the first
 FLIPPED = "flipped"            # another start card, cards[0], was turned up
 TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: count is the side now up (0 the first), name its name, cards[0] the top
 WENT_OUT = "went out"          # player has no cards left
@@ -79,8 +81,8 @@ NUMBERS_SHOWN = "numbers shown"    # a sealed number choice's numbers at once, i
 KINDS = (PLAYED, JUMPED, CALLED_UNO, DREW, KEPT, SKIPPED, REVERSED, COLOR, TARGET, CHOSE, RANDOM, GAVE, TRADED, SWAPPED,
          ROTATED, LOOKED, DISCARDED, REDEALT, TURN_TO, ELIMINATED, LOCKED, CHALLENGED, ACCEPTED, CAUGHT,
          STACK_GREW, STACK_TAKEN, FLIPPED, TURNED_OVER, WENT_OUT, TURN, ROUND_DEALT, ROUND_OVER, GAME_OVER, SCORED,
-         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, HOOK, STOPPED, FALSE_CALL, ACCUSED_WRONGLY,
-         CALLED_OUT, FORGOT_OUT, INVOKED,
+         MOVED, TOOK, PUT, SET, SET_PRIVATELY, SET_ENDED, STACK_PASSED, SKIP_STACKED, SKIP_TAKEN, HOOK, STOPPED,
+         FALSE_CALL, ACCUSED_WRONGLY, CALLED_OUT, FORGOT_OUT, INVOKED,
          ROLE, SHOWN, CHOSE_SECRETLY, CHOICES_SHOWN, CHOSE_COLOR, CHOSE_NUMBER, NUMBER_SECRETLY, NUMBERS_SHOWN)
 
 # Kinds whose cards only `player` and `other` may see (others see the count), and kinds only
@@ -163,6 +165,8 @@ def decided(st, action: int) -> None:
         events.append(Event(KEPT, p, cards=(names[st.pending[2]],)))
     elif kind == D.STACK and action == g.A_DRAW:
         events.append(Event(STACK_TAKEN, p, count=st.stack))
+    elif kind == D.STACK and action == g.A_PASS:
+        events.append(Event(SKIP_TAKEN, p, count=st.skip_stack))
     elif kind == D.COLOR:
         # With a slot, a color chosen as a value (ops.choose_color_value): the color in play stays.
         events.append(Event(CHOSE_COLOR if len(st.pending) == 3 else COLOR, p, color=g.variant.colors[action - g.A_COLOR]))

@@ -192,7 +192,8 @@ class FastState(State):
                 seat = self._advance()
         else:
             seat = self._advance()
-        if not self.vulnerable and not self.uno_askers and not self.stack and self.turns < self.g.plain_turns:
+        if (not self.vulnerable and not self.uno_askers and not self.stack and not self.skip_stack
+                and self.turns < self.g.plain_turns):
             self.next_player = self.current = seat
             self.turns += 1
             self.total_turns += 1

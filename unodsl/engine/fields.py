@@ -176,6 +176,14 @@ FIELDS: tuple[Field, ...] = (
     # the stack as a value (issue 29 item 7)
     F("stack_card", "int", ROUND, "-1", "card_kind_or_none", PUBLIC,
       "the card an open stack is answered against (the last that added to it), or -1", saved_when="g.stacking"),
+    # a pending skip (stacking.skips, issue 29 item 7): a saved stack decision agrees with it (savefile.skip_victim)
+    F("skip_stack", "int", ROUND, "0", "integer(0)", PUBLIC,
+      "the turns a pending skip makes its victim lose (stacking.skips)", saved_when="g.skip_kinds is not None"),
+    F("skip_victim", "int", ROUND, "-1", "skip_victim", PUBLIC,
+      "the seat a pending skip is against, who may answer it, or -1", saved_when="g.skip_kinds is not None"),
+    F("lost_turns", "list[int]", ROUND, "[0] * n", "per_seat(integer(0))", PUBLIC,
+      "the turns each seat is still to lose, its skip flag up meanwhile (stacking.skips: skips add up)",
+      saved_when="g.skip_kinds is not None"),
     F("roles", "list[int]", MATCH, "list(g.variant.roles_for(n))", "roles", PUBLIC,
       "each seat's role (roles:), an index into roles.names; given as the match begins (Flow._deal)",
       saved_when="bool(g.variant.roles)", dump="[list(g.variant.roles)[r] for r in value]"),

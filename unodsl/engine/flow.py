@@ -205,6 +205,8 @@ class Flow:
                     continue
                 if skip[seat]:
                     skip[seat] = 0
+                    if self.lost_turns[seat]:
+                        self.lost_turns[seat] -= 1      # stacking.skips: one of the turns lost after this one
                     if self.events is not None:
                         self.events.append(E.Event(E.SKIPPED, seat))
                     continue
@@ -213,6 +215,11 @@ class Flow:
         self.turn_from = -1
         if skip != self.g.no_skips[n]:
             skip[:] = [0] * n
+        if self.g.skip_kinds is not None:
+            lost = self.lost_turns
+            for q in range(n):
+                if lost[q]:
+                    skip[q] = 1             # more turns to lose (stacking.skips): the flag stays up until they are
         return seat
 
     def _windows(self) -> None:
@@ -320,6 +327,8 @@ class Flow:
         self.played_by = -1
         self.steps = 0
         g = self.g
+        if self.skip_stack and self.skip_victim != p:
+            self._drop_skip()
         if self.turns > g.max_turns:
             self._end_round(None, stalled=True)
             return
@@ -341,6 +350,12 @@ class Flow:
             return
         self._turn_offered(p)
 
+    def _drop_skip(self) -> None:
+        """A pending skip (stacking.skips) that did not reach its victim as a turn began (out of play, or a turn
+        named elsewhere), or that an answer carried but did not pass on (its card skipped nobody), ends."""
+        self.skip_stack = 0
+        self.skip_victim = -1
+
     def _blocked(self) -> bool:
         """round.blocked: the draw pile is empty and cannot be refilled, and no player in the round could play."""
         if self.draw_pile or (self.g.reshuffle and (len(self.discard) > 1
@@ -358,7 +373,7 @@ class Flow:
         if self.eliminated[p] or not self.hands[p]:
             self._end_turn()
             return
-        if not g.jump_in and not self.stack:
+        if not g.jump_in and not self.stack and not self.skip_stack:
             self.pending = g.turn_of[p]
             return
         v = g.variant
@@ -366,7 +381,7 @@ class Flow:
         if self.g.jump_in and pile:
             top = pile[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
-                if not self.stack or self.g.ruling_value("jump_in_during_stack"):
+                if not (self.stack or self.skip_stack) or self.g.ruling_value("jump_in_during_stack"):
                     self.window = with_cards(self.players_from(p, False), self.hands)
                     self.window_kind = D.JUMP
                     if self.window:
@@ -375,7 +390,7 @@ class Flow:
         self._offer_turn(p)
 
     def _offer_turn(self, p: int) -> None:
-        if self.stack and self.stack_victim == p:
+        if (self.stack and self.stack_victim == p) or (self.skip_stack and self.skip_victim == p):
             self.pending = (D.STACK, p)
         else:
             self.pending = (D.TURN, p)

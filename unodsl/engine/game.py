@@ -42,7 +42,7 @@ class Game(Tables, Positions):
                  "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
                  "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
                  "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
-                 "challenge", "resolve_last", "on_deal", "orders", "stacking", "deck_size", "after_draw_guard",
+                 "challenge", "resolve_last", "on_deal", "orders", "stacking", "skip_kinds", "deck_size", "after_draw_guard",
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live", "code_picks",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..effects import layout as D
 from . import events as E
 from .flow import AFTER_PLAY, AFTER_WINDOW, WINDOWS
-from .ops import draw, place_card
+from .ops import draw, lose_turns, place_card
 
 
 class Moves:
@@ -131,6 +131,9 @@ class Moves:
 
     def _legal_stack(self) -> list[int]:
         p = self.pending[1]
+        if not (self.stack and self.stack_victim == p):     # a pending skip (stacking.skips): answer it or pass
+            answers = [k for k in self._playable_kinds(p) if k in self.g.skip_kinds]
+            return self._uno_variants(p, answers) + [self.g.A_PASS]
         answers = self._stack_answers(p)
         if self.g.deflectors:
             answers = self._with_deflectors(p, answers)
@@ -396,6 +399,18 @@ class Moves:
     def _apply_stack(self, a: int) -> None:
         p = self.pending[1]
         self.pending = None
+        if not (self.stack and self.stack_victim == p):     # a pending skip (stacking.skips)
+            turns = self.skip_stack
+            self.skip_victim = -1
+            if a == self.g.A_PASS:                  # taken: this turn is the first lost, the others to come
+                self.skip_stack = 0
+                lose_turns(self, p, turns - 1)
+                self.played_by = -1
+                self._end_turn()
+                return
+            k = self.g.num_kinds                    # answered: the card's skips pass it on (ops.skip_pending)
+            self._play(p, a % k, a >= k)
+            return
         if a == self.g.A_DRAW:
             total = self.stack
             self.stack = 0

@@ -144,7 +144,47 @@ def penalty(st, p: int, n: int) -> None:
 def skip(st, p: int) -> None:
     """p loses their next turn (skips add up)."""
     if p >= 0:
-        st.skip[p] += 1
+        if st.g.skip_kinds is None:
+            st.skip[p] += 1
+        else:
+            skip_pending(st, p)
+
+
+def skip_pending(st, q: int) -> None:
+    """stacking.skips: q is skipped once. q holding a card that answers a skip faces it on the next turn (the
+    skip is pending against q, and q plays next); else q loses the turns at once (skips add up: a skip flag,
+    then `lost_turns`). A skip made by a card that answered one passes it on: with `counted`, adding the turns
+    pending to its own."""
+    if st.skip_victim == q:                     # q faces it already (one effect skipping q twice): one more turn
+        st.skip_stack += 1
+        if st.events is not None:
+            st.events.append(E.Event(E.SKIP_STACKED, q, count=st.skip_stack))
+        return
+    turns = 1
+    if st.skip_stack:
+        if st.skip_victim >= 0:                 # pending against another: this skip is not theirs to pass on
+            lose_turns(st, q, 1)
+            return
+        if st.g.variant.skips_counted:          # carried by the card that answered it (Moves._apply_stack)
+            turns += st.skip_stack
+    if not st.eliminated[q] and st.hands[q] and not st.g.skip_kinds.isdisjoint(st.hands[q]):
+        st.skip_stack = turns
+        st.skip_victim = q
+        st.next_exact = q
+        if st.events is not None:
+            st.events.append(E.Event(E.SKIP_STACKED, q, count=turns))
+        return
+    st.skip_stack = 0
+    st.skip_victim = -1
+    lose_turns(st, q, turns)
+
+
+def lose_turns(st, q: int, turns: int) -> None:
+    """q loses `turns` more turns (stacking.skips: skips add up), counted in `lost_turns`; q's skip flag stays up
+    while some are left (Flow._advance passes q over once for each, and raises it again)."""
+    if turns > 0:
+        st.lost_turns[q] += turns
+        st.skip[q] = 1
 
 
 @instruction()
@@ -159,7 +199,10 @@ def skip_next(st, p: int, n: int) -> None:
         seat = st.next_of(seat)
         if seat < 0 or seat == p:
             break
-        st.skip[seat] += 1
+        if st.g.skip_kinds is None:
+            st.skip[seat] += 1
+        else:
+            skip_pending(st, seat)
 
 
 @instruction()

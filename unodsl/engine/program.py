@@ -151,6 +151,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None}
     game.jump_in = v.jump_in
     game.stacking = v.stacking is not Stacking.NONE
+    # stacking.skips: the kinds that answer a pending skip (ops.skip), or None when skips are not stacked.
+    game.skip_kinds = (frozenset(k for k in range(game.num_kinds) if game.type_ids[game.k_type[k]] in v.skip_answers)
+                       if v.skip_answers is not None else None)
     game.deck_size = len(game.deck) * game.max_packs      # the most cards a table of this game plays with
     game.max_turns = v.max_turns
     # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).

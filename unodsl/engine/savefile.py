@@ -211,7 +211,8 @@ def _agrees(kind: str, p: int, ld) -> None:
     got = ld.got
     if kind == D.COLOR and not ld.game.variant.colors:
         raise Bad("asks for a color, but this variant has no colors")
-    if kind == D.STACK and not (got["stack"] > 0 and got["stack_victim"] == p):
+    # With stacking.skips the decision may be a pending skip's: skip_victim, loaded later, checks it then.
+    if kind == D.STACK and not (got["stack"] > 0 and got["stack_victim"] == p) and ld.game.skip_kinds is None:
         raise Bad(f"asks player {p} to answer a stack, but fields 'stack' and 'stack_victim' say none is open "
                    "against them")
     if kind in (D.JUMP, D.CATCH) and not (got["window_kind"] == kind and got["window"] and got["window"][0] == p):
@@ -274,6 +275,18 @@ def _numbers_agree(p: int, loaded: tuple, ld) -> None:
         if n != -1 and not low <= n <= high:
             raise Bad(f"is a sealed number choice from {low} to {high}, but the paused effect's locals hold "
                       f"{n} chosen by player {q}")
+
+
+def skip_victim(value, ld):
+    """The seat a pending skip is against; a saved stack decision with no draw stack against its player must be
+    this skip's (stacking.skips)."""
+    q = seat_or_none(value, ld)
+    pending, got = ld.got["pending"], ld.got
+    if (pending is not None and pending[0] == D.STACK and not (got["stack"] > 0 and got["stack_victim"] == pending[1])
+            and not (got["skip_stack"] > 0 and q == pending[1])):
+        raise Bad(f"asks player {pending[1]} to answer a stack, but fields 'stack', 'stack_victim', 'skip_stack' and "
+                  "'skip_victim' say none is open against them")
+    return q
 
 
 def next_player(value, ld):

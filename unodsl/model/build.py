@@ -201,6 +201,16 @@ class _Builder(CardSections):
                 self.check_card_ref(card_id, node, cards)
                 stack_cards.append(card_id)
         self.check_stacking(stacking, stack_mode, stack_cards, cards)
+        skips = self.get(stacking, "skips") if stack_on else None
+        skip_answers = None
+        if skips is not None and skips.kind == "map":
+            skip_answers = []
+            for card_id, node in self.strings(skips, "cards"):
+                self.check_card_ref(card_id, node, cards)
+                skip_answers.append(card_id)
+            if not skip_answers:
+                self.error(self.get(skips, "cards") or skips, "E363", "stacking.skips.cards lists no card, so no "
+                           "card could answer a skip: list the card types that answer one")
         jump = self.get(root, "jump_in")
         events = self.get(root, "events")
         rnd = self.get(root, "round")
@@ -248,6 +258,8 @@ class _Builder(CardSections):
             stacking=stack_mode,
             stack_cards=tuple(stack_cards) if stack_cards is not None else None,
             stack_challenge=self.scalar(stacking, "challenge", False, bool),
+            skip_answers=tuple(skip_answers) if skip_answers is not None else None,
+            skips_counted=bool(self.scalar(skips, "counted", False, bool)),
             jump_in=self.scalar(jump, "enabled", jump is not None, bool),
             jump_in_wilds=self.scalar(jump, "wilds", False, bool),
             on_player_out=self.text(events, "player_out"),

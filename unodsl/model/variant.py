@@ -280,6 +280,10 @@ class Variant:
     stacking: Stacking
     stack_cards: tuple[str, ...] | None
     stack_challenge: bool
+    # stacking.skips: the card types that answer a pending skip (None: skips are not stacked), and whether an
+    # answer adds its skips to the pending ones (counted) or passes on its own.
+    skip_answers: tuple[str, ...] | None
+    skips_counted: bool
     jump_in: bool
     jump_in_wilds: bool
     on_player_out: Text | None

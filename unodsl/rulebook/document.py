@@ -596,6 +596,14 @@ class _Rulebook:
             text += (" A stacked card may still be challenged." if v.stack_challenge
                      else " While a stack is pending, a card cannot be challenged.")
             items.append(text)
+        if v.skip_answers:
+            cards = [v.cards[c].name for c in v.skip_answers if c in v.cards]
+            passed = ("answers add up: the first player who cannot or will not answer loses every turn skipped so "
+                      "far" if v.skips_counted else "the skip passes on: the first player who cannot or will not "
+                      "answer loses the turns of the last card's skip")
+            items.append(f"**Skip stacking.** A player skipped while holding a {_list_words(cards, 'or')} may answer "
+                         f"on their turn with one that can be played, whose skip passes it on, or take it and lose the "
+                         f"turn; {passed}. Skips add up: a player skipped twice loses two turns.")
         if v.jump_in:
             wilds = "Wild cards may jump in too." if v.jump_in_wilds else "Wild cards may not jump in."
             during = g.ruling_value("jump_in_during_stack")

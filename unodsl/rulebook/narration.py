@@ -23,7 +23,7 @@ DECISION_HELP = {
     D.CHALLENGE: "challenge the card just played on you, or accept it",
     D.GIVE: "choose a card to give",
     D.TRADE: "swap a card with the hand you looked at, or stop",
-    D.STACK: "answer the draw penalty with a stacking card, or draw the stack",
+    D.STACK: "answer the draw penalty or the skip with a stacking card, or take it (draw the stack, or pass)",
     D.FORCED: "play a card of the required color",
     D.JUMP: "jump in with the identical card, or pass",
     D.CATCH: "catch a player who did not call UNO, or pass",
@@ -441,6 +441,12 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
         return (f"the draw stack grows to {e.count}: {who} must stack on it or draw {e.count}")
     if kind == E.STACK_TAKEN:
         return f"{_does(q, seat, 'draw')} the stack of {e.count}"
+    if kind == E.SKIP_STACKED:
+        turns = "a turn" if e.count == 1 else f"{e.count} turns"
+        return f"a skip of {turns} is pending: {who} must answer it or lose {turns}"
+    if kind == E.SKIP_TAKEN:
+        turns = "the turn" if e.count == 1 else f"{e.count} turns"
+        return f"{_does(q, seat, 'take')} the skip and {'lose' if q == seat else 'loses'} {turns}"
     if kind == E.STACK_PASSED:
         return f"{_does(q, seat, 'turn')} the stack of {e.count} away to {other}"
     if kind == E.FLIPPED:
