@@ -18,15 +18,16 @@ from __future__ import annotations
 # Fields compiled code reads (lists among them may be changed in place: a hand appended to, a pile popped).
 STATE_READS = frozenset({
     "color", "dealer", "direction", "discard", "draw_pile", "drawn_this_turn", "eliminated", "events", "flips",
-    "hands", "limbo", "n", "next_exact", "on_pile", "pile_colors", "piles", "pvars", "revealed", "scores",
-    "set_play", "side", "skip", "stack", "stack_victim", "uno_called", "vars", "vulnerable",
+    "hands", "limbo", "lost_turns", "n", "next_exact", "on_pile", "pile_colors", "piles", "pvars", "revealed", "scores",
+    "set_play", "side", "skip", "skip_stack", "skip_victim", "stack", "stack_victim", "uno_called", "vars", "vulnerable",
 })
 
 # Fields compiled code assigns (`st.FIELD = ...`, `st.FIELD += ...`): the flow's only inputs from effects
 # besides the lists above. `pending` is how an op pauses for a decision (with the op returning D.PAUSE).
 STATE_ASSIGNS = frozenset({
     "color", "direction", "draw_pile", "drawn_this_turn", "flips", "limbo", "lock_color", "lock_owner",
-    "next_exact", "pending", "side", "stack", "stack_card", "stack_victim", "steps", "turn_from",
+    "next_exact", "pending", "side", "skip_stack", "skip_victim", "stack", "stack_card", "stack_victim", "steps",
+    "turn_from",
 })
 
 # State methods compiled code calls: the engine's services, and what the code relies on each for.
@@ -76,7 +77,8 @@ STATE_SERVICES = {
 # Game tables compiled code reads (`st.g.NAME`, or through a local bound to `st.g`).
 GAME_TABLES = frozenset({
     "after_draw", "card_names", "codes", "deck_size", "deflectors", "eliminate_when", "k_back", "k_color",
-    "k_type", "k_wild", "number_top", "on_start", "orders", "pile_playable", "play_piles", "player_vars", "stacking",
+    "k_type", "k_wild", "number_top", "on_start", "orders", "pile_playable", "play_piles", "player_vars",
+    "skip_kinds", "stacking",
     "state_vars", "team_tables", "variant",
 })
 
