@@ -18,7 +18,7 @@ from unodsl.engine import events as E
 from unodsl.engine.errors import InvalidState
 from unodsl.engine.state import State
 from unodsl.rulebook.document import render_rulebook
-from unodsl.rulebook.narration import narrate
+from unodsl.rulebook.narration import decision_help, narrate
 
 from lockstep import play_both_modes
 
@@ -66,6 +66,15 @@ def test_taking_the_skip_is_told(game):
         (E.SKIP_TAKEN, 1, 1)]
     assert "p1 takes the skip and loses the turn" in narrate(state.events_for(0)[start:], 0, game)
     assert (state.skip_stack, state.skip_victim, state.current_player) == (0, -1, 2)
+
+
+def test_the_decision_says_a_skip_is_answered_and_a_draw_stack_drawn(game):
+    state = _position(game, HANDS, "red_5")
+    state.apply("play red_skip")
+    legal = state.legal_actions()
+    assert state.decision == "stack" and "pass" in legal and "draw" not in legal
+    assert decision_help("stack", legal) == "answer the skip with a card that passes it on, or pass and lose the turn"
+    assert decision_help("stack", ["play red_draw2", "draw"]) == "answer the draw penalty with a stacking card, or draw the stack"
 
 
 def test_a_save_that_asks_a_skip_of_a_player_it_is_not_against_is_refused(game):

@@ -23,7 +23,7 @@ DECISION_HELP = {
     D.CHALLENGE: "challenge the card just played on you, or accept it",
     D.GIVE: "choose a card to give",
     D.TRADE: "swap a card with the hand you looked at, or stop",
-    D.STACK: "answer the draw penalty or the skip with a stacking card, or take it (draw the stack, or pass)",
+    D.STACK: "answer the draw penalty with a stacking card, or draw the stack",
     D.FORCED: "play a card of the required color",
     D.JUMP: "jump in with the identical card, or pass",
     D.CATCH: "catch a player who did not call UNO, or pass",
@@ -51,6 +51,8 @@ def decision_help(kind: str, legal: list[str] | None = None, color_value: bool =
         return "you drew a playable card: you must play it"
     if kind == D.COLOR and color_value:
         return "name a color; the color in play stays"
+    if kind == D.STACK and legal is not None and "pass" in legal:     # a pending skip (stacking.skips)
+        return "answer the skip with a card that passes it on, or pass and lose the turn"
     return DECISION_HELP.get(kind, kind)
 
 
