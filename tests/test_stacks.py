@@ -54,3 +54,16 @@ def test_a_stack_thrown_back_is_drawn_at_once_with_its_events_and_words(game):
 def test_both_modes_play_the_stack_drawn_at_once_the_same(seed):
     fast, reference = unodsl.load(str(VARIANT)), unodsl.load(str(VARIANT), fast=False)
     play_both_modes(fast, reference, 3, seed)
+
+
+@pytest.mark.parametrize("section, mode", [("", "none"), ("stacking: {cards: [draw_two]}\n", "same_type"),
+                                           ("stacking: {answer: none}\n", "none"),
+                                           ("stacking: {enabled: false, answer: any_draw}\n", "none")])
+def test_the_stacking_defaults_are_the_documented_ones(tmp_path, section, mode):
+    """docs/language.md's stacking table: `same_type` when the section is present without `answer`, `none` without
+    the section, with `answer: none` or with `enabled: false`."""
+    path = tmp_path / "v.yaml"
+    classic = Path(__file__).resolve().parent.parent / "variants" / "classic.yaml"
+    (tmp_path / "classic.yaml").write_text(classic.read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text("unodsl: 1\nname: T\nextends: classic.yaml\n" + section, encoding="utf-8")
+    assert unodsl.load(str(path)).variant.stacking.value == mode
