@@ -556,6 +556,12 @@ EXTRA_ON_PLAY = [
     "repeat 2:\n    let v = others secretly choose player all where hand(player) > {N}\n    if count(v) > 1:\n        skip next",
     # a group held by a let, counted by its name (issue 29 item 2)
     "let g = others except {P}\n{Q} draws count(g) % 3\nfor each p in g:\n    p draws 1",
+    # ... and read wherever a group is: filtered, folded, chosen from; kept by a filter at the let
+    "let g = others where hand(player) > {N}\nif any(hand(player) > {N} over g):\n    let t = {P} chooses player g\n"
+    "    t draws max(hand(player) over g) % 3\nfor each p in g where hand(player) < {N}:\n    p draws 1",
+    "let v = all secretly choose player all\nlet w = others secretly choose player v where hand(player) > {N}\n"
+    "next draws (count(w) + sum(hand(player) over v) + min(hand(player) over w where all(true over v))) % 3",
+    "let g = players where hand(player) > {N}\nlet t = choose player g\nif count(g where player != t) > 1:\n    t draws 1",
     # number choices (issue 29 item 5): public, and sealed into a per-player variable (bids)
     "let n = {P} chooses number from 0 to {N}\n{P} draws n",
     "let n = choose number from 1 to (hand(self) + 1)\nnext draws n\nset heat = n",

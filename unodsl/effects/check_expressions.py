@@ -5,12 +5,30 @@
 
 from __future__ import annotations
 
+import functools
+import re
+from pathlib import Path
+
 from . import ast as A
 from .fold import fold
 from .types import (_Broken, BOOL, CARD_ATTRIBUTES, CARDS, CARDS_READ_WHERE_WRITTEN, COLLECTIONS, COLOR, GROUP,
                     INT, MATCH_READS, MAX_NUMBER, MAX_SCAN, PLAYER, STRING, VARIABLE_TYPES)
 from ..diagnostics import suggestion_suffix
 from .procedures import MAX_EXPANDED
+
+# What may stand where a group (or any collection) is read, for a word of the language written there.
+GROUP_WORDS = "a group of players: 'all', 'others', 'opponents', 'players', 'team of P', 'teams', or a let name holding one"
+COLLECTION_WORDS = ("a collection: 'all', 'others', 'opponents', 'players', 'team of P', 'teams', 'cards of P', "
+                    "'cards of PILE', or a let name holding a group")
+
+
+@functools.lru_cache(maxsize=1)
+def _words() -> frozenset[str]:
+    """The words of the effect language: the quoted words of its grammar, read from the grammar's text (the
+    engine imports this module, never the parser; tests/test_held_groups.py holds them to parse.keywords())."""
+    text = (Path(__file__).resolve().parent / "effect.lark").read_text(encoding="utf-8")
+    rules = re.sub(r"^\s*//.*$|^[A-Z_]+\s*:.*$", "", text, flags=re.MULTILINE)     # comments, terminals (KIND)
+    return frozenset(re.findall(r'"([a-z_][a-z0-9_]*)"', rules))
 
 # The words that name a player (effect.lark's player_kw): a misspelt one parses as a name.
 PLAYER_WORDS = ("self", "next", "previous", "dealer", "partner", "catcher")
@@ -22,9 +40,18 @@ class ExpressionChecks:
     # --- expressions
 
     def expect(self, e, typ: str) -> None:
+        if typ == GROUP:
+            self.word_as_name(e, GROUP_WORDS)
         got = self.expr(e)
         if got != typ:
             self.fail(e.span, "E501", f"expected a {typ}, got a {got}")
+
+    def word_as_name(self, e, wanted: str) -> None:
+        """E401 for a word of the language read as a name where a group's name may stand (`choose player
+        next`, `max(N over next)`): the parser takes any name there, a let's group, so the word it would have
+        refused is refused here, at the word, with what may stand there."""
+        if isinstance(e, A.Var) and self.lookup(e.name) is None and e.name in _words():
+            self.fail(e.span, "E401", f"unexpected '{e.name}'; expected {wanted}")
 
     def expr(self, e) -> str:
         """Check an expression; return its type."""
@@ -315,6 +342,7 @@ class CollectionChecks:
 
     def collection(self, e) -> str:
         """Check an expression that must be a collection; its type (GROUP or CARDS)."""
+        self.word_as_name(e, COLLECTION_WORDS)
         typ = self.expr(e)
         if typ not in COLLECTIONS:
             self.fail(e.span, "E501", f"expected a group of players or a card collection (cards of P, cards of "

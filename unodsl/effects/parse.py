@@ -159,11 +159,16 @@ def _expected(err: UnexpectedToken) -> set[str]:
     or a call's arguments) would be listed after every expression; it is kept where it fits.
     """
     expected = set(err.expected)
+    interactive = getattr(err, "interactive_parser", None)
+    # A token the state's lexer refused lists what that lexer tries, where a name stands for the words it
+    # would read as a name (`choose player 2`, where a let's group may be named): list those words too.
+    # (The parser's own errors list them already.)
+    if "NAME" in expected and not expected & _keyword_terminals() and interactive is not None:
+        expected |= {term for term in interactive.accepts() if term in _keyword_terminals()}
     # The same for the words only an aggregate or a filter takes (`over`, `where`): listed after
     # every expression by the merged states, kept where the parser would take them.
     merged = expected & {"COMMA", "OVER", "WHERE"}
     if merged:
-        interactive = getattr(err, "interactive_parser", None)
         accepts = interactive.accepts() if interactive is not None else set()
         expected -= {term for term in merged if term not in accepts}
     return expected
@@ -487,11 +492,9 @@ class _Builder(Transformer):
         return A.SkipMany(count, span=self.span(meta))
 
     def let(self, meta, children):
-        value = children[-1]
-        if isinstance(value, A.Where):              # `let NAME = [P chooses | choose] player G where COND`
-            chooser = children[1] if len(children) == 3 else None
-            value = A.ChoosePlayer(value, chooser, span=self.span(meta))
-        return A.Let(str(children[0]), value, span=self.span(meta))
+        # A filter (`let NAME = G where COND`) is the players of G meeting COND as the let runs; a choice among
+        # them (`let NAME = choose player G where COND`) is choose_player, built below.
+        return A.Let(str(children[0]), children[-1], span=self.span(meta))
 
     def choose_player(self, meta, children):
         # `choose player G`, or `P chooses player G`: the chooser is written first.
@@ -639,6 +642,12 @@ def parse_variant(variant: Variant) -> Syntax:
         read(window.effect, "effect")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
+
+
+@functools.lru_cache(maxsize=1)
+def _keyword_terminals() -> frozenset[str]:
+    """The names of the terminals that are words of the grammar (ALL, OTHERS, ...)."""
+    return frozenset(t.name for t in parser().terminals if t.pattern.type == "str" and t.pattern.value.isidentifier())
 
 
 @functools.lru_cache(maxsize=1)

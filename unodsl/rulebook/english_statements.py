@@ -139,6 +139,10 @@ class StatementEnglish:
             # The color in play changes as the effect goes on: the value is noted now, under a name.
             self.names[s.name] = Phrase(f"the {title(s.name)} color")
             return _cap(f"{self.color(s.value)} is noted as the {title(s.name)} color.")
+        if isinstance(s.value, A.Where):
+            # `let NAME = G where COND`: the players meeting COND now; later reads are of them, not tested again.
+            self.names[s.name] = Phrase(f"the {title(s.name)}")
+            return _cap(f"{self.group(s.value)}, as they are now, are the {title(s.name)}.")
         self.names[s.name] = s.value
         return None
 
