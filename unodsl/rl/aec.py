@@ -7,6 +7,7 @@ import random
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from .actions import LegalIds, action_strings, action_table
 from .observation import ObservationEncoder
@@ -123,6 +124,18 @@ class UnoEnv(AECEnv):
             return np.zeros(self.actions.size, np.int8)
         return self.actions.mask(seat, self._legal(self.state))
 
+    def agent_iter(self, max_iter: int = 2**63):
+        """Yield the agent to act until every agent is done (or `max_iter` agents): PettingZoo's, as a generator
+        (its iterator's `__next__` is a Python method call a step)."""
+        return _AgentIter(self, max_iter)
+
+    def last(self, observe: bool = True):
+        """The observation, cumulative reward, termination, truncation and infos of the agent to act (PettingZoo's)."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
     def observe(self, agent):
         # action_mask(agent) and ActionTable.mask inline: an observation a step.
         seat = self.seat_of[agent]
@@ -194,6 +207,16 @@ class UnoEnv(AECEnv):
 
     def close(self):
         pass
+
+
+class _AgentIter(AECIterable):
+    """PettingZoo's AECIterable, its iterator a generator: the same agents, stopped at the same points."""
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 def win_rewards(state, n: int) -> list[float]:
