@@ -562,6 +562,8 @@ EXTRA_ON_PLAY = [
     "let v = all secretly choose player all\nlet w = others secretly choose player v where hand(player) > {N}\n"
     "next draws (count(w) + sum(hand(player) over v) + min(hand(player) over w where all(true over v))) % 3",
     "let g = players where hand(player) > {N}\nlet t = choose player g\nif count(g where player != t) > 1:\n    t draws 1",
+    "let g = others\nlet v = g secretly choose player g except {P}\nfor each p in v except {Q}:\n"
+    "    p draws (max hand of g - min hand of v) % 3",
     # number choices (issue 29 item 5): public, and sealed into a per-player variable (bids)
     "let n = {P} chooses number from 0 to {N}\n{P} draws n",
     "let n = choose number from 1 to (hand(self) + 1)\nnext draws n\nset heat = n",

@@ -57,6 +57,7 @@ def test_a_wrong_count_is_located(tmp_path, effect, code, words):
 def test_the_rulebook_counts_the_group():
     text = render_rulebook(unodsl.load(str(HELD)))
     assert "You draw as many cards as the number of the other players except the next player." in text
+    assert "For each of the other players except the next player except the previous player, that player draws" in text
     assert "If the number of the players chosen most (the chosen) is more than 1" in text
     assert "If the number of cards in the crowd pile is 0" in text
 
@@ -79,6 +80,11 @@ def test_both_modes_play_the_same_games():
     "let g = players where hand(player) > 1\nlet t = choose player g\nt draws 1",
     "let v = all secretly choose player all\nlet w = others secretly choose player v\nnext draws count(w)",
     "let t = choose player players\nt draws 1",
+    "let g = others\nfor each p in g except next:\n    p draws 1",
+    "let g = others\nlet h = g except next where hand(player) > 1\nnext draws count(h) + count(g except previous)",
+    "let g = others\nlet t = choose player g except next\nt draws max(hand(player) over g except t)",
+    "let g = others\nnext draws (max hand of g - min hand of g) % 3",
+    "let v = all secretly choose player all\nlet w = v secretly choose player others\nnext draws count(w)",
 ])
 def test_a_held_group_is_read_wherever_a_group_is(tmp_path, effect):
     assert _variant(tmp_path, effect).diagnostics == []
@@ -98,6 +104,9 @@ def test_a_held_group_is_read_wherever_a_group_is(tmp_path, effect):
     ("let t = choose player others\nlet u = choose player t", "E501", "expected a group, got a player"),
     # a card collection is still not named by let (E545), with or without a filter
     ("let h = cards of self", "E545", "read where it is written"),
+    ("next draws max hand of next", "E401", "unexpected 'next'; expected a group of players"),
+    ("let n = 2\nlet g = n except next", "E501", "expected a group, got a number"),
+    ("let crowd = others\nlet g = crowds except next", "E502", "did you mean 'crowd'?"),
 ])
 def test_a_wrong_group_name_is_located(tmp_path, effect, code, words):
     diags = _variant(tmp_path, effect).diagnostics

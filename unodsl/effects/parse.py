@@ -537,6 +537,13 @@ class _Builder(Transformer):
         # its words kept (`!hand_way`): the first tells the way (`in` the direction of play, or `against` it)
         return {"in": "play"}.get(str(children[0]), str(children[0]))
 
+    def group_except(self, meta, children):
+        # `G except P`, G a group or the name of a let holding one (`crowd except next`: a token, read as a name)
+        group = children[0]
+        if isinstance(group, Token):
+            group = A.Var(str(group), span=self.token_span(group))
+        return A.GroupExcept(group, children[1], span=self.span(meta))
+
     def hold_type(self, meta, children):
         return A.HoldType(str(children[0]), span=self.span(meta))
 
