@@ -81,6 +81,8 @@ def _check(game) -> None:
         raise NotCovered("not classic's turn (may always draw, may keep, one card)")
     if game.after_draw >= 0 or game.turn_draw >= 0 or game.eliminate_when is not None or game.sets is not None:
         raise NotCovered("draw events, eliminations or sets")
+    if game.win_when is not None:
+        raise NotCovered("a round won by a rule (round.win_when)")
     if v.team_size > 1:
         raise NotCovered("teams")
     if game.turn_start >= 0 or game.turn_end >= 0 or game.card_played >= 0:

@@ -463,6 +463,9 @@ PLAYER_OUT = [
 # round.eliminate_when: tested for every player as each resolution settles.
 ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60", "hand(self) > hand(next)",
                   "players > 2 and hand(self) < 2", "true"]
+# round.win_when: the first player it holds for, as a resolution settles, wins the round.
+WIN_WHEN = ["count(stock of self) == 0", "hand(self) <= {N} and hand(next) > {N}", "points(self) > 60",
+            "hand(self) == 2", "true"]
 # A card played on a pending draw stack (on_stack): where the stack goes, with what comes around it.
 ON_STACK = [
     "turn the stack away to {P}",
@@ -826,6 +829,10 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
                         f"deal: {rng.randint(0, 3)}}}}}")
         card = cards[rng.choice([name for name, keys in cards.items() if "on_play" in keys])]
         card["on_play"] = card["on_play"] + "\n" + _fill(rng.choice(ROLE_PILES), rng)
+    # A round won by a rule (round.win_when): a pile of each player running out among them (drawn last too).
+    if rng.random() < 0.25:
+        wins = [w for w in WIN_WHEN if "stock" not in w or "stock: {per_player" in top.get("piles", "")]
+        top["round"]["win_when"] = f"\"{_fill(rng.choice(wins), rng, 12)}\""
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 

@@ -622,6 +622,7 @@ def parse_variant(variant: Variant) -> Syntax:
     read(variant.after_draw, "effect")
     read(variant.may_draw_if, "condition")
     read(variant.eliminate_when, "condition")
+    read(variant.win_when, "condition")
     read(variant.turn_draw, "effect")
     read(variant.uno_penalty_effect, "effect")
     read(variant.uno_false_call_effect, "effect")

@@ -58,7 +58,8 @@ TURNED_OVER = "turned over"    # every card of a two-sided deck turned over: cou
 WENT_OUT = "went out"          # player has no cards left
 TURN = "turn"                  # player's turn begins
 ROUND_DEALT = "round dealt"    # round count was dealt by player; cards[0] is the start card
-ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores
+ROUND_OVER = "round over"      # round count is over, won by player (-1: nobody; won False: at the turn limit); scores;
+                               # name "blocked" (round.blocked) or "rule" (won by round.win_when)
 GAME_OVER = "game over"        # the game (or match) is over, won by player (-1: nobody); scores
 SCORED = "scored"              # player (with their team, by team) scored count points by an effect (`P scores N`)
 MOVED = "moved"                # count cards moved from pile `source` to pile `pile` (no cards named)

@@ -208,6 +208,8 @@ class FastState(State):
         """As State's, with _settle's common cases inline: the hottest path."""
         if self.g.eliminate_when is not None:
             self._eliminate_by_rule()
+        if self.g.win_when is not None and self._won_by_rule():
+            return
         if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n
@@ -229,6 +231,8 @@ class FastState(State):
         """
         if self.g.eliminate_when is not None:
             self._eliminate_by_rule()
+        if self.g.win_when is not None and self._won_by_rule():
+            return
         if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n

@@ -514,6 +514,8 @@ class Flow:
         """
         if self.g.eliminate_when is not None:
             self._eliminate_by_rule()
+        if self.g.win_when is not None and self._won_by_rule():
+            return
         self._settle_outs(then)
 
     def _settle_outs(self, then: str) -> None:
@@ -555,6 +557,23 @@ class Flow:
                 eliminate(self, q)
                 if self.events is not None:         # the rule, not an effect, knocked them out: say so
                     self.events[-1] = replace(self.events[-1], name="rule")
+
+    def _won_by_rule(self) -> bool:
+        """round.win_when: the first player in the round, in turn order from the one who played (or is on turn),
+        for whom it holds wins the round at once; True when the round ended so.
+
+        Tested as each resolution settles, after round.eliminate_when. A player who went out of cards in the
+        same resolution ends the round as usual first (with round.ends_when first_out), so the rule never
+        takes a win from the player who emptied their hand."""
+        if self.g.first_out_ends and any(not h and not o and not x for h, o, x in
+                                         zip(self.hands, self.out, self.eliminated)):
+            return False
+        test, frames = self.g.win_when, self.g.seat_frames
+        for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
+            if test(self, frames[q]):
+                self._end_round(q, by_rule=True)
+                return True
+        return False
 
     def _knocked_out(self, p: int) -> bool:
         """Whether round.eliminate_when (the variant has one) holds for p now."""

@@ -147,6 +147,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # None without one, or when it does not compile (the file is refused).
     knock_out = program.compile_condition(tree(v.eliminate_when), Context("condition"))
     game.eliminate_when = knock_out.fn if knock_out is not None else None
+    # round.win_when, tested for every player in the round as each resolution settles (Flow._won_by_rule).
+    wins = program.compile_condition(tree(v.win_when), Context("condition"))
+    game.win_when = wins.fn if wins is not None else None
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None}
     game.jump_in = v.jump_in
@@ -172,8 +175,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.uno_left = v.uno_at if v.uno_enabled else -1
     # The fast paths that State takes where these tables say so: all off in the reference mode.
     fast = game.fast
-    # Both paths end a turn without settling it, so neither is taken when an elimination rule must be tested.
-    settles = game.eliminate_when is not None
+    # Both paths end a turn without settling it, so neither is taken when an elimination rule or a winning
+    # rule (round.win_when) must be tested.
+    settles = game.eliminate_when is not None or game.win_when is not None
     game.simple_draw = (fast and v.no_playable is NoPlayable.DRAW_ONE and v.drawn_card is not DrawnCard.FORBIDDEN
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a

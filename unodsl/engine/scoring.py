@@ -12,10 +12,12 @@ class Scoring:
 
     __slots__ = ()
 
-    def _end_round(self, winner: int | None, stalled: bool = False, blocked: bool = False) -> None:
+    def _end_round(self, winner: int | None, stalled: bool = False, blocked: bool = False,
+                   by_rule: bool = False) -> None:
         """The round is over (won by `winner`, or None): score it, then end the game or deal the next round.
 
-        A blocked round (round.blocked) is won as the variant's `blocked` says, as a stall by `stall`."""
+        A blocked round (round.blocked) is won as the variant's `blocked` says, as a stall by `stall`; one won
+        `by_rule` was won by round.win_when (its winner may hold cards)."""
         v = self.g.variant
         self.frames = []
         self.pending = None
@@ -37,7 +39,8 @@ class Scoring:
         self._score_round(winner)
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_OVER, -1 if winner is None else winner, count=self.round,
-                                       won=not stalled, scores=tuple(self.scores), name="blocked" if blocked else None))
+                                       won=not stalled, scores=tuple(self.scores),
+                                       name="blocked" if blocked else "rule" if by_rule else None))
         if not self.match or not self.g.rounds_score:       # nothing can score: a match is its one round
             self._finish(winner)
         else:

@@ -268,6 +268,7 @@ class _Builder(CardSections):
             max_turns=self.scalar(rnd, "max_turns", 3000, int),
             stall=self.mode(rnd, "stall", Stall.FEWEST_POINTS),
             eliminate_when=self.condition(rnd, "eliminate_when"),
+            win_when=self.condition(rnd, "win_when"),
             eliminated_cards=self.mode(rnd, "eliminated_cards", EliminatedCards.UNDER_DRAW),
             on_round_end=self.text(rnd, "on_end"),
             scoring=self.mode(scoring, "mode", Scoring.WINNER_COLLECTS),

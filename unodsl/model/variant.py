@@ -292,6 +292,7 @@ class Variant:
     max_turns: int
     stall: Stall
     eliminate_when: Text | None       # checked for every player at the end of every resolution
+    win_when: Text | None             # round.win_when: a player for whom it holds as a resolution settles wins
     eliminated_cards: EliminatedCards
     on_round_end: Text | None         # round.on_end: run once when a round with a winner ends, before scoring
     scoring: Scoring

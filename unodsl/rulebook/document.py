@@ -642,6 +642,11 @@ class _Rulebook:
                          f"checked after every card that comes into or leaves a hand: a player knocked out while "
                          f"drawing draws no more); your cards go "
                          f"{ELIMINATED_CARDS[v.eliminated_cards]}. The last player left in the round wins it.")
+        if v.win_when is not None:
+            wins = describe_condition(g, v.win_when, "condition")
+            when = "At once" if wins == "always" else f"As soon as {wins}"
+            items.append(f"{when}, you win the round, with the cards you hold (this is checked as each play or "
+                         "draw is done; a player who has just played their last card wins first).")
         if v.on_round_end is not None:
             items.append(_said("When a round with a winner ends, before it is scored: ", g, v.on_round_end,
                                "round_end"))

@@ -463,7 +463,8 @@ def _sentence(e, seat: int, who: str, game=None) -> str | None:
     if kind == E.ROUND_OVER:
         scores = ", ".join(f"p{p} {s}" for p, s in enumerate(e.scores))
         won = f"{_does(q, seat, 'win')} it" if q >= 0 else "nobody wins it"
-        blocked = ", blocked: nobody can play or draw" if e.name == "blocked" else ""
+        blocked = (", blocked: nobody can play or draw" if e.name == "blocked"
+                   else ", by the round's winning rule" if e.name == "rule" else "")
         return f"--- round {e.count} is over{blocked}: {won} (scores: {scores}) ---"
     if kind in (E.SET, E.SET_PRIVATELY):
         whose = f"{_whose(q, seat)} " if q >= 0 else ""
