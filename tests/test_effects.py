@@ -165,7 +165,7 @@ def test_unexpected_indent_wording(full):
               reverse
                   skip next
         """) == pinned("""
-        v.yaml:9:14: E401 unexpected indentation; expected 'catcher', 'choose', 'clear', 'dealer', 'do', 'eliminate', 'extra', 'fewest', ...
+        v.yaml:9:14: E401 unexpected indentation; expected 'all', 'catcher', 'choose', 'clear', 'dealer', 'do', 'eliminate', 'extra', ...
                   reverse
                          ^
         """)
