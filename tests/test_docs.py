@@ -48,10 +48,8 @@ def _examples(lang: str, with_line: bool = False) -> list:
             for kind, info, body, line in _blocks(LANGUAGE) if kind == lang]
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory) -> Path:
-    """A copy of variants/ with the teams variant and every `file=` example written into it."""
-    root = tmp_path_factory.mktemp("docs")
+def docs_workspace(root: Path) -> Path:
+    """Fill `root` with a copy of variants/, the teams variant and every `file=` example of docs/language.md."""
     shutil.copytree(REPO / "variants", root / "variants")
     (root / "variants" / "_docs_teams.yaml").write_text(TEAMS_VARIANT, encoding="utf-8")
     for kind, info, body, _ in _blocks(LANGUAGE):
@@ -61,6 +59,11 @@ def workspace(tmp_path_factory) -> Path:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(body, encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    return docs_workspace(tmp_path_factory.mktemp("docs"))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ and player count: UNODSL_MODE_GAMES (default 1).
 from __future__ import annotations
 
 import os
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -27,7 +26,7 @@ import yaml
 from unodsl.check import check_file
 from unodsl.engine import Game
 
-from test_docs import LANGUAGE, TEAMS_VARIANT, _blocks
+from test_docs import LANGUAGE, _blocks, docs_workspace
 from test_fuzz_games import GameChecker
 
 REPO = Path(__file__).resolve().parent.parent
@@ -72,16 +71,7 @@ def _cases() -> list:
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory) -> Path:
     """A copy of variants/ with the teams variant and every `file=` example written into it (as test_docs)."""
-    root = tmp_path_factory.mktemp("lockstep")
-    shutil.copytree(REPO / "variants", root / "variants")
-    (root / "variants" / "_docs_teams.yaml").write_text(TEAMS_VARIANT, encoding="utf-8")
-    for kind, info, body, _ in _blocks(LANGUAGE):
-        for word in info:
-            if kind == "yaml" and word.startswith("file="):
-                target = root / "variants" / word[len("file="):]
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(body, encoding="utf-8")
-    return root
+    return docs_workspace(tmp_path_factory.mktemp("lockstep"))
 
 
 def test_every_kind_of_example_is_played():
