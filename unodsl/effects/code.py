@@ -138,6 +138,7 @@ class Predicate:
     fn: Callable                    # fn(state, frame) -> bool
     constant: bool | None = None    # its value when the variant alone decides it
     next_answers: tuple | None = None   # `hand(next) OP c`: the answer by the next player's hand size
+    own_answers: tuple | None = None    # reads nothing but hand(self): the answer (true or false) by its size
 
 
 # --- building blocks ----------------------------------------------------------------------------

@@ -76,10 +76,9 @@ STATE_SERVICES = {
 
 # Game tables compiled code reads (`st.g.NAME`, or through a local bound to `st.g`).
 GAME_TABLES = frozenset({
-    "after_draw", "card_names", "codes", "deck_size", "deflectors", "eliminate_when", "k_back", "k_color",
-    "k_type", "k_wild", "number_top", "on_start", "orders", "pile_playable", "play_piles", "player_vars",
-    "skip_kinds", "stacking",
-    "state_vars", "team_tables", "variant",
+    "after_draw", "card_names", "codes", "deck_size", "deflectors", "eliminate_from", "eliminate_when",
+    "k_back", "k_color", "k_type", "k_wild", "number_top", "on_start", "orders", "pile_playable", "play_piles",
+    "player_vars", "skip_kinds", "stacking", "state_vars", "team_tables", "variant",
 })
 
 # The source that is compiled code, relative to the unodsl package.

@@ -70,7 +70,8 @@ class Lowering:
     def condition(self, tree: A.Condition, checked: Checked) -> Predicate:
         unit = _Unit(self, checked)
         value = unit.expr(tree.test)
-        return Predicate(value.fn, value.const if value.is_const else None, unit.next_answers.get(id(value.fn)))
+        own = None if value.is_const else unit.own_table(value)
+        return Predicate(value.fn, value.const if value.is_const else None, unit.next_answers.get(id(value.fn)), own)
 
 
 def _lines(ops: list[Op], written: dict) -> tuple:
@@ -108,6 +109,7 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
         self.slot_kinds: list[str] = []
         self.live: list[tuple] = []             # (slot, setter op, ops after it, scope, most, len_of): see lives()
         self.next_answers: dict[int, tuple] = {}    # id(closure) -> its table, for `hand(next) OP c`
+        self.own_answers: dict[int, tuple] = {}     # id(closure) -> (closure, its table by the own hand size)
         self.chance = False                     # draws at random (`random ...`): no test may be made twice
         self.args: dict[int, Value] = {}        # id(Param) -> its argument, while a call's body is lowered
         self.drawn: list[int] | None = None          # the cell `drawn` reads, in a `draws until` condition

@@ -218,7 +218,22 @@ class ExpressionLowering:
         def compare(st, fr):
             p = fr[index]
             return answers[len(st.hands[p])] if p >= 0 else answers[0]
+        if index == F_SELF:
+            self.own(compare, answers)
         return Value(compare)
+
+    def own(self, fn, answers) -> None:
+        """Note that the closure fn answers by the size of its own player's hand alone (`hand(self)` and
+        constants): `answers[size]` (truth values) for every size, what round.eliminate_when's threshold
+        is made of (Game.eliminate_from). The closure is held with its table, so its id names it alone."""
+        self.own_answers[id(fn)] = (fn, tuple(bool(a) for a in answers))
+
+    def own_table(self, value: Value):
+        """The by-own-hand-size table of a lowered value: its closure's (see own), a constant's repeated; else None."""
+        if value.is_const:
+            return (bool(value.const),) * (len(self.g.deck) * self.g.max_packs + 1)
+        entry = self.own_answers.get(id(value.fn))
+        return entry[1] if entry is not None and entry[0] is value.fn else None
 
     def e_binop(self, e):
         lf, rf = self.expr(e.left).fn, self.expr(e.right).fn
@@ -252,14 +267,29 @@ class ExpressionLowering:
         return Value(lambda st, fr: -f(st, fr))
 
     def e_not_(self, e):
-        f = self.expr(e.operand).fn
-        return Value(lambda st, fr: not f(st, fr))
+        operand = self.expr(e.operand)
+        f = operand.fn
+        value = Value(lambda st, fr: not f(st, fr))
+        table = self.own_table(operand)
+        if table is not None and not operand.is_const:
+            self.own(value.fn, [not a for a in table])
+        return value
 
     def e_and_expr(self, e):
-        return _logic([self.expr(part) for part in e.parts], True)
+        return self._own_logic([self.expr(part) for part in e.parts], True)
 
     def e_or_expr(self, e):
-        return _logic([self.expr(part) for part in e.parts], False)
+        return self._own_logic([self.expr(part) for part in e.parts], False)
+
+    def _own_logic(self, parts: list[Value], is_and: bool) -> Value:
+        """`and` / `or` of parts (_logic); one whose every part answers by the own hand size alone does too."""
+        value = _logic(parts, is_and)
+        if not value.is_const:
+            tables = [self.own_table(part) for part in parts]
+            if all(table is not None for table in tables):
+                combine = all if is_and else any
+                self.own(value.fn, [combine(column) for column in zip(*tables)])
+        return value
 
     def e_holds(self, e):
         who = self.expr(e.who).fn

@@ -204,6 +204,15 @@ class FastState(State):
             return
         self._next_turn(seat)
 
+    def _eliminate_by_rule(self) -> None:
+        """As State's, once some hand holds Game.eliminate_from cards or more: below that size round.eliminate_when
+        cannot hold (its table by the own hand size says so), and an empty hand is never tested."""
+        at = self.g.eliminate_from
+        for hand in self.hands:
+            if len(hand) >= at:
+                State._eliminate_by_rule(self)
+                return
+
     def _after_play(self) -> None:
         """As State's, with _settle's common cases inline: the hottest path."""
         if self.g.eliminate_when is not None:

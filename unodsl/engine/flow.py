@@ -409,6 +409,9 @@ class Flow:
             if c >= 0:
                 self.color = c
             self.played_by = p
+            if g.eliminate_when is not None:    # round.eliminate_when: the play settles as any (_after_play)
+                self._after_play()
+                return
             self._end_turn()
             return
         self.after = AFTER_PLAY
@@ -645,9 +648,17 @@ class Flow:
             # The effect's own last op names the drawn card (ops.note_drawn), after any decision inside it.
             self.drawn_this_turn = -1
             self.after = AFTER_DRAW
-            self._push(g.turn_draw, p, -1, True, False)
-            if not self._run() or self.over:
-                return
+            if g.straight[g.turn_draw] and not self.frames:
+                # Fast path (Game.straight, all false in the reference mode): an effect that cannot pause, push
+                # or end the round runs here and now, as _run would, without a frame (as a straight on_play).
+                self._run_through(self._frame(g.turn_draw, p, -1, True, False))
+                if self._past_budget():
+                    self._run()                     # past the turn's budget: the round ends as a stall, as _run's
+                    return
+            else:
+                self._push(g.turn_draw, p, -1, True, False)
+                if not self._run() or self.over:
+                    return
             self._after_draw_action()
             return
         hand = self.hands[p]

@@ -47,7 +47,7 @@ class Game(Tables, Positions):
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live", "code_picks",
                  "code_pauses", "code_names", "code_lines", "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
-                 "eliminate_when", "win_when", "turn_draw", "uno_penalty_code", "on_round_end",
+                 "eliminate_when", "eliminate_from", "win_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index", "A_NUMBER", "number_top",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
                  "play_piles", "pile_playable", "A_PLAY_ON", "pile_seat", "pile_deal", "pile_base", "pile_role",

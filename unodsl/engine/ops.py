@@ -37,17 +37,26 @@ def instruction(*flags: str):
 def draw(st, p: int, n: int) -> None:
     """p draws n cards (never more than the deck holds); then the after-draw event, if the variant has one.
 
-    With round.eliminate_when the cards come one at a time, the rule tested after each (draw_until).
+    With round.eliminate_when the cards come one at a time, the rule tested after each (draw_until), unless
+    the hand stays below the smallest size for which it may hold (Game.eliminate_from): the same cards come
+    at once, and the rule is tested as draw_until does at its end.
     """
     if p >= 0 and n > 0 and not st.eliminated[p]:
         g = st.g
-        if g.eliminate_when is not None:
+        watch = g.eliminate_when is not None
+        if watch and len(st.hands[p]) + n >= g.eliminate_from:
             draw_until(st, p, _count_down, [n])
             return
         got = st._draw(p, n if n <= g.deck_size else g.deck_size)
         st.steps += got
         if st.events is not None and got:
             st.events.append(E.drew(st, p, got))
+        if watch:                               # as draw_until ends: no card, no event
+            if not got:
+                return
+            st._eliminate_by_rule()
+            if st.eliminated[p]:
+                return
         if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
             st._after_draw_event(p)
 
@@ -90,14 +99,17 @@ def draw_until(st, p: int, meets, arg) -> None:
         return
     got = 0
     watch = st.g.eliminate_when is not None
+    # A hand below Game.eliminate_from is not tested (a size for which the rule cannot hold); with none, never.
+    at = st.g.eliminate_from if watch else st.g.deck_size + 1
+    hand = st.hands[p]
     for _ in range(st.g.deck_size):
         k = st._draw_one()
         if k < 0:
             break
-        st.hands[p].append(k)
+        hand.append(k)
         st.steps += 1
         got += 1
-        if meets(st, arg, k) or (watch and st._knocked_out(p)):
+        if meets(st, arg, k) or (len(hand) >= at and st._knocked_out(p)):
             break
     if got:
         if st.events is not None:

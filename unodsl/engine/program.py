@@ -150,6 +150,12 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # round.win_when, tested for every player in the round as each resolution settles (Flow._won_by_rule).
     wins = program.compile_condition(tree(v.win_when), Context("condition"))
     game.win_when = wins.fn if wins is not None else None
+    # The smallest hand size for which round.eliminate_when may hold: a hand below it is not tested (FastState._eliminate_by_rule,
+    # ops.draw and ops.draw_until). Known in the fast mode for a condition that reads nothing but hand(self)
+    # (its table by size, from the effect compiler's fused forms); else 1, every hand tested, as in the reference mode.
+    answers = knock_out.own_answers if knock_out is not None else None
+    game.eliminate_from = 1 if answers is None else next(
+        (size for size in range(1, len(answers)) if answers[size]), len(answers))
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None}
     game.jump_in = v.jump_in
@@ -175,15 +181,17 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.uno_left = v.uno_at if v.uno_enabled else -1
     # The fast paths that State takes where these tables say so: all off in the reference mode.
     fast = game.fast
-    # Both paths end a turn without settling it, so neither is taken when an elimination rule or a winning
+    # The simple draw ends a turn without settling it, so it is not taken when an elimination rule or a winning
     # rule (round.win_when) must be tested.
     settles = game.eliminate_when is not None or game.win_when is not None
     game.simple_draw = (fast and v.no_playable is NoPlayable.DRAW_ONE and v.drawn_card is not DrawnCard.FORBIDDEN
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
     # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
-    # A card_played hook runs after every play, so no play is plain.
-    plain_ok = (fast and not settles and game.uno_left <= 1 and v.sets is None     # a set's play goes on (sets.py)
+    # A card_played hook runs after every play, so no play is plain. With round.eliminate_when a plain play
+    # settles as any play does (State._play), its effects, none, skipped; with round.win_when none is plain.
+    plain_ok = (fast and game.win_when is None
+                and game.uno_left <= 1 and v.sets is None                 # a set's play goes on (sets.py)
                 and game.card_played < 0 and v.uno_false_call is None     # nor does it judge a false call
                 and not game.play_piles)                                   # a plain play goes on the discard pile
     game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None
