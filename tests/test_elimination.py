@@ -16,6 +16,8 @@ import unodsl
 from unodsl.check import check_file
 from unodsl.engine import Game
 
+from lockstep import play_both_modes
+
 REPO = Path(__file__).resolve().parent.parent
 MODES = ["fast", "reference"]
 
@@ -147,3 +149,28 @@ def test_a_condition_that_is_not_one_is_reported_where_it_is(tmp_path, condition
     line, column, code, message = expected
     assert (diags[0].line, diags[0].column, diags[0].code) == (line, column, code)
     assert message is None or diags[0].message == message
+
+
+@pytest.mark.parametrize("condition, fast, reference", [
+    ("hand(self) >= 5", 5, 1),
+    ("hand(self) == 3 or hand(self) > 10", 3, 1),
+    ("not hand(self) < 12", 12, 1),
+    ("hand(self) > 9 and hand(self) != 11", 10, 1),
+    ("hand(self) >= 5 and players > 2", 1, 1),          # reads more than the own hand: every hand tested
+    ("hand(next) >= 5", 1, 1),
+    ("hand(self) > 500", 109, 1),                        # never holds: no hand is tested (109: past the deck)
+])
+def test_a_condition_on_the_own_hand_alone_has_a_threshold(tmp_path, condition, fast, reference):
+    """Game.eliminate_from: the smallest hand size for which the rule may hold, from the fast mode's table by
+    hand size; the reference mode tests every hand."""
+    games = _games(tmp_path, f"round:\n  eliminate_when: {condition}\n")
+    assert (games["fast"].eliminate_from, games["reference"].eliminate_from) == (fast, reference)
+
+
+@pytest.mark.parametrize("condition", ["hand(self) >= 5", "hand(self) == 3 or hand(self) >= 9",
+                                       "hand(self) > 6 and hand(self) != 8"])
+def test_both_modes_play_the_same_games_under_a_threshold(tmp_path, condition):
+    """The threshold skips tests and draws cards at once, plain plays stay plain: the same games as the reference."""
+    games = _games(tmp_path, f"round:\n  eliminate_when: {condition}\n" + SEVEN)
+    for seed in range(12):
+        play_both_modes(games["fast"], games["reference"], 2 + seed % 3, seed)
