@@ -143,6 +143,15 @@ class FastState(State):
             return ok is None or k in ok
         return State._is_playable(self, p, k)
 
+    def holds_playable(self, p: int, judging: bool = False) -> bool:
+        """As State's (`P holds playable`), read from the table when no lock, no playable pile and no strict
+        restriction is in the way: whether the hand meets the top card's row, without listing the kinds."""
+        g = self.g
+        if p >= 0 and self.lock_owner < 0 and not g.strict_kinds and not g.play_piles and self.discard:
+            ok = g.playable_after[self.color + 1][self.discard[-1]]
+            return bool(self.hands[p]) if ok is None else not ok.isdisjoint(self.hands[p])
+        return State.holds_playable(self, p, judging)
+
     def _turn_draw(self, p: int) -> None:
         """As State's: one card (Game.simple_draw: no_playable draw_one, no draw event, the drawn card
         not forbidden) with no lock: nobody can go out, so the drawn card is judged right here, as
