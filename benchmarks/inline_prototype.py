@@ -144,6 +144,42 @@ class _Fold(ast.NodeTransformer):
             return (node.body if node.test.value else node.orelse) or ast.Pass()
         return node
 
+    def visit_IfExp(self, node):
+        node = self.generic_visit(node)
+        if self._const(node.test):
+            return node.body if node.test.value else node.orelse
+        return node
+
+
+def _propagate(tree):
+    """A local flag assigned once, to True, False or None (`watch = False` once the Game's choice folded), read as
+    that constant. Only flags: a folded enum's plain value would meet `is` comparisons it cannot pass."""
+    stores = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    constants = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.targets[0].ctx, ast.Store)      # a local, not an operand written over
+                and stores[node.targets[0].id] == 1 and isinstance(node.value, ast.Constant)
+                and (node.value.value is None or isinstance(node.value.value, bool))):
+            constants[node.targets[0].id] = node.value.value
+    if not constants:
+        return tree
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Assign(self, node):
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in constants:
+                return ast.Pass()
+            return self.generic_visit(node)
+
+        def visit_Name(self, node):
+            if node.id in constants and isinstance(node.ctx, ast.Load):
+                return ast.copy_location(ast.Constant(constants[node.id]), node)
+            return node
+    return _Fold().visit(Substitute().visit(tree))
+
 
 def _straighten(stmts: list) -> list:
     """Early returns to else branches: `if c: A; return` then R becomes `if c: A else: R`."""
@@ -243,7 +279,7 @@ def inline(game, name: str, args: list[str], fields: dict | None = None, known: 
             source = _replace_name(source, alias, target)
         tree = ast.parse(source).body[0]
     tree = _Rewrite(game, bind, renames, fields, known).visit(tree)
-    tree = _Fold().visit(tree)
+    tree = _propagate(_Fold().visit(tree))
     ast.fix_missing_locations(tree)
     body = _straighten(_flatten(tree.body))
     body = _inline_nested(body, game, fields, known, depth)
