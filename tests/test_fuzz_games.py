@@ -464,6 +464,10 @@ PLAYER_OUT = [
 ELIMINATE_WHEN = ["hand(self) >= {N}", "hand(self) == {N}", "points(self) > 60", "hand(self) > hand(next)",
                   "players > 2 and hand(self) < 2", "true"]
 # round.win_when: the first player it holds for, as a resolution settles, wins the round.
+# What fills a pile before the hands (`where:`): each reads the card alone; some meet every card or none.
+PILE_WHERE = ["card is wild", "card is number and card.number >= {N}", "card.color == red", "not card is number",
+              "card.draw > 0 or card.color == blue", "card.type == \"gen_0\"", "card.points >= 20", "true",
+              "card.number == {N}", "card is action and card.color != red"]
 WIN_WHEN = ["count(stock of self) == 0", "hand(self) <= {N} and hand(next) > {N}", "points(self) > 60",
             "hand(self) == 2", "true"]
 # A card played on a pending draw stack (on_stack): where the stack goes, with what comes around it.
@@ -833,6 +837,13 @@ def template_variant(rng: random.Random, on_play: list = ON_PLAY, strict: list =
     if rng.random() < 0.25:
         wins = [w for w in WIN_WHEN if "stock" not in w or "stock: {per_player" in top.get("piles", "")]
         top["round"]["win_when"] = f"\"{_fill(rng.choice(wins), rng, 12)}\""
+    # Piles filled by a condition before the hands (where:), with the deal they have or none (drawn last too).
+    if "piles" in top and rng.random() < 0.3:
+        for name in re.findall(r"(\w+): \{", top["piles"]):
+            if rng.random() < 0.5:
+                test = _fill(rng.choice(PILE_WHERE), rng, 9)
+                top["piles"] = re.sub(rf"\b{name}: \{{([^}}]*)\}}", lambda m: f"{name}: {{{m[1]}, where: {test}}}",
+                                      top["piles"], count=1)
     return base, variant_text(base, cards, top, zero_points=zero_points)
 
 

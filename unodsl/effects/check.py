@@ -123,6 +123,8 @@ class Checker:
             unit.match_reads(tree.test)
         if ctx.where == "set":
             unit.set_reads(tree.test)
+        if ctx.where == "pile":
+            unit.pile_reads(tree.test)
         chance = next((node for node in A.walk(tree.test) if isinstance(node, CHANCE)), None)
         if chance is not None:
             # A condition may be asked any number of times (each listing of legal actions asks the

@@ -12,7 +12,7 @@ from pathlib import Path
 from . import ast as A
 from .fold import fold
 from .types import (_Broken, BOOL, CARD_ATTRIBUTES, CARDS, CARDS_READ_WHERE_WRITTEN, COLLECTIONS, COLOR, GROUP,
-                    INT, MATCH_READS, MAX_NUMBER, MAX_SCAN, PLAYER, STRING, VARIABLE_TYPES)
+                    INT, CARD_READS, MATCH_READS, MAX_NUMBER, MAX_SCAN, PLAYER, STRING, VARIABLE_TYPES)
 from ..diagnostics import suggestion_suffix
 from .procedures import MAX_EXPANDED
 
@@ -137,6 +137,11 @@ class ExpressionChecks:
         """E516 for the first part of a match condition that reads more than the cards, the color and rulings."""
         self._reads_only(test, MATCH_READS, "E516", "a match condition reads only card, top, current color, "
                          "colors, rulings and constants (a test on the player belongs in a strict restriction)")
+
+    def pile_reads(self, test) -> None:
+        """E562 for the first part of a pile's `where:` that reads more than the card, colors and rulings."""
+        self._reads_only(test, CARD_READS, "E562", "a pile's where: reads only card, colors, rulings and constants "
+                         "(the pile is filled as the round is dealt, before any card is in play)")
 
     def _reads_only(self, test, reads: frozenset, code: str, message: str) -> None:
         """`code` at the first part of `test` whose rule is not in `reads` (a name there is a color: conditions

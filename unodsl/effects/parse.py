@@ -648,6 +648,8 @@ def parse_variant(variant: Variant) -> Syntax:
     for window in variant.windows.values():
         read(window.when, "condition")
         read(window.effect, "effect")
+    for pile in variant.piles.values():          # the latest of all: after the rest, so E405 stays where it was
+        read(pile.where, "condition")
     diags.extend(_keyword_variables(variant))
     return Syntax(trees, tuple(texts), tuple(diags))
 

@@ -46,6 +46,8 @@ _ATTR_TYPES = {"bool": BOOL, "int": INT, "color": COLOR, "string": STRING}
 MATCH_READS = frozenset({"card_attr", "top_attr", "card_is", "top_is", "current_color", "rule_ref", "var",
                          "int_", "true", "false", "string", "comparison", "binop", "neg", "not_",
                          "and_expr", "or_expr", "half"})
+# What a pile's `where:` reads: the card alone (the pile is filled before any card is in play).
+CARD_READS = MATCH_READS - {"top_attr", "top_is", "current_color"}
 
 
 @dataclass
@@ -54,7 +56,7 @@ class Context:
 
     where: str            # on_play | on_start | event | setup | condition | uno_penalty | uno_false_call | uno_catch
                           # | uno_wrong | uno_out | window | round_end | turn_draw
-                          # | match | procedure | set | on_stack
+                          # | match | procedure | set | on_stack | pile
     start_only: bool = False
     procedure: str = ""   # the procedure whose body this is, if one
 

@@ -72,8 +72,12 @@ class Flow:
         start = v.start_card                            # start.card: false turns up no start card
         # Piles dealt as a round starts (a pile's deal:), a pile of each player only for the seats at the table, a
         # pile of each role only for the roles held there.
-        pile_deals = [(slot, count) for slot, count in enumerate(g.pile_deal) if count and g.pile_seat[slot] < n
-                      and (g.pile_role[slot] < 0 or g.pile_role[slot] in self.roles)]
+        dealt_to = [slot for slot, seat in enumerate(g.pile_seat) if seat < n
+                    and (g.pile_role[slot] < 0 or g.pile_role[slot] in self.roles)]
+        # Piles filled by a condition (where:) take their cards first, as they are set aside before the deal.
+        fills = [slot for slot in dealt_to if g.pile_fill[slot] is not None]
+        filled = self._fill_piles(deck, fills, v.hand_size * n + start) if fills else {}
+        pile_deals = [(slot, g.pile_deal[slot]) for slot in dealt_to if g.pile_deal[slot] and g.pile_fill[slot] is None]
         self._shuffle(deck, v.hand_size * n + start + sum(count for _, count in pile_deals))  # hands, start, piles
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
@@ -88,6 +92,8 @@ class Flow:
         self.side = 0                       # a two-sided deck is dealt first side up
         self.reset_variables(first)
         self.reset_round_fields()
+        for slot, cards in filled.items():
+            self.piles[slot] = cards
         for slot, count in pile_deals:                  # after the start card, from the top, fewer if it runs out
             dealt = deck[:-count - 1:-1]
             del deck[len(deck) - len(dealt):]
@@ -95,6 +101,39 @@ class Flow:
         if self.events is not None:
             self.events.append(E.Event(E.ROUND_DEALT, self.dealer, count=self.round,
                                        cards=(g.card_names[starter],) if start else ()))
+
+    def _fill_piles(self, deck: list, slots: list, needed: int) -> dict:
+        """The piles filled from the deck by their `where:` (Game.pile_fill, the kinds that meet it), by slot.
+
+        For each declared pile in turn, its kinds still in the deck are shuffled and the top ones dealt round
+        its piles one at a time (each seat's from the left of the dealer, each role's, each of an array):
+        `deal: N` each, or with no deal all of them; never so many that the deck cannot keep the `needed` cards
+        (the hands and the start card).
+        The rest go back into the deck, which is shuffled for the hands after.
+        """
+        g = self.g
+        spare = len(deck) - needed
+        out: dict[int, list] = {slot: [] for slot in slots}
+        groups: dict[int, list] = {}                 # one declared pile's slots share its table of kinds
+        for slot in slots:
+            groups.setdefault(id(g.pile_fill[slot]), []).append(slot)
+        for group in groups.values():
+            if g.pile_seat[group[0]] >= 0:           # the players' piles: from the left of the dealer, as the hands
+                group.sort(key=lambda slot: (g.pile_seat[slot] - self.dealer - 1) % self.n)
+            kinds = g.pile_fill[group[0]]
+            meeting = [card for card in deck if card in kinds]
+            each = g.pile_deal[group[0]]
+            want = min(len(meeting), max(spare, 0), each * len(group) if each else len(meeting))
+            if not want:
+                continue
+            deck[:] = [card for card in deck if card not in kinds]
+            self._shuffle(meeting, want)
+            for i, card in enumerate(reversed(meeting[len(meeting) - want:])):     # the top card first
+                out[group[i % len(group)]].append(card)
+            del meeting[len(meeting) - want:]
+            deck += meeting
+            spare -= want
+        return out
 
     def _start_round(self) -> None:
         """The dealt round begins: the deal's effect (an opening pass), then the start card's, then play."""

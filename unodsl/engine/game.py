@@ -50,7 +50,7 @@ class Game(Tables, Positions):
                  "eliminate_when", "eliminate_from", "win_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index", "A_NUMBER", "number_top",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
-                 "play_piles", "pile_playable", "A_PLAY_ON", "pile_seat", "pile_deal", "pile_base", "pile_role",
+                 "play_piles", "pile_playable", "A_PLAY_ON", "pile_seat", "pile_deal", "pile_fill", "pile_base", "pile_role",
                  "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
                  "on_stack", "on_stack_if", "deflectors", "rounds_score",
                  "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs",

@@ -57,3 +57,15 @@ def match_table(game, tests: list) -> list[list[frozenset | None]]:
                                                                                      frozenset(kinds)))
         table.append(row)
     return table
+
+
+def kinds_meeting(game, test) -> frozenset:
+    """The card kinds for which `test`, a lowered condition that reads only the card (a pile's `where:`), holds."""
+    probe = _Table(game)
+    frame = [-1, 0, -1, -1, True, False]
+    kinds = set()
+    for k in range(game.num_kinds):
+        frame[F_CARD] = k
+        if test(probe, frame):
+            kinds.add(k)
+    return frozenset(kinds)

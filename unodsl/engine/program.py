@@ -13,7 +13,7 @@ from ..effects.check import Checker, Context
 from ..effects.layout import DRAWS, PAUSES, PUSHES
 from ..effects.lower import Lowering
 from ..model.variant import DrawnCard, NoPlayable, Scoring, Stacking
-from .matching import match_table
+from .matching import kinds_meeting, match_table
 
 
 class NotParsed(ValueError):
@@ -206,6 +206,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     if v.stack_cards is not None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
     _compile_matching(game, program)
+    _compile_pile_fills(game, program)
     _compile_sets(game, program)
     # A match goes on while its rounds can change a score: the cards left in hand score, or an effect does
     # (`P scores N`). Where nothing can score (scoring.mode none and no such effect), a match is one round.
@@ -232,6 +233,28 @@ def _compile_matching(game, program: Program) -> None:
         tests.append(chosen.fn if chosen is not None else None)
     if any(test is not None for test in tests):
         game.playable_after = match_table(game, tests)
+
+
+def _compile_pile_fills(game, program: Program) -> None:
+    """The piles filled from the deck by a condition (`where:`): Game.pile_fill, by slot, the kinds that meet it.
+
+    A `where:` reads only the card (E562), so the kinds it takes are worked out here, once; None for a pile
+    dealt from the top of the shuffled deck, or whose condition does not compile (the file is refused).
+    """
+    fills = {}
+    for name, pile in game.variant.piles.items():
+        test = program.compile_condition(game.variant.syntax.tree(pile.where), Context("pile"))
+        if test is not None:
+            fills[name] = kinds_meeting(game, test.fn)
+            if not fills[name]:
+                program.checker.diags.append(diagnostic_at(
+                    pile.where, 1, 1, "W304", f"no card of the deck meets the where: of pile '{name}': the pile "
+                    "is never filled from it", "warning"))
+    fill = [None] * len(game.pile_names)
+    bases = sorted(game.pile_base.items(), key=lambda item: item[1])       # each declared pile's first slot
+    for (name, base), end in zip(bases, [base for _, base in bases[1:]] + [len(fill)]):
+        fill[base:end] = [fills.get(name)] * (end - base)
+    game.pile_fill = tuple(fill)
 
 
 def _compile_uno_calls(game, program: Program) -> None:

@@ -216,6 +216,7 @@ class Tables:
         slots = [(name, pile, max(seat, -1)) for name, pile, seat in slots]
         self.pile_seat = tuple(seat for _, _, seat in slots)          # the slot's owner, -1 a shared pile
         self.pile_deal = tuple(pile.deal for _, pile, _ in slots)     # cards dealt onto it as a round starts
+        self.pile_fill = (None,) * len(slots)       # the kinds its where: takes (engine/program.py), None: any
         self.pile_base = {}                                           # declared name -> its first slot
         for slot, (name, _, _) in enumerate(slots):
             self.pile_base.setdefault(name, slot)

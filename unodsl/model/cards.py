@@ -242,7 +242,8 @@ class CardSections:
                                                   "each role is one pile per role, not played on (no per_player, "
                                                   "count or playable)")
                         per_role = False
-            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal, count, per_role)
+            out[str(name)] = Pile(str(name), face_up, spec, playable, per_player, deal, count, per_role,
+                                  self.condition(spec, "where"))
         return out
 
     def check_attrs(self, cards: dict[str, CardType], colors: tuple[str, ...]) -> None:

@@ -161,7 +161,7 @@ class CardType:
 
 @dataclass(frozen=True)
 class Pile:
-    """A table pile beyond the draw and discard piles (`piles:`): empty when a round starts."""
+    """A table pile beyond the draw and discard piles (`piles:`): empty when a round starts, unless dealt to."""
 
     name: str
     face_up: bool                              # every card public (as the discard pile), else only its size
@@ -171,6 +171,7 @@ class Pile:
     deal: int = 0                              # cards dealt onto it (onto each seat's) from the deck as a round starts
     count: int = 0                             # an array of this many piles (`count: N`, named `lane 1` ...), 0 one pile
     per_role: bool = False                     # each role (roles:) has its own pile of this name (`armory of captain`)
+    where: Text | None = None                  # filled from the deck's cards meeting it (`card`), before the hands
 
 
 @dataclass(frozen=True)

@@ -382,6 +382,15 @@ class _Rulebook:
                       if pile.playable else "")
             dealt = (f"dealt {pile.deal} card{'s' if pile.deal != 1 else ''} from the deck at the start of each "
                      f"round, after the hands and the start card" if pile.deal else "empty at the start of each round")
+            if pile.where is not None:                  # filled by a condition, before the hands (`where:`)
+                several = pile.per_player or pile.per_role or pile.count
+                which = describe_condition(g, pile.where, "match")
+                taken = (f"{pile.deal} card{'s' if pile.deal != 1 else ''} taken at random from the deck's cards "
+                         f"for which {which}" if pile.deal else
+                         f"all the deck's cards for which {which}" + (", dealt round the piles one at a time"
+                                                                     if several else ""))
+                dealt = (f"filled at the start of each round, before the hands are dealt, with {taken} (fewer when "
+                         f"the deck cannot spare them and still deal the hands)")
             if pile.per_player:
                 face = ("face up: everyone may look through it" if pile.face_up
                         else "face down: only how many cards it holds is known, to its owner too")
@@ -389,7 +398,7 @@ class _Rulebook:
                              f"Cards on it score nothing.")
                 continue
             if pile.per_role:                           # a pile of each role (`per_role: true`)
-                dealt += " (a role no player holds is dealt none)" if pile.deal else ""
+                dealt += " (a role no player holds is dealt none)" if pile.deal or pile.where is not None else ""
                 article = "an" if pile.name[:1].lower() in "aeiou" else "a"
                 items.append(f"Each role also has {article} {title(pile.name)} pile of its own, {dealt}, {face}. "
                              f"Cards on it score nothing.")

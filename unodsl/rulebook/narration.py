@@ -287,6 +287,9 @@ def narrate(events: list, seat: int, game=None) -> list[str]:
         elif kind == E.ROUND_DEALT:
             if e.count > 1:
                 lines.append([f"--- round {e.count} is dealt by {_who(q, seat)} ---", ""])
+            if game is not None:
+                lines.extend([_filled(game, pile), ""] for pile in game.variant.piles.values()
+                             if pile.where is not None)
             if e.cards:
                 lines.append([f"the start card is {card_words(game, e.cards[0])}", ""])
                 start = len(lines) - 1
@@ -335,6 +338,17 @@ def _call_word(game) -> str:
 def _out_word(game) -> str:
     """The call with the last card as the variant names it (uno.out.call)."""
     return (game.variant.uno_out_call if game is not None else None) or "UNO out"
+
+
+def _filled(game, pile) -> str:
+    """What a pile filled by a condition (`where:`) was given before the hands, as the round is dealt."""
+    from .english import describe_condition
+    whose = ("each player's " if pile.per_player else "each role's " if pile.per_role else
+             f"the {pile.count} " if pile.count else "the ")
+    piles, are = ("piles", "are") if pile.count else ("pile", "is")
+    amount = (f"{pile.deal} {'each ' if pile.count else ''}of the deck's cards" if pile.deal else "the deck's cards")
+    return (f"{whose}{pile.name} {piles} {are} filled first, with {amount} for which "
+            f"{describe_condition(game, pile.where, 'match')}")
 
 
 def _condition(game, test) -> str:
