@@ -13,9 +13,10 @@ import pytest
 
 from unodsl.check import check_file
 from unodsl.engine import Game, State
-from unodsl.engine.chance import NeedChance, chance_state
 from unodsl.rulebook.document import render_rulebook
 from unodsl.rulebook.narration import narrate
+
+from test_chance import natural_deal
 
 VARIANT = """\
 unodsl: 1
@@ -140,14 +141,7 @@ def test_a_chance_player_told_the_natural_outcomes_deals_the_seeded_deal(tmp_pat
     """Under engine/chance.py the filled piles' cards are asked for, each as likely as its share of the kinds."""
     game = _game(tmp_path, False)
     for seed in range(3):
-        told, asked = [], []
-        while True:
-            try:
-                state = chance_state(game, 3, told, seed=seed)
-                break
-            except NeedChance as need:
-                asked.append(need)
-                told.append(need.natural)
+        state, asked = natural_deal(game, 3, seed)
         assert json.loads(state.to_json()) == json.loads(game.new_game(3, seed=seed).to_json())
         # After the dealer's high cards, the bank's first card: a Wild or a Wild Draw Four, as likely.
         first = next(need for need in asked if game.card_names[need.outcomes[0][0]].startswith("wild"))
