@@ -70,14 +70,18 @@ class Flow:
             self.dealer = (self.dealer + 1) % n
         self.draw_pile = deck = list(g.deck) * v.packs_for(n)     # deck.packs: a larger table may play more
         start = v.start_card                            # start.card: false turns up no start card
-        # Piles dealt as a round starts (a pile's deal:), a pile of each player only for the seats at the table, a
-        # pile of each role only for the roles held there.
-        dealt_to = [slot for slot, seat in enumerate(g.pile_seat) if seat < n
-                    and (g.pile_role[slot] < 0 or g.pile_role[slot] in self.roles)]
-        # Piles filled by a condition (where:) take their cards first, as they are set aside before the deal.
-        fills = [slot for slot in dealt_to if g.pile_fill[slot] is not None]
-        filled = self._fill_piles(deck, fills, v.hand_size * n + start) if fills else {}
-        pile_deals = [(slot, g.pile_deal[slot]) for slot in dealt_to if g.pile_deal[slot] and g.pile_fill[slot] is None]
+        filled, pile_deals = {}, ()
+        if g.pile_seat:                                 # the variant's own piles (a variant without any pays nothing)
+            # Piles dealt as a round starts (a pile's deal:), a pile of each player only for the seats at the
+            # table, a pile of each role only for the roles held there.
+            dealt_to = [slot for slot, seat in enumerate(g.pile_seat) if seat < n
+                        and (g.pile_role[slot] < 0 or g.pile_role[slot] in self.roles)]
+            # Piles filled by a condition (where:) take their cards first, as they are set aside before the deal.
+            fills = [slot for slot in dealt_to if g.pile_fill[slot] is not None]
+            if fills:
+                filled = self._fill_piles(deck, fills, v.hand_size * n + start)
+            pile_deals = [(slot, g.pile_deal[slot]) for slot in dealt_to
+                          if g.pile_deal[slot] and g.pile_fill[slot] is None]
         self._shuffle(deck, v.hand_size * n + start + sum(count for _, count in pile_deals))  # hands, start, piles
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
