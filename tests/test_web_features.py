@@ -224,3 +224,22 @@ def test_the_call_badge_names_the_variant_s_call_and_leaves_a_player_who_went_ou
     bob = mau.join("Bob")
     mau.start()
     assert mau.view(bob)["words"]["call"] == "Mau"
+
+
+def test_the_variant_s_own_piles_are_shown_as_each_seat_may_see_them(tmp_path):
+    """A face-up pile by its cards, a face-down one by its size, each player's own pile by its owner's name."""
+    path = tmp_path / "bank.yaml"
+    path.write_text(f"unodsl: 1\nname: Bank\nextends: {Path(CLASSIC).resolve()}\npiles:\n"
+                    "  bank: {face: up, where: card.type == \"wild\"}\n"
+                    "  reserve: {per_player: true, face: down, deal: 2}\n", encoding="utf-8")
+    room = Room("ABCDEF", load(str(path), root="/"), 2, seed=5)
+    ann = room.join("Ann")
+    room.start()
+    assert room.view(ann)["piles"] == ["the bank pile: Wild, Wild, Wild, Wild", "your reserve pile: 2 cards, face down",
+                                       "heuristic bot's reserve pile: 2 cards, face down"]
+    assert room.view(None)["piles"][1:] == ["Ann's reserve pile: 2 cards, face down",
+                                            "heuristic bot's reserve pile: 2 cards, face down"]
+    plain = Room("ABCDEF", load(CLASSIC), 2, seed=5)
+    bob = plain.join("Bob")
+    plain.start()
+    assert plain.view(bob)["piles"] == []

@@ -624,6 +624,24 @@ def _cards(names: list[str], game=None) -> str:
     return cards_words(game, names) if names else "(none)"
 
 
+def pile_lines(game: Game, obs: dict, seat: int, played_on: bool = True) -> list[str]:
+    """The variant's named piles as `seat` sees them (obs: engine/observation.py): a face-up pile's cards, a
+    face-down one's size ("your reserve pile: 2 cards, face down"); a pile played on by its top card and color,
+    unless `played_on` is false (the web page shows those itself)."""
+    lines = []
+    played = obs.get("play_piles", {})
+    for name, cards in obs.get("piles", {}).items():
+        if name in played:
+            if played_on:
+                on = played[name]
+                lines.append(f"the {name} pile: top card: " + _cards([on["top"]] if on["top"] else [], game)
+                             + "   color: " + (on["color"] or "any") + f"   ({_count(len(cards))})")
+            continue
+        lines.append(f"{_pile(name, seat)}: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
+                                                  else _cards(cards, game)))
+    return lines
+
+
 def seen_lines(game: Game, obs: dict, seen_at: dict | None) -> list[str]:
     """The hands shown to the seat that still hold, each with the turn it was seen at (`seen_at`, from
     hands_seen); None: every hand the observation keeps, without the turn."""
@@ -670,15 +688,7 @@ def screen_lines(game: Game, obs: dict, events: list[str], legal: list[str] | No
     if obs.get("lock"):
         extras.append(f"locked to {obs['lock']}")
     lines.append("piles: " + ", ".join(extras))
-    played_on = obs.get("play_piles", {})
-    for name, cards in obs.get("piles", {}).items():         # a variant's named piles: face up shows its cards
-        if name in played_on:                                  # a pile played on: its top card and color first
-            on = played_on[name]
-            lines.append(f"the {name} pile: top card: " + _cards([on["top"]] if on["top"] else [], game)
-                         + "   color: " + (on["color"] or "any") + f"   ({_count(len(cards))})")
-            continue
-        lines.append(f"{_pile(name, seat)}: " + (f"{_count(cards)}, face down" if isinstance(cards, int)
-                                                  else _cards(cards, game)))
+    lines.extend(pile_lines(game, obs, seat))
     if "side" in obs:                   # a two-sided deck: the faces turned away from this seat
         shown = f"side up: {obs['side']}"
         if obs["draw_pile_back"]:

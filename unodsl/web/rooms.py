@@ -24,7 +24,7 @@ from ..engine import Game, IllegalAction, State
 from ..engine import events as E
 from ..engine.observation import SPECTATOR, event_mark, hand_sizes, seat_view, spectator_view
 from ..rulebook.narration import (card_words, choice_words, decision_help, direction_words, group_hand, hands_seen,
-                                  narrate, order_choices, score_table, seen_lines, variable_lines)
+                                  narrate, order_choices, pile_lines, score_table, seen_lines, variable_lines)
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "0O1IL")
 CODE_LENGTH = 6
@@ -373,6 +373,8 @@ class Room:
             entry.update(cards=hand_size, uno=bool(obs["uno_called"][q]) and hand_size > 0, out=bool(obs["eliminated"][q]),
                          dealer=q == obs["dealer"])
         out["variables"] = self.named(variable_lines(obs, number))       # declared variables the seat may see
+        # The variant's named piles, not played on: a face-up one's cards, a face-down one's size.
+        out["piles"] = self.named(pile_lines(game, obs, number, played_on=False))
         if seat is None:
             return out
         out["hand"] = group_hand(game, obs["hand"])

@@ -253,6 +253,7 @@ function render() {
   for (const [name, pile] of Object.entries(view.play_piles || {})) {     // a pile played on: its top and color
     fact(`${name} pile`, (pile.top ? pile.top.replace(/_/g, " ") : "empty") + (pile.color ? ` (${pile.color})` : ""));
   }
+  for (const line of view.piles || []) { const at = line.indexOf(": "); fact(line.slice(0, at), line.slice(at + 2)); }
   if (view.stack) fact("draw stack", String(view.stack));
   if (view.lock) fact("locked to", view.lock);
   if (view.round > 1) fact("round", String(view.round));
