@@ -16,16 +16,14 @@ import os
 from pathlib import Path
 
 from .files import atomic_write
+from .files import cache_dir as files_cache_dir
 
 _PACKAGE = Path(__file__).resolve().parent
 
 
 def cache_dir() -> Path | None:
     """Where entries live, or None when caching is switched off (UNODSL_NO_CACHE=1)."""
-    if os.environ.get("UNODSL_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "unodsl" / "check"
+    return files_cache_dir("check")
 
 
 def _digest(path: str | Path) -> str | None:

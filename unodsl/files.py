@@ -16,6 +16,16 @@ import re
 import stat
 import tempfile
 
+def cache_dir(kind: str):
+    """The folder of one kind of cache (`check`: clean check results, `generated`: the fast mode's modules), or
+    None when caching is switched off (UNODSL_NO_CACHE=1): under $XDG_CACHE_HOME/unodsl, or ~/.cache/unodsl."""
+    from pathlib import Path
+    if os.environ.get("UNODSL_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "unodsl" / kind
+
+
 # os.link failing with one of these means the file system has no hard links (FAT, some network shares).
 _NO_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.ENOSYS}
 _UMASK_LINE = re.compile(rb"^Umask:\s*([0-7]+)\s*$", re.M)

@@ -12,15 +12,22 @@ from .shared import load_game, root_option
 @click.command("explain")
 @click.argument("file")
 @click.argument("names", nargs=-1)
+@click.option("--generated", is_flag=True,
+              help="Print the Python module the fast mode generated from the variant's rules (engine/generated.py).")
 @root_option
-def explain(file: str, names: tuple[str, ...], root: str | None) -> None:
+def explain(file: str, names: tuple[str, ...], generated: bool, root: str | None) -> None:
     """List the compiled code of the variant's effects (as Python's `dis` lists bytecode).
 
     NAMES narrow it: a card (`skip`) lists that card's effects, a key (`events.turn_end`, `turn.draw`)
     that effect. Each op shows the line of the file its statement was written on, its position (pc)
-    and what it does; the statement's text is shown where it begins.
+    and what it does; the statement's text is shown where it begins. With --generated, the module the
+    fast mode plays rollouts with: its tables, its turn loop and each card's effect as generated source.
     """
     game = load_game(file, root)
+    if generated:
+        from ..engine.generated import source_for
+        click.echo(source_for(game), nl=False)
+        return
     wanted = [code for code, name in enumerate(game.code_names)
               if not names or any(_names(name, n) for n in names)]
     if not wanted:

@@ -89,6 +89,7 @@ class Op:
     jump: int | None = None         # an unconditional jump: its offset
     test: Value | None = None       # an `if` test: the condition, and the offset taken when false
     if_false: int | None = None
+    args: tuple = ()                # a call's operands (Values), as the instruction takes them: what a generator reads
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,8 @@ class Code:
     pauses: tuple = ()              # (pc, instruction): a frame that one of its ops paused resumes at pc
                                     # (a save's decision must be one that op asks): Game.code_pauses
     lines: tuple = ()               # per pc: the Written it was lowered from (None: the engine's own op)
+    records: tuple = ()             # per pc: its Op (what it calls, with which operands): the generated fast
+                                    # mode is made from these (engine/generated.py)
 
     @property
     def can_pause(self) -> bool:
@@ -172,6 +175,8 @@ def _next(st, fr):
 
 
 _NEXT = Value(_next)
+# The two seats an op's operand most often is, by identity: what the generated fast mode reads (engine/generated.py).
+SELF_SEAT, NEXT_SEAT = _SELF, _NEXT
 
 
 def _call(method, *args: Value):

@@ -54,7 +54,7 @@ class Lowering:
         picks = tuple((at[id(op)] + past, keep) for op, keep, past in unit.picks)   # the pc a pick resumes at
         return Code(tuple(op.run for op in ops), unit.nlocals, tuple(unit.slot_kinds), calls, flags,
                     not all(op.forward for op in ops), None if unit.chance or unit.scans else _guard(ops),
-                    unit.live_ranges(ops), picks, self.pauses(ops), _lines(ops, unit.written))
+                    unit.live_ranges(ops), picks, self.pauses(ops), _lines(ops, unit.written), tuple(ops))
 
     def pauses(self, ops: list) -> tuple:
         """(resume pc, instruction) of each op that may pause: a saved frame paused at pc asks what one of
@@ -156,15 +156,16 @@ class _Unit(StatementLowering, ExpressionLowering, CollectionLowering, FunctionL
 
     def call(self, name: str, *args: Value) -> Op:
         """An op that runs the engine's instruction `name` on the values of args."""
-        return Op(_call(self.low.ops[name], *args), calls=name)
+        return Op(_call(self.low.ops[name], *args), calls=name, args=args)
 
-    def decision(self, name: str, action: Callable) -> Op:
+    def decision(self, name: str, action: Callable, args: tuple = ()) -> Op:
         """An op that runs `action(state, frame)`, a call of instruction `name` that may pause for a decision;
-        it resumes (or continues) at the next op."""
+        it resumes (or continues) at the next op. `args`: the operands it was written with (the chooser), which
+        the generated fast mode reads (engine/generated.py)."""
         def op(st, fr, pc):
             fr[F_PC] = pc + 1
             return D.PAUSE if action(st, fr) == D.PAUSE else pc + 1
-        return Op(op, calls=name, resume=1)
+        return Op(op, calls=name, resume=1, args=args)
 
     def bound(self, var: A.Var):
         """The expression a `let` name stands for (folded where it is constant), or None."""

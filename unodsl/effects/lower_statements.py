@@ -93,8 +93,8 @@ class StatementLowering:
     def _choose_color(self, who: Value, ops):
         if not self.g.variant.colors:
             return                                   # every card is wild and colors do not exist
-        who, choose = who.fn, self.low.ops["choose_color"]
-        ops.append(self.decision("choose_color", lambda st, fr: choose(st, who(st, fr))))
+        chooser, choose = who.fn, self.low.ops["choose_color"]
+        ops.append(self.decision("choose_color", lambda st, fr: choose(st, chooser(st, fr)), args=(who,)))
 
     def s_set_color(self, s, ops):
         ops.append(self.call("set_color", self.expr(s.color)))
@@ -537,7 +537,8 @@ class StatementLowering:
         self.lives(counter, first, ops[-1], most=MAX_REPEAT)
 
     def s_challenge(self, s, ops):
-        who = self.expr(s.who).fn
+        challenger = self.expr(s.who)
+        who = challenger.fn
         branches = {branch.kind: self.block(branch.body) for branch in s.branches}
         # Layout: [challenge, guilty..., jump end, innocent..., jump end, accepted..., jump end]
         offsets = []
@@ -551,7 +552,7 @@ class StatementLowering:
 
         def op(st, fr, pc):
             return challenge(st, fr, who(st, fr), pc, targets)
-        ops.append(Op(op, calls="challenge", resume=0))
+        ops.append(Op(op, calls="challenge", resume=0, args=(challenger, _const(targets))))
         at = 1
         for kind in A.BRANCHES:
             body = branches.get(kind, [])

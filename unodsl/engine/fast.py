@@ -10,8 +10,18 @@ from operator import not_
 
 from ..effects import layout as D
 from .flow import END_TURN
-from .moves import APPLY, LEGAL
+from .generated import rollout_of
+from .moves import LEGAL
 from .state import State
+
+
+def hand_over(cls) -> dict:
+    """The bodies of the State class `cls` that the generated rollout hands over to, by the names it calls them
+    (engine/generated.py names nothing of the State's own)."""
+    return {"play": cls._play, "draw": cls._draw, "draw_one": cls._draw_one, "frame": cls._frame,
+            "next_turn": cls._next_turn, "after_play": cls._after_play, "turn_draw": cls._turn_draw,
+            "end_turn": cls._end_turn, "pick_trade": cls._pick_trade, "pick_kinds": cls._pick_kinds,
+            "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id}
 
 
 class FastState(State):
@@ -56,84 +66,12 @@ class FastState(State):
         return actions
 
     def play_out(self, rand=None) -> None:
-        """As State's, the same game from the same draws: turns, drawn cards, targets, gifts and
-        trades are answered without the list (their legal actions are counted and only the chosen
-        one is made); colours, challenges and UNO calls come from tables made once."""
-        rand = rand or self.rng.random
-        g = self.g
-        if self.log is not None:                 # a recorded game: apply_id writes each action to the log
-            State.play_out(self, rand)
-            return
-        playable_after, seat_frames, may_draw_if = g.playable_after, g.seat_frames, g.may_draw_if
-        may_always_draw, may_keep, uno_hand = g.may_always_draw, g.may_keep_drawn, g.uno_hand
-        # A may-draw rule `hand(next) OP c` (All Wild's): its answer for every hand size, read here in place.
-        next_answers = g.may_draw_next_answers
-        strict, k, draw, keep = g.strict_kinds, g.num_kinds, g.A_DRAW, g.A_KEEP
-        history = self.history
-        fixed, legal, apply = g.fixed_actions, LEGAL, APPLY
-        turn, drawn, trade, target, give = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
-        while not self.over:
-            pending = self.pending
-            kind = pending[0]
-            if kind == turn and self.lock_owner < 0:
-                # A turn, as legal_action_ids lists it: the playable kinds (doubled with an UNO call
-                # when the play leaves uno.at cards), then the draw.
-                p = pending[1]
-                hand = self.hands[p]
-                ok = playable_after[self.color + 1][self.discard[-1]]
-                plays = set(hand) if ok is None else ok.intersection(hand)
-                if not strict or strict.isdisjoint(plays):    # else a restricted card: the general way, below
-                    m = len(plays)
-                    n = 2 * m if len(hand) == uno_hand else m
-                    if not m or may_always_draw:
-                        i = int(rand() * (n + 1))
-                    else:
-                        seat = (p + self.direction) % self.n
-                        if next_answers is not None and self.hands[seat] and not self.eliminated[seat]:
-                            may_draw = next_answers[len(self.hands[seat])]     # the condition's test, in place
-                        else:
-                            may_draw = may_draw_if(self, seat_frames[p])
-                        i = int(rand() * (n + 1)) if may_draw else int(rand() * n)
-                    self.pending = None
-                    if i == n:
-                        history.append(draw)
-                        self._turn_draw(p)
-                        continue
-                    card = sorted(plays)[i % m]
-                    history.append(card if i < m else card + k)
-                    self._play(p, card, i >= m)
-                    continue
-            elif kind == drawn:
-                # The card just drawn: play it (with an UNO call if the play leaves uno.at cards), or keep it.
-                _, p, card = pending
-                n = 2 if len(self.hands[p]) == uno_hand else 1
-                i = int(rand() * (n + 1)) if may_keep else int(rand() * n)
-                self.pending = None
-                if i == n:
-                    history.append(keep)
-                    self._end_turn()
-                else:
-                    history.append(card + i * k)
-                    self._play(p, card, i == 1)
-                continue
-            elif kind != turn:
-                if kind == trade:                # pairs of cards: counted and picked, not listed
-                    action = self._pick_trade(rand)
-                elif kind == target:             # the candidates are in the decision (_legal_target)
-                    seats = pending[3]
-                    action = g.A_TARGET + seats[int(rand() * len(seats))]
-                elif kind == give:               # one of the giver's kinds (_legal_give)
-                    kinds = self._pick_kinds(pending[1])
-                    action = g.A_GIVE + kinds[int(rand() * len(kinds))]
-                else:
-                    actions = fixed.get(kind) or legal[kind](self)
-                    action = actions[int(rand() * len(actions))]
-                history.append(action)
-                apply[kind](self, action)
-                continue
-            # A turn under a color lock, or with a restricted card playable.
-            actions = self.legal_action_ids()
-            self.apply_id(actions[int(rand() * len(actions))])
+        """As State's, the same game from the same draws, played by the module generated from the Game's
+        rules (engine/generated.py)."""
+        rollout = self.g.rollout
+        if rollout is None:
+            rollout = rollout_of(self.g, hand_over(type(self)))
+        rollout(self, rand or self.rng.random)
 
     def _is_playable(self, p: int, k: int) -> bool:
         """As State's, read from the table when no lock and no strict restriction is in the way."""

@@ -46,7 +46,7 @@ class Game(Tables, Positions):
                  "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
                  "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
                  "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live", "code_picks",
-                 "code_pauses", "code_names", "code_lines", "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
+                 "code_pauses", "code_names", "code_lines", "code_records", "rollout", "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
                  "eliminate_when", "eliminate_from", "win_when", "turn_draw", "uno_penalty_code", "on_round_end",
                  "A_OPTION", "option_names", "option_index", "A_NUMBER", "number_top",
                  "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
@@ -76,6 +76,10 @@ class Game(Tables, Positions):
         self.code_lines: list = []            # per code: per pc, where its op was written (effects.code.Written)
         self.code_pauses: list = []           # per code: resume pc -> the pausing instructions whose frame resumes
                                               # there (a save's decision is one of theirs)
+        self.code_records: list = []          # per code: its effects.code.Code record (ops with their operands), which
+                                              # the generated fast mode is made from
+        self.rollout = None                   # the fast mode's play_out, generated from this Game when first asked
+                                              # (engine/generated.py: rollout_of)
         self._build_cards()
         self._build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)

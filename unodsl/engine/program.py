@@ -65,6 +65,7 @@ class Program:
             pauses.setdefault(pc, []).append(instruction)
         self.game.code_names.append(name)
         self.game.code_lines.append(code.lines)
+        self.game.code_records.append(code)
         self.game.code_pauses.append({pc: tuple(names) for pc, names in pauses.items()})
         self.lowered.append(code)
         return len(self.game.codes) - 1
