@@ -68,6 +68,9 @@ def loop_variant(rng: random.Random) -> tuple[str, str]:
     low = rng.choice([2, 2, 3])
     top["players"] = f"{{min: {low}, max: {rng.choice([low, 3, 4])}}}"
     top["round"] = {"max_turns": rng.choice([20, 60, 200])}
+    if rng.random() < 0.2:                           # teams of two, out together
+        top["players"], top["teams"] = "{allowed: [4]}", "{size: 2}"
+        top["round"]["ends_when"] = "team_out"
     top["deal"] = {"hand_size": rng.choice([1, 2, 3, 7])}
     top["piles"] = "{bank: {face: down}, pot: {face: up}, stock: {per_player: true, face: down}, lane: {count: 2, face: up}}"
     return base, variant_text(base, cards, top)

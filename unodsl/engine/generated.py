@@ -74,8 +74,6 @@ def fast_loop_refusal(game) -> str | None:
         return "draw events, eliminations or sets"
     if game.win_when is not None:
         return "a round won by a rule (round.win_when)"
-    if v.team_size > 1:
-        return "teams"
     if game.turn_start >= 0 or game.turn_end >= 0 or game.card_played >= 0:
         return "turn hooks or the play hook"
     if not v.start_card or not v.reshuffle or v.blocked is not None:
