@@ -38,6 +38,14 @@ if sys.argv[4] == "prototype":
     sys.path.insert(0, "benchmarks")
     import generated_prototype
     simulate.play_one = generated_prototype.play_one_for(game)
+elif game.fast:
+    # The generated rollout is made (or read from the cache) before play, as the variant is loaded: start-up.
+    try:
+        from unodsl.engine.fast import hand_over
+        from unodsl.engine.generated import rollout_of
+        rollout_of(game, hand_over(game.state_class))
+    except ImportError:                              # an engine from before the generated fast mode
+        pass
 played = [0, 0]
 def count(index, state):
     played[0] += state.total_turns

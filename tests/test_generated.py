@@ -169,3 +169,19 @@ def test_explain_generated_prints_the_module():
     assert out.returncode == 0, out.stderr
     assert out.stdout == generated.source_for(unodsl.load("classic"))
     compile(out.stdout, "<explained>", "exec")        # the printed module is Python
+
+
+def test_the_turn_hand_off_is_made_from_the_field_declaration(monkeypatch):
+    """Each TURN field of engine/fields.py is reset as the loop hands a turn on (in its local where the loop
+    holds one): declaring a field TURN is all it takes."""
+    import dataclasses
+
+    from unodsl.engine import fields
+    reset = generated._turn_reset()
+    for f in fields.FIELDS:
+        if f.reset == fields.TURN:
+            assert f"{generated._TURN_LOCALS.get(f.name, 'st.' + f.name)} = {f.initial}" in reset
+    flips = [dataclasses.replace(f, reset=fields.TURN) if f.name == "flips" else f for f in fields.FIELDS]
+    monkeypatch.setattr(fields, "FIELDS", flips)
+    assert "st.flips = 0" in generated._turn_reset()
+    assert "st.flips = 0" in generated.source_for(_fast(unodsl.load("classic")))

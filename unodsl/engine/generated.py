@@ -89,12 +89,23 @@ def fast_loop_refusal(game) -> str | None:
 
 def _seat(value) -> str | None:
     """The source of a seat operand the loop holds in a local: self (the player), next (their neighbour in
-    play: every hand holds cards and nobody is eliminated while the loop runs)."""
+    play: every hand holds cards and nobody is eliminated while the loop runs), or a local of the effect's
+    frame (a player chosen: -1 when nobody was)."""
     if value is SELF_SEAT:
         return "cur"
     if value is NEXT_SEAT:
         return "following[cur]"
+    if value.slot is not None and value.slot > D.F_JUMPED:
+        return f"fr[{value.slot}]"
     return None
+
+
+def _if_seat(value, lines: list[str]) -> list[str]:
+    """`lines` for a seat operand that may be nobody (a frame's local: -1) run only for somebody, as the
+    instructions do."""
+    if value.slot is not None and value.slot > D.F_JUMPED:
+        return [f"if {_seat(value)} >= 0:"] + ["    " + line for line in lines]
+    return lines
 
 
 def _count(value) -> int | None:
@@ -118,20 +129,20 @@ def _draw_lines(game, who: str, n: int) -> list[str]:
             "else:                                   # a refill on the way: the State's draw",
             f"    steps += st._draw(v, {n})",
             "    pile, discard = st.draw_pile, st.discard",
-            "masks[v] = mask_of(got)"]
+            "masks[v] = -1                          # its bitmask, made again when it is wanted"]
 
 
 def _op_lines(game, op, code: int, pc: int) -> tuple[list[str], bool]:
     """The source of one op, ending with the next pc (`pc = ...`), and whether it is run by the State (the
     op itself called, the locals written back before and, after a call, read again)."""
     args = op.args
-    if op.calls == "penalty" and len(args) == 2 and _seat(args[0]) and _count(args[1]) is not None:
+    if op.calls in ("penalty", "draw") and len(args) == 2 and _seat(args[0]) and _count(args[1]) is not None:
         lines = _draw_lines(game, _seat(args[0]), _count(args[1])) or [f"v = {_seat(args[0])}"]
-        return lines + ["skips[v] += 1", f"pc = {pc + 1}"], False
-    if op.calls == "draw" and len(args) == 2 and _seat(args[0]) and _count(args[1]) is not None:
-        return _draw_lines(game, _seat(args[0]), _count(args[1])) + [f"pc = {pc + 1}"], False
+        if op.calls == "penalty":
+            lines.append("skips[v] += 1")
+        return _if_seat(args[0], lines) + [f"pc = {pc + 1}"], False
     if op.calls == "skip" and len(args) == 1 and _seat(args[0]):
-        return [f"skips[{_seat(args[0])}] += 1", f"pc = {pc + 1}"], False
+        return _if_seat(args[0], [f"skips[{_seat(args[0])}] += 1"]) + [f"pc = {pc + 1}"], False
     if op.calls == "reverse" and not args:
         return ["d = -d", "following = follow[d]", f"pc = {pc + 1}"], False
     if op.calls == "choose_color" and len(args) == 1 and args[0] is SELF_SEAT:
@@ -156,6 +167,35 @@ def _op_lines(game, op, code: int, pc: int) -> tuple[list[str], bool]:
         return [f"pc = {pc + op.jump}"], False
     if op.test is not None:                      # an `if` test: it reads the State, and changes nothing
         return ["SYNC", f"pc = OPS[{code}][{pc}](st, fr, {pc})"], True
+    if op.calls in _PAUSING:
+        # A decision: a player chosen or a color named is taken here, as the rollout takes it (counted, then
+        # applied as Moves applies it to the paused frame); any other, the frame is handed to the State paused,
+        # as the reference mode would have it (on the stack, the play to settle after it).
+        return ["SYNC",
+                f"pc = OPS[{code}][{pc}](st, fr, {pc})",
+                "if pc < 0:",
+                "    asked = st.pending",
+                "    if asked[0] == TARGET:",
+                "        st.pending = None",
+                "        q = asked[3][int(rand() * len(asked[3]))]",
+                "        hist(A_TARGET + q)",
+                "        fr[asked[2]] = q",
+                "        pc = fr[F_PC]",
+                "    elif asked[0] == COLOR:",
+                "        st.pending = None",
+                "        a = COLOR_ACTIONS[st.side][int(rand() * len(COLOR_ACTIONS[st.side]))]",
+                "        hist(a)",
+                "        if len(asked) == 3:",
+                "            fr[asked[2]] = a - A_COLOR",
+                "        else:",
+                "            st.color = a - A_COLOR",
+                "        pc = fr[F_PC]",
+                "    else:",
+                "        st.steps += ran                 # the ops run, as the VM adds them at a pause",
+                "        st.frames.append(fr)",
+                "        st.after = AFTER_PLAY",
+                f"        paused, pc = True, {len(game.code_records[code].records)}",
+                "RELOAD"], True
     return ["SYNC", f"pc = OPS[{code}][{pc}](st, fr, {pc})", "RELOAD"], True
 
 
@@ -168,13 +208,15 @@ def _effect_lines(game, code: int) -> tuple[list[str], bool] | None:
         return None
     ops = record.records
     blocks = [_op_lines(game, op, code, pc) for pc, op in enumerate(ops)]
-    if any(made and op.calls in _PAUSING for (_, made), op in zip(blocks, ops)):
-        return None                              # a decision the loop does not take
     generic = any(made for _, made in blocks)
+    framed = generic or any("fr[" in line for lines, _ in blocks for line in lines)
+    pausing = any(made and op.calls in _PAUSING for (_, made), op in zip(blocks, ops))
     body: list[str] = []
-    if generic:
+    if framed:
         body.append(f"fr = new_frame(st, {code}, cur, k, True, False)")
-    if all(op.test is None and (op.jump is None or pc == len(ops) - 1) for pc, op in enumerate(ops)):
+    if pausing:
+        body.append("paused = False")
+    if not pausing and all(op.test is None and (op.jump is None or pc == len(ops) - 1) for pc, op in enumerate(ops)):
         for lines, _ in blocks:                  # straight on: every op runs once, its next pc not read
             body += [line.removeprefix("pc = ") for line in lines if not re.fullmatch(r"pc = -?\d+", line)]
         body.append(f"steps += {len(ops)}")
@@ -184,6 +226,9 @@ def _effect_lines(game, code: int) -> tuple[list[str], bool] | None:
             body.append(f"    {'if' if pc == 0 else 'elif'} pc == {pc}:")
             body += ["        " + line for line in lines]
         body.append("steps += ran")
+    if pausing:
+        body += ["if paused:                               # the State has the paused frame: it goes on from there",
+                 "    break"]
     return body, generic
 
 
@@ -204,9 +249,11 @@ def _expand(lines: list[str]) -> list[str]:
 _SYNC = ("st.current, st.next_player, st.color, st.direction, st.played_by = cur, cur, color, d, played",
          "st.turns, st.total_turns, st.steps, st.drawn_this_turn = turns, total, steps, drawn")
 _RELOAD = ("color, d, steps, pile, discard, skips = st.color, st.direction, st.steps, st.draw_pile, st.discard, st.skip",
+           "hands, uno_called, vulnerable = st.hands, st.uno_called, st.vulnerable",
+           "hand = hands[cur]",
            "following = follow[d]",
            "color_actions = COLOR_ACTIONS[st.side]",
-           "masks = [mask_of(h) for h in hands]")
+           "masks = [-1] * n")
 
 
 # --- the module ------------------------------------------------------------------------------------------
@@ -245,6 +292,7 @@ def source_for(game) -> str:
     lines = [f"# Generated by unodsl.engine.generated for {g.variant.name!r} (read that module's docstring).",
              f"# The turn loop: {'used' if refusal is None else 'not used: ' + refusal}.",
              "",
+
              f"BIT = {tuple(1 << k for k in range(kinds))!r}",
              f"ROWS = {tuple(rows)!r}      # [color in play + 1][top card]: the kinds that may be played",
              f"K_COLOR = {tuple(g.k_color)!r}",
@@ -326,7 +374,9 @@ def make(G, E):
     \"\"\"play_out(st, rand) for the Game G: State.play_out's game, from the same draws. E: the State's bodies
     it hands over to (engine/fast.py: hand_over).\"\"\"
     from unodsl.effects import layout as D
+    from unodsl.engine.flow import AFTER_PLAY
     from unodsl.engine.moves import APPLY, LEGAL
+    F_PC, COLOR, A_TARGET = D.F_PC, D.COLOR, G.A_TARGET
     play, draw_cards, draw_card, new_frame, next_turn = E["play"], E["draw"], E["draw_one"], E["frame"], E["next_turn"]
     after_play, turn_draw, end_turn, pick_trade, pick_kinds = (E["after_play"], E["turn_draw"], E["end_turn"],
                                                                E["pick_trade"], E["pick_kinds"])
@@ -370,11 +420,14 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
     turns, total, steps, drawn, played = st.turns, st.total_turns, st.steps, st.drawn_this_turn, st.played_by
     following = follow[d]
     row = ROWS[color + 1][discard[-1]]
-    masks = [mask_of(h) for h in hands]
+    masks = [-1] * n                                # per seat: the kinds held as bits, -1 until wanted
     st.pending = None
     while True:
         hand = hands[cur]
-        legal_kinds = masks[cur] & row
+        mask = masks[cur]
+        if mask < 0:
+            mask = masks[cur] = mask_of(hand)
+        legal_kinds = mask & row
         m = legal_kinds.bit_count()
 #if uno
         nn = 2 * m if len(hand) == UNO_HAND else m      # each play doubled with an UNO call
@@ -475,8 +528,10 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
                         # Not a state the loop goes on from: the State settles the play.
                         after_play(st)
                         break
-#endif
+            row = ROWS[color + 1][discard[-1]]        # the top card (an effect may have turned it over)
+#else
             row = ROWS[color + 1][k]
+#endif
         # --- the hand-off: the next seat in play, skipped ones passed over (State._advance)
         seat = following[cur]
         if skips != no_skips:
