@@ -34,11 +34,7 @@ from unodsl.check import load
 from unodsl.runs import simulate
 from unodsl.runs.simulate import run_range
 game = load(sys.argv[1], fast=sys.argv[4] != "reference")
-if sys.argv[4] == "prototype":
-    sys.path.insert(0, "benchmarks")
-    import generated_prototype
-    simulate.play_one = generated_prototype.play_one_for(game)
-elif game.fast:
+if game.fast:
     # The generated rollout is made (or read from the cache) before play, as the variant is loaded: start-up.
     try:
         from unodsl.engine.fast import hand_over
@@ -67,9 +63,9 @@ HANDWRITTEN = "hand-written engine"
 
 
 def instructions(variant: str, bots: str, games: int, mode: str = "fast") -> tuple[int, int, int]:
-    """(instructions, turns, decisions) of one run under cachegrind (`mode`: fast or reference; variant
+    """(instructions, turns, decisions) of one run under cachegrind (`mode`: fast, compiled or reference; variant
     HANDWRITTEN: the hand-written engine)."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    env = dict(os.environ, PYTHONHASHSEED="0", UNODSL_COMPILE="1" if mode == "compiled" else "0")
     child = HANDWRITTEN_CHILD if variant == HANDWRITTEN else CHILD
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                           sys.executable, "-c", child, variant, bots, str(games), mode],
@@ -86,13 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--games", type=int, help="games per variant (default: 20 random, 200 heuristic)")
     parser.add_argument("--reference", action="store_true",
                         help="count the engine's reference mode (Game(fast=False)) instead of the fast one")
-    parser.add_argument("--prototype", action="store_true",
-                        help="count the generated-module prototype (benchmarks/generated_prototype.py) instead")
+    parser.add_argument("--compiled", action="store_true",
+                        help="count the fast mode with its generated module compiled (UNODSL_COMPILE=1: Cython and cc)")
     parser.add_argument("--handwritten", action="store_true",
                         help="also count the hand-written engine (benchmarks/reference_engine.py, random bots, "
                              "4 players) on as many games: compare it with benchmarks/reference-rules.yaml")
     args = parser.parse_args(argv)
-    mode = "reference" if args.reference else "prototype" if args.prototype else "fast"
+    mode = "reference" if args.reference else "compiled" if args.compiled else "fast"
     if shutil.which("valgrind") is None:
         print("bench_instructions: valgrind is not installed", file=sys.stderr)
         return 2

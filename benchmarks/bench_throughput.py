@@ -16,9 +16,9 @@
 #   unodsl reference-rules, reference mode
 #                           the same rules and games through Game(fast=False), the general
 #                           interpreter that is the specification (it must not get slower)
-#   unodsl reference-rules, generated prototype
-#                           the same rules and games played out by generated_prototype.py's
-#                           module (issue 28's generated fast mode, as a stand-in)
+#   unodsl reference-rules, compiled
+#                           the same rules and games, the fast mode's generated module compiled
+#                           by Cython and the C compiler (UNODSL_COMPILE=1; left out without them)
 #   RLCard UnoGame          (--with-rlcard) the `init_game`/`step` loop of rlcard 1.2.0,
 #                           timed in its own venv by rlcard_bench.py
 #   RLCard round mechanics  (--with-rlcard) the same games on RLCard's Dealer, Players and
@@ -38,23 +38,21 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
-import tempfile
 import sys
 import time
+import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchlib import HERE, VARIANTS, describe_machine, load_average, machine, median, spread, table  # noqa: E402
 
-import generated_prototype  # noqa: E402
 import reference_engine  # noqa: E402
 import rlcard_bench  # noqa: E402
 import unodsl  # noqa: E402
-from unodsl.runs.simulate import game_seed, run_range  # noqa: E402
+from unodsl.runs.simulate import run_range  # noqa: E402
 
 PLAYERS = 4
 
@@ -66,8 +64,7 @@ UNODSL_CONTENDERS = {
     "unodsl rlcard-rules": (HERE / "rlcard-rules.yaml", 2000, True),
     "unodsl reference-rules, reference mode": (HERE / "reference-rules.yaml", 80, False),
 }
-PROTOTYPE = "unodsl reference-rules, generated prototype"
-COMPILED = "unodsl reference-rules, generated prototype compiled"
+COMPILED = "unodsl reference-rules, compiled"
 REFERENCE = "reference engine"
 RLCARD = "RLCard UnoGame"
 RLCARD_BARE = "RLCard round mechanics"
@@ -77,8 +74,7 @@ DEFAULT_GAMES = {REFERENCE: 1500, RLCARD: 2000, RLCARD_BARE: 3000}
 RATIOS = [
     ("unodsl reference-rules", REFERENCE, "unodsl / hand-written engine, same rules (target >= 0.5)"),
     ("unodsl reference-rules, reference mode", REFERENCE, "unodsl reference mode / hand-written engine"),
-    (PROTOTYPE, REFERENCE, "generated prototype / hand-written engine (target >= 0.5)"),
-    (COMPILED, REFERENCE, "generated prototype, Cython / hand-written engine (target >= 0.8)"),
+    (COMPILED, REFERENCE, "unodsl compiled (Cython) / hand-written engine (target >= 0.8)"),
     ("unodsl classic", REFERENCE, "unodsl classic / hand-written (classic has UNO calls)"),
     ("unodsl rlcard-rules", RLCARD_BARE, "unodsl / RLCard round mechanics, comparable games (target >= 1)"),
     ("unodsl rlcard-rules", RLCARD, "unodsl / RLCard UnoGame, comparable games (target >= 1)"),
@@ -95,25 +91,6 @@ def time_unodsl(game, games: int, seed: int) -> dict:
     return {"seconds": elapsed, "games": games, "games_per_s": games / elapsed,
             "turns_per_s": turns / elapsed, "turns_per_game": turns / games,
             "stalled": stats.stalls}
-
-
-def time_prototype(game, games: int, seed: int, play_out) -> dict:
-    """As time_unodsl, each game played out by `play_out`, the generated-module prototype's
-    (generated_prototype.py)."""
-    turns = stalls = 0
-    collecting = gc.isenabled()
-    gc.disable()                                    # as run_range does
-    start = time.perf_counter()
-    for index in range(games):
-        state = game.new_game(PLAYERS, seed=game_seed(seed, index))
-        play_out(state, state.rng.random)
-        turns += state.total_turns
-        stalls += state.stalled
-    elapsed = time.perf_counter() - start
-    if collecting:
-        gc.enable()
-    return {"seconds": elapsed, "games": games, "games_per_s": games / elapsed,
-            "turns_per_s": turns / elapsed, "turns_per_game": turns / games, "stalled": stalls}
 
 
 def time_reference(games: int, seed: int) -> dict:
@@ -137,6 +114,25 @@ def time_rlcard(games: int, seed: int, bare: bool = False) -> dict | None:
             "numpy": record["numpy_version"]}
 
 
+def _compiled(path, log):
+    """The variant loaded with its generated module compiled (UNODSL_COMPILE=1), or None, said, without Cython
+    or a C compiler."""
+    from unodsl.engine.fast import hand_over
+    from unodsl.engine.generated import rollout_of
+    game = unodsl.load(str(path))
+    os.environ["UNODSL_COMPILE"] = "1"
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rollout_of(game, hand_over(game.state_class))
+    finally:
+        del os.environ["UNODSL_COMPILE"]
+    if caught:
+        log(f"bench_throughput: the compiled module is not timed ({caught[0].message})")
+        return None
+    return game
+
+
 def measure(repeats: int, with_rlcard: bool, seed: int, scale: float, log=print) -> dict:
     """Run every contender `repeats` times, alternating, and return the summaries."""
     info = machine()
@@ -144,17 +140,10 @@ def measure(repeats: int, with_rlcard: bool, seed: int, scale: float, log=print)
     for name, (path, games, fast) in UNODSL_CONTENDERS.items():
         game = unodsl.load(str(path), fast=fast)
         runners[name] = (lambda g=game, n=max(1, int(games * scale)): time_unodsl(g, n, seed))
-    prototype_game = unodsl.load(str(HERE / "reference-rules.yaml"))
-    prototype_games = max(1, int(UNODSL_CONTENDERS["unodsl reference-rules"][1] * scale))
-    plain = generated_prototype.compile_for(prototype_game)
-    runners[PROTOTYPE] = lambda: time_prototype(prototype_game, prototype_games, seed, plain)
-    try:
-        native = generated_prototype.compile_native(prototype_game,
-                                                    os.path.join(tempfile.gettempdir(), "unodsl-prototype"))
-    except Exception as error:  # noqa: BLE001 -- no Cython or no C compiler: the row is left out
-        log(f"bench_throughput: the compiled prototype is not timed ({type(error).__name__}: {error})")
-    else:
-        runners[COMPILED] = lambda: time_prototype(prototype_game, prototype_games, seed, native)
+    compiled_game = _compiled(HERE / "reference-rules.yaml", log)
+    if compiled_game is not None:
+        compiled_games = max(1, int(UNODSL_CONTENDERS["unodsl reference-rules"][1] * scale))
+        runners[COMPILED] = lambda: time_unodsl(compiled_game, compiled_games, seed)
     reference_games = max(1, int(DEFAULT_GAMES[REFERENCE] * scale))
     runners[REFERENCE] = lambda: time_reference(reference_games, seed)
     rlcard_info = None

@@ -13,15 +13,15 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv (the first time takes a minute or two: about 100 packages)"
     python3 -m venv .venv
 fi
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import unodsl, pytest, hypothesis, pettingzoo, gymnasium, pyspiel, pygls, matplotlib, pyarrow, ray, starlette, uvicorn, httpx2, selenium, mcp, choix" 2>/dev/null; then
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! .venv/bin/python -c "import unodsl, pytest, hypothesis, pettingzoo, gymnasium, pyspiel, pygls, matplotlib, pyarrow, ray, starlette, uvicorn, httpx2, selenium, mcp, choix, Cython" 2>/dev/null; then
     echo "setup: upgrading pip"
     .venv/bin/python -m pip install --quiet --upgrade pip
-    echo "setup: installing unodsl (editable) with the extras test, rl, openspiel, lsp, report, parquet, ray, web, web-test, mcp, ladder"
+    echo "setup: installing unodsl (editable) with the extras test, rl, openspiel, lsp, report, parquet, ray, web, web-test, mcp, ladder, compiled"
     # pip's own lines, one per package it fetches, then the install; the rest of its chatter is dropped.
     # The log keeps everything, for a failure.
     log=.venv/setup.log
     set +e
-    .venv/bin/python -m pip install --progress-bar off -e ".[test,rl,openspiel,lsp,report,parquet,ray,web,web-test,mcp,ladder]" 2>&1 \
+    .venv/bin/python -m pip install --progress-bar off -e ".[test,rl,openspiel,lsp,report,parquet,ray,web,web-test,mcp,ladder,compiled]" 2>&1 \
         | tee "$log" \
         | { grep --line-buffered -E '^(Collecting|Installing collected|Successfully installed)' \
             | sed -u -E 's/^Collecting ([^ ]+).*/  fetching \1/; s/^Installing collected packages:.*/  installing.../; s/^Successfully installed.*/  installed/'; true; }

@@ -185,3 +185,37 @@ def test_the_turn_hand_off_is_made_from_the_field_declaration(monkeypatch):
     monkeypatch.setattr(fields, "FIELDS", flips)
     assert "st.flips = 0" in generated._turn_reset()
     assert "st.flips = 0" in generated.source_for(_fast(unodsl.load("classic")))
+
+
+def _compiler_ready() -> bool:
+    import importlib.util
+    import shutil
+    return importlib.util.find_spec("Cython") is not None and shutil.which(os.environ.get("CC", "cc")) is not None
+
+
+@pytest.mark.skipif(not _compiler_ready(), reason="the compiled tier needs Cython (the compiled extra) and a C compiler")
+def test_the_compiled_module_plays_the_same_games(tmp_path, monkeypatch):
+    """UNODSL_COMPILE=1: the module compiled by Cython and the C compiler, cached beside the source, plays the
+    reference mode's games, a match included (every decision the turn loop takes, a challenge, a refill)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("UNODSL_NO_CACHE", raising=False)
+    monkeypatch.setenv("UNODSL_COMPILE", "1")
+    monkeypatch.setattr(generated, "_MODULES", {})
+    game = _fast(unodsl.load("classic"))
+    for players in (2, 3, 4):
+        _same_rollouts(game, players, game_seed(players, 5))
+    _same_rollouts(game, 4, game_seed(4, 9), match=True)
+    assert type(game.rollout).__name__ == "cython_function_or_method"      # compiled, not the plain module
+    assert list((tmp_path / "unodsl" / "generated").glob("unodsl_generated_*.so"))
+
+
+def test_without_a_compiler_the_plain_module_plays_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("UNODSL_COMPILE", "1")
+    monkeypatch.setenv("CC", "no-such-compiler")
+    monkeypatch.setattr(generated, "_MODULES", {})
+    game = _fast(unodsl.load("classic"))
+    with pytest.warns(RuntimeWarning, match="not compiled"):
+        game.new_game(2, seed=3).play_out()
+    assert type(game.rollout).__name__ == "function"
+    _same_rollouts(game, 3, 4)

@@ -35,13 +35,15 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import linecache
+import os
 import re
+import sys
 
 from ..effects import layout as D
 from ..effects.code import NEXT_SEAT, SELF_SEAT
 from ..effects.layout import DRAWS, PAUSES
-from .ops import OP_FLAGS
 from ..files import atomic_write, cache_dir
+from .ops import OP_FLAGS
 
 # What a kind does when played, in the loop: a plain card, an effect generated op by op, or a play the State
 # makes (the loop then goes on from the state it leaves).
@@ -53,7 +55,7 @@ _LEAVES = ("st.next_exact >= 0", "st.turn_from >= 0", "st.lock_owner >= 0", "st.
            "not all(hands)")
 
 _PAUSING = frozenset(name for name, flags in OP_FLAGS.items() if PAUSES in flags)
-_MODULES: dict = {}        # source digest -> the module's make(G), in this process
+_MODULES: dict = {}        # (source digest, compiled asked for) -> the module's make(G, E), in this process
 
 
 def fast_loop_refusal(game) -> str | None:
@@ -622,13 +624,14 @@ def digest_of(source: str) -> str:
 def _load(source: str):
     """The `make` of the module with this source: from this process's table, the disk cache, or compiled."""
     key = digest_of(source)
-    make = _MODULES.get(key)
+    native = os.environ.get("UNODSL_COMPILE") == "1"
+    make = _MODULES.get((key, native))
     if make is not None:
         return make
     name = f"unodsl_generated_{key}"
     folder = cache_dir("generated")
-    module = None
-    if folder is not None:
+    module = compiled(name, source, folder) if native else None
+    if module is None and folder is not None:
         path = folder / f"{name}.py"
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -647,8 +650,53 @@ def _load(source: str):
         make = scope["make"]
     else:
         make = module.make
-    _MODULES[key] = make
+    _MODULES[key, native] = make
     return make
+
+
+def compiled(name: str, source: str, folder):
+    """The module compiled to C by Cython (the `compiled` extra) and the C compiler, built once into `folder`
+    (a temporary folder without a cache) and loaded; None, with a warning, where either is missing or the
+    build fails: the plain module plays the same game. UNODSL_COMPILE=1 asks for it."""
+    import shutil
+    import subprocess
+    import sysconfig
+    import tempfile
+    import warnings
+    from pathlib import Path
+
+    temporary = None
+    try:
+        if folder is None:
+            temporary = tempfile.TemporaryDirectory(prefix="unodsl-generated-")
+            folder = Path(temporary.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        library = folder / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+        if not library.exists():
+            compiler = shutil.which(os.environ.get("CC", "cc"))
+            if compiler is None or importlib.util.find_spec("Cython") is None:
+                raise RuntimeError("compiling needs Cython (pip install 'unodsl[compiled]') and a C compiler")
+            with tempfile.TemporaryDirectory(prefix="unodsl-build-") as build:
+                py, c = Path(build) / f"{name}.py", Path(build) / f"{name}.c"
+                py.write_text(source, encoding="utf-8")
+                subprocess.run([sys.executable, "-m", "cython", "-3", str(py), "-o", str(c)],
+                               check=True, capture_output=True)
+                built = Path(build) / library.name
+                subprocess.run([compiler, "-shared", "-fPIC", "-O2", f"-I{sysconfig.get_paths()['include']}",
+                                str(c), "-o", str(built)], check=True, capture_output=True)
+                os.replace(built, library)          # whole or not at all: a build cut short is never loaded
+        spec = importlib.util.spec_from_file_location(name, library)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    except (OSError, RuntimeError, ImportError, subprocess.CalledProcessError) as error:
+        detail = error.stderr.decode(errors="replace").strip()[-300:] if getattr(error, "stderr", None) else error
+        warnings.warn(f"UNODSL_COMPILE=1: the generated module was not compiled ({detail}); it runs as Python",
+                      RuntimeWarning, stacklevel=2)
+        return None
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
 
 
 def rollout_of(game, hand_over: dict):
