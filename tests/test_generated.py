@@ -25,7 +25,7 @@ import unodsl
 from unodsl.engine import Game, generated
 from unodsl.runs.simulate import game_seed
 
-from test_fuzz_games import ON_PLAY, VARIABLES, _fill, compile_text, template_variant, variant_text
+from test_fuzz_games import ON_PLAY, STRICT, VARIABLES, _fill, compile_text, template_variant, variant_text
 
 LONG = os.environ.get("UNODSL_FUZZ") == "long"
 FILES = int(os.environ.get("UNODSL_GENERATED_FILES", 1000 if LONG else 80))
@@ -63,6 +63,9 @@ def loop_variant(rng: random.Random) -> tuple[str, str]:
         card["on_play"] = _fill(rng.choice(ON_PLAY), rng)
         if rng.random() < 0.3:
             card["on_play"] = f"next draws {rng.randint(0, 4)} and loses turn\n" + card["on_play"]
+        if rng.random() < 0.2:                       # judged in the loop, played by the State
+            card["restriction"] = rng.choice(STRICT)
+            card["restriction_check"] = "strict"
         cards[f"gen_{i}"] = card
     top = dict(VARIABLES)
     low = rng.choice([2, 2, 3])
@@ -102,7 +105,8 @@ def test_generated_variants_play_the_reference_modes_games(make):
         assert looped >= clean * 3 // 4, f"only {looped} of {clean} variants went through the turn loop"
 
 
-@pytest.mark.parametrize("path", ["variants/classic.yaml", "variants/flip.yaml", "benchmarks/reference-rules.yaml"])
+@pytest.mark.parametrize("path", ["variants/classic.yaml", "variants/flip.yaml", "benchmarks/reference-rules.yaml",
+                                  "benchmarks/rlcard-rules.yaml"])
 def test_a_match_plays_the_same_both_ways(path):
     game = unodsl.load(path)
     for index in range(3):
