@@ -71,6 +71,9 @@ def loop_variant(rng: random.Random) -> tuple[str, str]:
     low = rng.choice([2, 2, 3])
     top["players"] = f"{{min: {low}, max: {rng.choice([low, 3, 4])}}}"
     top["round"] = {"max_turns": rng.choice([20, 60, 200])}
+    if rng.random() < 0.2:                           # a turn's draw the State makes: until playable, or kept back
+        top["turn"] = {"no_playable": rng.choice(["draw_one", "draw_until_playable"]),
+                       "drawn_card": rng.choice(["optional", "forced", "forbidden"])}
     if rng.random() < 0.2:                           # teams of two, out together
         top["players"], top["teams"] = "{allowed: [4]}", "{size: 2}"
         top["round"]["ends_when"] = "team_out"
