@@ -55,7 +55,7 @@ _LEAVES = ("st.next_exact >= 0", "st.turn_from >= 0", "st.lock_owner >= 0", "st.
            "not all(hands)")
 
 _PAUSING = frozenset(name for name, flags in OP_FLAGS.items() if PAUSES in flags)
-_MODULES: dict = {}        # (source digest, compiled asked for) -> the module's make(G, E), in this process
+_MODULES: dict = {}        # source digest -> the module's make(G, E), in this process
 
 
 def fast_loop_refusal(game) -> str | None:
@@ -258,8 +258,9 @@ _RELOAD = ("color, d, steps, pile, discard, skips = st.color, st.direction, st.s
 
 # --- the module ------------------------------------------------------------------------------------------
 
-def source_for(game) -> str:
-    """The Python source of the module generated for `game`."""
+def source_for(game, typed: bool = False) -> str:
+    """The Python source of the module generated for `game`; `typed`: the Cython source of its compiled tier,
+    the same with the loop's integer locals declared C integers."""
     g = game
     refusal = fast_loop_refusal(g)
     kinds = g.num_kinds
@@ -282,7 +283,8 @@ def source_for(game) -> str:
             act.append(HAND_OVER if made is None else GENERATED)
             if made is not None:
                 effects[t] = made
-    flags = {"loop": refusal is None,
+    flags = {"typed": typed,
+             "loop": refusal is None,
              "uno": g.uno_hand >= 0,
              "may_always_draw": g.may_always_draw,
              "next_answers": g.may_draw_next_answers is not None,
@@ -404,6 +406,10 @@ def make(G, E):
     TURN, DRAWN, TRADE, TARGET, GIVE = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
 
     def play_out(st, rand):
+#if typed
+        cdef long n, cur, color, d, turns, total, steps, drawn, played, m, nn, i, j, k, nd, seat, c, act, t, v, pc, ran
+        cdef bint uno
+#endif
         if st.log is not None or st.events is not None:     # a recorded game: every decision listed and logged
             listed(st, rand)
             return
@@ -653,17 +659,35 @@ def digest_of(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:20]
 
 
-def _load(source: str):
-    """The `make` of the module with this source: from this process's table, the disk cache, or compiled."""
-    key = digest_of(source)
+def _load(game):
+    """The `make` of the module generated for `game`: from this process's table, the disk cache, or made; the
+    compiled tier's where UNODSL_COMPILE=1 asks for it and it can be built."""
     native = os.environ.get("UNODSL_COMPILE") == "1"
-    make = _MODULES.get((key, native))
+    source = source_for(game, typed=native)
+    key = digest_of(source)
+    make = _MODULES.get(key)
     if make is not None:
         return make
     name = f"unodsl_generated_{key}"
     folder = cache_dir("generated")
     module = compiled(name, source, folder) if native else None
-    if module is None and folder is not None:
+    if module is None and native:
+        return _load_plain(source_for(game))
+    make = module.make if module is not None else _load_plain(source)
+    _MODULES[key] = make
+    return make
+
+
+def _load_plain(source: str):
+    """The `make` of the plain module with this source, imported from the disk cache, or made in memory."""
+    key = digest_of(source)
+    make = _MODULES.get(key)
+    if make is not None:
+        return make
+    name = f"unodsl_generated_{key}"
+    folder = cache_dir("generated")
+    module = None
+    if folder is not None:
         path = folder / f"{name}.py"
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -682,7 +706,7 @@ def _load(source: str):
         make = scope["make"]
     else:
         make = module.make
-    _MODULES[key, native] = make
+    _MODULES[key] = make
     return make
 
 
@@ -709,7 +733,7 @@ def compiled(name: str, source: str, folder):
             if compiler is None or importlib.util.find_spec("Cython") is None:
                 raise RuntimeError("compiling needs Cython (pip install 'unodsl[compiled]') and a C compiler")
             with tempfile.TemporaryDirectory(prefix="unodsl-build-") as build:
-                py, c = Path(build) / f"{name}.py", Path(build) / f"{name}.c"
+                py, c = Path(build) / f"{name}.pyx", Path(build) / f"{name}.c"
                 py.write_text(source, encoding="utf-8")
                 subprocess.run([sys.executable, "-m", "cython", "-3", str(py), "-o", str(c)],
                                check=True, capture_output=True)
@@ -735,7 +759,7 @@ def rollout_of(game, hand_over: dict):
     """The `play_out(state, rand)` generated for `game`, made once per Game; `hand_over`: the State's bodies
     it hands over to, by the names the module calls them (engine/fast.py)."""
     if game.rollout is None:
-        game.rollout = _load(source_for(game))(game, hand_over)
+        game.rollout = _load(game)(game, hand_over)
     return game.rollout
 
 
