@@ -25,7 +25,7 @@ import unodsl
 from unodsl.engine import Game, generated
 from unodsl.runs.simulate import game_seed
 
-from test_fuzz_games import ON_PLAY, STRICT, VARIABLES, _fill, compile_text, template_variant, variant_text
+from test_fuzz_games import AFTER_DRAW, ON_PLAY, STRICT, VARIABLES, _fill, compile_text, template_variant, variant_text
 
 LONG = os.environ.get("UNODSL_FUZZ") == "long"
 FILES = int(os.environ.get("UNODSL_GENERATED_FILES", 1000 if LONG else 80))
@@ -74,6 +74,8 @@ def loop_variant(rng: random.Random) -> tuple[str, str]:
     if rng.random() < 0.2:                           # a turn's draw the State makes: until playable, or kept back
         top["turn"] = {"no_playable": rng.choice(["draw_one", "draw_until_playable"]),
                        "drawn_card": rng.choice(["optional", "forced", "forbidden"])}
+    if rng.random() < 0.2:                           # an after-draw event: every effect that draws is the State's
+        top["events"] = {"after_draw": _fill(rng.choice(AFTER_DRAW), rng)}
     if rng.random() < 0.2:                           # teams of two, out together
         top["players"], top["teams"] = "{allowed: [4]}", "{size: 2}"
         top["round"]["ends_when"] = "team_out"

@@ -70,8 +70,8 @@ def fast_loop_refusal(game) -> str | None:
         return "UNO called at more than one card left (uno.at)"
     if game.false_calls or game.catch_rules or game.out_calls or game.windows:
         return "false UNO calls, catch rules, the out call or declared windows"
-    if game.after_draw >= 0 or game.eliminate_when is not None or game.sets is not None:
-        return "draw events, eliminations or sets"
+    if game.eliminate_when is not None or game.sets is not None:
+        return "eliminations or sets"
     if game.win_when is not None:
         return "a round won by a rule (round.win_when)"
     if game.turn_start >= 0 or game.turn_end >= 0 or game.card_played >= 0:
@@ -206,6 +206,8 @@ def _effect_lines(game, code: int) -> tuple[list[str], bool] | None:
     record = game.code_records[code]
     if record.loops or not record.flags <= {DRAWS, PAUSES}:
         return None
+    if DRAWS in record.flags and game.after_draw >= 0:
+        return None                              # a draw runs the after-draw event first: the State's order
     ops = record.records
     blocks = [_op_lines(game, op, code, pc) for pc, op in enumerate(ops)]
     generic = any(made for _, made in blocks)
