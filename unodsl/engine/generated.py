@@ -1,7 +1,7 @@
 """The fast mode's rollout, generated from a Game's rules: Python source written for one variant.
 
-`rollout_of(game)` returns the `play_out(state, rand)` of the module made for `game`: the same game
-as the reference mode's rollout (`State.play_out`: at each decision `legal_action_ids()[int(rand() * n)]`)
+`rollout_of(game, hand_over)` returns the `play_out(state, rand)` of the module made for `game`: the same
+game as the reference mode's rollout (`State.play_out`: at each decision `legal_action_ids()[int(rand() * n)]`)
 from the same draws, played faster. tests/test_modes.py and tests/test_generated.py hold it to that,
 step for step, on every shipped variant and house rule and on generated variants.
 
@@ -10,24 +10,30 @@ What the module is made of:
 * **Tables as constants.** The playable rows (one bitmask of kinds per color in play and top card),
   each kind's color, what each kind does when played, the action ids: literals of the source, which
   is hashed (the cache key).
+* **The rule choices decided.** The template's `#if` sections (UNO calls, the may-draw rule, keeping a
+  drawn card, strict restrictions, challenges, the turn's draw) are kept or dropped as the source is
+  written: a rule the variant does not have leaves no test behind.
 * **State in locals.** A turn's scalars (the seat, the color in play, the direction, turn counters,
-  the turn's work, the drawn card) live in locals, and each hand also as a bitmask of the kinds it
-  holds, so that what may be played is `mask & row` and the i-th legal play the i-th set bit. They
-  are written back to the State whenever control hands over to it, and read again after.
+  the turn's work, the drawn card, who played) live in locals, and each hand also as a bitmask of the
+  kinds it holds, so that what may be played is `mask & row` and the i-th legal play the i-th set bit.
+  They are written back to the State (SYNC) whenever it runs something for the loop, and read again
+  after (RELOAD). The turn's hand-off resets the TURN fields of engine/fields.py, from the declaration.
 * **Effects from their compiled code.** Each card type's effect is made from its Code record, op by
-  op: the calls whose operands it knows (`next draws N and loses turn`, `skip next`, `reverse`,
-  `P draws N`, `choose color`) become source on the locals; any other op of an effect that cannot
-  pause, push or reshape hands is called as the VM would call it, the locals written back before and
-  read again after; a type whose effect may pause for another decision, push an effect or reshape
-  hands is played by the State (`_play`), and the loop goes on from what it leaves.
+  op: the calls whose operands it knows (`next draws N and loses turn`, `P draws N`, `skip P`,
+  `reverse`, `choose color`, `next may challenge`) become source on the locals; any other op is called
+  as the VM would call it, between SYNC and RELOAD; a decision one of them asks (a player chosen, a
+  color named) is taken in the loop, any other hands the paused frame to the State. A type whose
+  effect may loop, push an effect or reshape hands (or draw, where drawing runs an after-draw event)
+  is played by the State (`play`), and the loop goes on from what it leaves.
 * **One loop for every variant.** Where the Game's rules have the shape the turn loop assumes
   (`fast_loop_refusal` says why not, otherwise), turns are played in it; every other decision, and
   every decision of a variant without that shape, is taken as FastState takes it (the listed
   actions counted, never built, where it can).
 
-A module is cached on disk by the hash of its source (`cache_dir()`; UNODSL_NO_CACHE=1 keeps it in
-memory), where Python's import system keeps its bytecode, so a second process skips the compile;
-`unodsl explain --generated VARIANT` prints the source.
+A module is cached on disk by the hash of its source (`files.cache_dir("generated")`; UNODSL_NO_CACHE=1
+keeps it in memory), where Python's import system keeps its bytecode, so a second process skips the
+compile; `unodsl explain VARIANT --generated` prints the source. UNODSL_COMPILE=1 asks for the compiled
+tier (`compiled`: Cython and the C compiler, the `compiled` extra), with the plain module as the fallback.
 """
 
 from __future__ import annotations
@@ -80,8 +86,6 @@ def fast_loop_refusal(game) -> str | None:
         return "no start card, no reshuffle, or a blocked end"
     if game.play_piles:
         return "piles played on beside the discard pile"
-    if game.state_class.__name__ != "FastState":
-        return "a State of its own"
     return None
 
 
