@@ -150,57 +150,62 @@ def _op_lines(game, op, code: int, pc: int) -> tuple[list[str], bool]:
     if op.calls == "reverse" and not args:
         return ["d = -d", "following = follow[d]", f"pc = {pc + 1}"], False
     if op.calls == "choose_color" and len(args) == 1 and args[0] is SELF_SEAT:
-        return ["a = color_actions[int(rand() * len(color_actions))]     # a decision: the color in play",
-                "hist(a)",
-                "color = a - A_COLOR",
-                f"pc = {pc + 1}"], False
+        return _CHOOSE_COLOR + [f"pc = {pc + 1}"], False
     if op.calls == "challenge" and len(args) == 2 and args[0] is NEXT_SEAT:
-        guilty, innocent, accepted = args[1].const
-        return ["v = following[cur]",
-                "if int(rand() * 2) == 0:                # a decision: challenge the play, or accept it",
-                "    hist(A_CHALLENGE)",
-                "    seen = st.revealed.get(v)",
-                "    if seen is None:",
-                "        seen = st.revealed[v] = {}",
-                "    seen[cur] = list(hand)",
-                f"    pc = {pc + innocent} if honest else {pc + guilty}",
-                "else:",
-                "    hist(A_ACCEPT)",
-                f"    pc = {pc + accepted}"], False
+        guilty, innocent, accepted = (pc + offset for offset in args[1].const)
+        return [line.format(innocent=innocent, guilty=guilty, accepted=accepted) for line in _CHALLENGE], False
     if op.jump is not None and op.jump > 0:
         return [f"pc = {pc + op.jump}"], False
     if op.test is not None:                      # an `if` test: it reads the State, and changes nothing
         return ["SYNC", f"pc = OPS[{code}][{pc}](st, fr, {pc})"], True
     if op.calls in _PAUSING:
-        # A decision: a player chosen or a color named is taken here, as the rollout takes it (counted, then
-        # applied as Moves applies it to the paused frame); any other, the frame is handed to the State paused,
-        # as the reference mode would have it (on the stack, the play to settle after it).
-        return ["SYNC",
-                f"pc = OPS[{code}][{pc}](st, fr, {pc})",
-                "if pc < 0:",
-                "    asked = st.pending",
-                "    if asked[0] == TARGET:",
-                "        st.pending = None",
-                "        q = asked[3][int(rand() * len(asked[3]))]",
-                "        hist(A_TARGET + q)",
-                "        fr[asked[2]] = q",
-                "        pc = fr[F_PC]",
-                "    elif asked[0] == COLOR:",
-                "        st.pending = None",
-                "        a = COLOR_ACTIONS[st.side][int(rand() * len(COLOR_ACTIONS[st.side]))]",
-                "        hist(a)",
-                "        if len(asked) == 3:",
-                "            fr[asked[2]] = a - A_COLOR",
-                "        else:",
-                "            st.color = a - A_COLOR",
-                "        pc = fr[F_PC]",
-                "    else:",
-                "        st.steps += ran                 # the ops run, as the VM adds them at a pause",
-                "        st.frames.append(fr)",
-                "        st.after = AFTER_PLAY",
-                f"        paused, pc = True, {len(game.code_records[code].records)}",
-                "RELOAD"], True
+        end = len(game.code_records[code].records)
+        return (["SYNC", f"pc = OPS[{code}][{pc}](st, fr, {pc})"]
+                + [line.format(end=end) for line in _DECISION] + ["RELOAD"]), True
     return ["SYNC", f"pc = OPS[{code}][{pc}](st, fr, {pc})", "RELOAD"], True
+
+
+# `choose color` (the player names the color in play): a decision, counted.
+_CHOOSE_COLOR = ["a = color_actions[int(rand() * len(color_actions))]     # a decision: the color in play",
+                 "hist(a)",
+                 "color = a - A_COLOR"]
+# `next may challenge:` its three branches at their pcs (ops.challenge, Moves._apply_challenge).
+_CHALLENGE = ["v = following[cur]",
+              "if int(rand() * 2) == 0:                # a decision: challenge the play, or accept it",
+              "    hist(A_CHALLENGE)",
+              "    seen = st.revealed.get(v)",
+              "    if seen is None:",
+              "        seen = st.revealed[v] = {{}}",
+              "    seen[cur] = list(hand)",
+              "    pc = {innocent} if honest else {guilty}",
+              "else:",
+              "    hist(A_ACCEPT)",
+              "    pc = {accepted}"]
+# After an op that may pause, called on the State: a player chosen or a color named is taken here, as the
+# rollout takes it (counted, then applied as Moves applies it to the paused frame); any other decision, the
+# frame is handed to the State paused, as the reference mode has it (on the stack, the play settled after).
+_DECISION = ["if pc < 0:",
+             "    asked = st.pending",
+             "    if asked[0] == TARGET:",
+             "        st.pending = None",
+             "        q = asked[3][int(rand() * len(asked[3]))]",
+             "        hist(A_TARGET + q)",
+             "        fr[asked[2]] = q",
+             "        pc = fr[F_PC]",
+             "    elif asked[0] == COLOR:",
+             "        st.pending = None",
+             "        a = COLOR_ACTIONS[st.side][int(rand() * len(COLOR_ACTIONS[st.side]))]",
+             "        hist(a)",
+             "        if len(asked) == 3:",
+             "            fr[asked[2]] = a - A_COLOR",
+             "        else:",
+             "            st.color = a - A_COLOR",
+             "        pc = fr[F_PC]",
+             "    else:",
+             "        st.steps += ran                 # the ops run, as the VM adds them at a pause",
+             "        st.frames.append(fr)",
+             "        st.after = AFTER_PLAY",
+             "        paused, pc = True, {end}"]
 
 
 def _effect_lines(game, code: int) -> tuple[list[str], bool] | None:
