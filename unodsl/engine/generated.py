@@ -671,22 +671,16 @@ def digest_of(source: str) -> str:
 
 
 def _load(game):
-    """The `make` of the module generated for `game`: from this process's table, the disk cache, or made; the
-    compiled tier's where UNODSL_COMPILE=1 asks for it and it can be built."""
-    native = os.environ.get("UNODSL_COMPILE") == "1"
-    source = source_for(game, typed=native)
-    key = digest_of(source)
-    make = _MODULES.get(key)
-    if make is not None:
-        return make
-    name = f"unodsl_generated_{key}"
-    folder = cache_dir("generated")
-    module = compiled(name, source, folder) if native else None
-    if module is None and native:
+    """The `make` of the module generated for `game`: the compiled tier's where UNODSL_COMPILE=1 asks for it
+    and it can be built (once per process: a build that failed is not tried again), else the plain one's."""
+    if os.environ.get("UNODSL_COMPILE") != "1":
         return _load_plain(source_for(game))
-    make = module.make if module is not None else _load_plain(source)
-    _MODULES[key] = make
-    return make
+    source = source_for(game, typed=True)
+    key = digest_of(source)
+    if key not in _MODULES:
+        module = compiled(f"unodsl_generated_{key}", source, cache_dir("generated"))
+        _MODULES[key] = module.make if module is not None else _load_plain(source_for(game))
+    return _MODULES[key]
 
 
 def _load_plain(source: str):
