@@ -150,25 +150,25 @@ def test_a_draw_asks_only_for_cards_not_known_to_be_on_top_or_underneath():
     game, state = drawn_state()
     state.tell([])
     under = [game.card_index["red_0"]]
-    state._put_under_draw_pile(under)
+    state.put_under_draw_pile(under)
     ops.place_card(state, game.card_index["blue_9"], D.DRAW_PILE)
-    assert state._draw_one() == game.card_index["blue_9"]          # put on top: no question
+    assert state.draw_one() == game.card_index["blue_9"]          # put on top: no question
     unresolved = state.hi - state.lo
     with pytest.raises(NeedChance) as need:
-        state._draw_one()
+        state.draw_one()
     pile = Counter(state.draw_pile[state.lo:state.hi])
     assert need.value.outcomes == [(k, c / unresolved) for k, c in sorted(pile.items())]
     rarest = min(pile, key=lambda k: (pile[k], k))
     state.tell([rarest])
-    assert state._draw_one() == rarest
+    assert state.draw_one() == rarest
     assert state.hi - state.lo == unresolved - 1
     # Name every unresolved card: the card put underneath comes last, without a question.
     while state.hi > state.lo:
         state.tell([state.draw_pile[state.hi - 1]])
-        state._draw_one()
+        state.draw_one()
     assert state.draw_pile == under
     state.tell([])
-    assert state._draw_one() == under[0]
+    assert state.draw_one() == under[0]
 
 
 @pytest.mark.parametrize("n", [3, 10, 37, 100, 1001])
@@ -181,7 +181,7 @@ def test_a_wide_random_number_is_named_a_block_at_a_time_each_value_as_likely(n)
         copy = state.clone()
         copy.tell(told)
         try:
-            value = copy._randrange(n)
+            value = copy.randrange(n)
         except NeedChance as need:
             assert all(game.num_kinds <= a < game.num_kinds + copy.width for a, _ in need.outcomes)
             for a, q in need.outcomes:

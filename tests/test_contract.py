@@ -67,7 +67,7 @@ def _all_uses() -> dict[str, dict[str, list[str]]]:
     for rel in C.COMPILED_SOURCES:
         for kind, names in uses((PACKAGE / rel).read_text(encoding="utf-8")).items():
             for name, lines in names.items():
-                # A State method handed on as a value (`take(st._draw_one)`) is a service called there.
+                # A State method handed on as a value (`take(st.draw_one)`) is a service called there.
                 as_kind = "calls" if kind == "reads" and callable(getattr(State, name, None)) else kind
                 total.setdefault(as_kind, {}).setdefault(name, []).extend(f"unodsl/{rel}:{n}" for n in lines)
     return total

@@ -28,13 +28,13 @@ class Cards:
 
     # --- chance: every shuffle and random number of a game, every look at the draw pile's top card
     # and every card put under the pile go through the methods below (and every card drawn through
-    # _draw_one and _draw), so that engine/chance.py's ChanceState can let a chance player name each.
+    # draw_one and draw_cards), so that engine/chance.py's ChanceState can let a chance player name each.
 
-    def _shuffle(self, cards: list, taken: int = 0) -> None:
+    def shuffle_cards(self, cards: list, taken: int = 0) -> None:
         """Shuffle `cards` in place (the draw pile, or cards of which the top `taken` go out at once)."""
         shuffle(cards, self.rng)
 
-    def _randrange(self, n: int) -> int:
+    def randrange(self, n: int) -> int:
         """A whole number from 0 to n - 1, each as likely."""
         return self.rng.randrange(n)
 
@@ -45,11 +45,11 @@ class Cards:
     # The language's chance (`random(a, b)`, `random NAME`) comes through these two, each made of the
     # two above; a position may give their next outcomes in advance (engine/chance.py, PinnedState).
 
-    def _random_between(self, low: int, high: int) -> int:
+    def random_between(self, low: int, high: int) -> int:
         """A whole number from low to high (low <= high), both included, each as likely."""
-        return low + self._randrange(high - low + 1)
+        return low + self.randrange(high - low + 1)
 
-    def _random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
+    def random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
         """One of distribution `name`'s values (color indices when `colored`), by weight (`cumulative`)."""
         return values[self._weighted(cumulative)]
 
@@ -57,11 +57,11 @@ class Cards:
         """The draw pile's top card, which stays (the pile is not empty)."""
         return self.draw_pile[-1]
 
-    def _put_under_draw_pile(self, cards: list) -> None:
+    def put_under_draw_pile(self, cards: list) -> None:
         """Put `cards` at the bottom of the draw pile, in their order."""
         self.draw_pile[0:0] = cards
 
-    def _refill(self) -> bool:
+    def refill(self) -> bool:
         """The draw pile is empty: the discard pile but its top card becomes it, shuffled (False: nothing to take)."""
         g = self.g
         if g.play_piles:
@@ -71,12 +71,12 @@ class Cards:
         top = self.discard.pop()
         self.draw_pile = self.discard
         self.discard = [top]
-        self._shuffle(self.draw_pile)
+        self.shuffle_cards(self.draw_pile)
         self.reshuffles += 1
         return True
 
     def _refill_from_piles(self) -> bool:
-        """_refill with playable piles: every pile played on gives its cards but its top card, the discard pile's
+        """refill with playable piles: every pile played on gives its cards but its top card, the discard pile's
         first, then each playable pile's in their order (False: nothing to take)."""
         g = self.g
         if not g.reshuffle:
@@ -90,19 +90,19 @@ class Cards:
         if not gathered:
             return False
         self.draw_pile = gathered
-        self._shuffle(self.draw_pile)
+        self.shuffle_cards(self.draw_pile)
         self.reshuffles += 1
         return True
 
-    def _draw_one(self) -> int:
+    def draw_one(self) -> int:
         pile = self.draw_pile
         if not pile:
-            if not self._refill():
+            if not self.refill():
                 return -1
             pile = self.draw_pile
         return pile.pop()
 
-    def _draw(self, p: int, n: int) -> int:
+    def draw_cards(self, p: int, n: int) -> int:
         hand = self.hands[p]
         pile = self.draw_pile
         if 0 < n <= len(pile):                    # the common case: no reshuffle on the way
@@ -112,7 +112,7 @@ class Cards:
             return n
         got = 0
         for _ in range(n):
-            k = self._draw_one()
+            k = self.draw_one()
             if k < 0:
                 break
             hand.append(k)
@@ -167,7 +167,7 @@ class Cards:
         finally:
             self.on_pile = was
 
-    def _pile_in_play(self) -> list[int]:
+    def pile_in_play_cards(self) -> list[int]:
         """The cards of the pile in play (the last played on), its top card last."""
         return self.discard if self.on_pile < 0 else self.piles[self.on_pile]
 
@@ -197,13 +197,13 @@ class Cards:
                     kinds.discard(k)
         return sorted(kinds)
 
-    def _stack_answers(self, p: int) -> list[int]:
+    def stack_answers_of(self, p: int) -> list[int]:
         """The distinct kinds in p's hand that may answer the draw penalty (stacking on): answers to the
         stack's card, the last that added to it, whatever was played on it since (a card that turned the
         stack away); with no stack open, to the top card of the pile in play."""
         top = self.stack_card
         if top < 0:
-            pile = self._pile_in_play()
+            pile = self.pile_in_play_cards()
             if not pile:                              # no start card and no play yet: nothing to answer
                 return []
             top = pile[-1]

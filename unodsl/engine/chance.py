@@ -122,7 +122,7 @@ class _Chance:
 
     # --- State's chance methods
 
-    def _shuffle(self, cards: list, taken: int = 0) -> None:
+    def shuffle_cards(self, cards: list, taken: int = 0) -> None:
         shuffle(cards, self.rng)                # the natural order: what State would deal
         taken = min(taken, len(cards))
         for at in range(len(cards) - 1, len(cards) - 1 - taken, -1):
@@ -130,8 +130,8 @@ class _Chance:
         if cards is self.draw_pile:
             self.lo, self.hi = 0, len(cards) - taken
 
-    def _randrange(self, n: int) -> int:
-        return self._uniform(n, super()._randrange(n))
+    def randrange(self, n: int) -> int:
+        return self._uniform(n, super().randrange(n))
 
     def _weighted(self, cumulative: tuple) -> int:
         weights = [b - a for a, b in zip((0, *cumulative), cumulative)]
@@ -141,20 +141,20 @@ class _Chance:
         self._resolve_top(1)
         return super()._draw_pile_top()
 
-    def _put_under_draw_pile(self, cards: list) -> None:
-        super()._put_under_draw_pile(cards)
+    def put_under_draw_pile(self, cards: list) -> None:
+        super().put_under_draw_pile(cards)
         if self.lo < self.hi:
             self.lo += len(cards)
             self.hi += len(cards)
 
-    def _draw_one(self) -> int:
-        if self.draw_pile or self._refill():        # State's draw then finds the pile filled
+    def draw_one(self) -> int:
+        if self.draw_pile or self.refill():        # State's draw then finds the pile filled
             self._resolve_top(1)
-        return super()._draw_one()
+        return super().draw_one()
 
-    def _draw(self, p: int, n: int) -> int:
+    def draw_cards(self, p: int, n: int) -> int:
         self._resolve_top(min(n, len(self.draw_pile)))
-        return super()._draw(p, n)
+        return super().draw_cards(p, n)
 
     # --- State's API
 
@@ -220,18 +220,18 @@ class _Pinned:
         self.pinned_used += 1
         return value
 
-    def _random_between(self, low: int, high: int) -> int:
+    def random_between(self, low: int, high: int) -> int:
         if self.pinned_used >= len(self.pinned):
-            return super()._random_between(low, high)
+            return super().random_between(low, high)
         value = self._next_pinned()
         if type(value) is not int or not low <= value <= high:
             raise PinnedChanceError(self.pinned_used - 1, f"{value!r} cannot come from random({low}, {high}), "
                                     f"which gives a number from {low} to {high}")
         return value
 
-    def _random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
+    def random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
         if self.pinned_used >= len(self.pinned):
-            return super()._random_choice(name, values, cumulative, colored)
+            return super().random_choice(name, values, cumulative, colored)
         value = self._next_pinned()
         colors = self.g.variant.colors
         if colored:

@@ -18,7 +18,7 @@ from .state import State
 def hand_over(cls) -> dict:
     """The bodies of the State class `cls` that the generated rollout hands over to, by the names it calls them
     (engine/generated.py names nothing of the State's own)."""
-    return {"play": cls._play, "draw": cls._draw, "draw_one": cls._draw_one, "frame": cls._frame,
+    return {"play": cls._play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls._frame,
             "next_turn": cls._next_turn, "after_play": cls._after_play, "turn_draw": cls._turn_draw,
             "end_turn": cls._end_turn, "pick_trade": cls._pick_trade, "pick_kinds": cls._pick_kinds,
             "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id}
@@ -98,7 +98,7 @@ class FastState(State):
         if not g.simple_draw or self.lock_owner >= 0:
             State._turn_draw(self, p)
             return
-        k = self.draw_pile.pop() if self.draw_pile else self._draw_one()
+        k = self.draw_pile.pop() if self.draw_pile else self.draw_one()
         if k < 0:
             self._end_turn()
             return

@@ -65,7 +65,7 @@ class Flow:
             elif v.dealer is Dealer.SEAT_0:
                 self.dealer = 0
             else:
-                self.dealer = self._randrange(n)
+                self.dealer = self.randrange(n)
         else:
             self.dealer = (self.dealer + 1) % n
         self.draw_pile = deck = list(g.deck) * v.packs_for(n)     # deck.packs: a larger table may play more
@@ -82,7 +82,7 @@ class Flow:
                 filled = self._fill_piles(deck, fills, v.hand_size * n + start)
             pile_deals = [(slot, g.pile_deal[slot]) for slot in dealt_to
                           if g.pile_deal[slot] and g.pile_fill[slot] is None]
-        self._shuffle(deck, v.hand_size * n + start + sum(count for _, count in pile_deals))  # hands, start, piles
+        self.shuffle_cards(deck, v.hand_size * n + start + sum(count for _, count in pile_deals))  # hands, start, piles
         # One card at a time from the top (the end of the list), starting left of the dealer.
         dealt = deck[:-v.hand_size * n - 1:-1] if v.hand_size else []
         del deck[len(deck) - len(dealt):]
@@ -131,7 +131,7 @@ class Flow:
             if not want:
                 continue
             deck[:] = [card for card in deck if card not in kinds]
-            self._shuffle(meeting, want)
+            self.shuffle_cards(meeting, want)
             for i, card in enumerate(reversed(meeting[len(meeting) - want:])):     # the top card first
                 out[group[i % len(group)]].append(card)
             del meeting[len(meeting) - want:]
@@ -158,7 +158,7 @@ class Flow:
         roles = self.roles
         if self.g.variant.roles_given is RolesGiven.RANDOM:
             for i in range(len(roles) - 1, 0, -1):
-                j = self._randrange(i + 1)
+                j = self.randrange(i + 1)
                 roles[i], roles[j] = roles[j], roles[i]
         if self.events is not None:
             names = list(self.g.variant.roles)
@@ -171,7 +171,7 @@ class Flow:
         contenders = list(range(self.n))
         for _ in range(20):
             deck = list(g.deck)
-            self._shuffle(deck, len(contenders))
+            self.shuffle_cards(deck, len(contenders))
             values = {p: max(g.k_number[deck.pop()], 0) for p in contenders}
             best = max(values.values())
             contenders = [p for p in contenders if values[p] == best]
@@ -420,7 +420,7 @@ class Flow:
             self.pending = g.turn_of[p]
             return
         v = g.variant
-        pile = self._pile_in_play()                 # a jump-in goes on the pile in play
+        pile = self.pile_in_play_cards()                 # a jump-in goes on the pile in play
         if self.g.jump_in and pile:
             top = pile[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:

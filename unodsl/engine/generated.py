@@ -131,7 +131,7 @@ def _draw_lines(game, who: str, n: int) -> list[str]:
             "    uno_called[v] = False",
             f"    steps += {n}",
             "else:                                   # a refill on the way: the State's draw",
-            f"    steps += st._draw(v, {n})",
+            f"    steps += st.draw_cards(v, {n})",
             "    pile, discard = st.draw_pile, st.discard",
             "masks[v] = -1                          # its bitmask, made again when it is wanted"]
 

@@ -134,7 +134,7 @@ class Moves:
         if not (self.stack and self.stack_victim == p):     # a pending skip (stacking.skips): answer it or pass
             answers = [k for k in self._playable_kinds(p) if k in self.g.skip_kinds]
             return self._uno_variants(p, answers) + [self.g.A_PASS]
-        answers = self._stack_answers(p)
+        answers = self.stack_answers_of(p)
         if self.g.deflectors:
             answers = self._with_deflectors(p, answers)
         return self._uno_variants(p, answers) + [self.g.A_DRAW]
@@ -148,7 +148,7 @@ class Moves:
 
     def _legal_jump(self) -> list[int]:
         p = self.pending[1]
-        top = self._pile_in_play()[-1]               # a jump-in goes on the pile last played on
+        top = self.pile_in_play_cards()[-1]               # a jump-in goes on the pile last played on
         actions = self._uno_variants(p, [top]) if top in self.hands[p] else []
         return actions + [self.g.A_PASS]
 

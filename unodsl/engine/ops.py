@@ -47,7 +47,7 @@ def draw(st, p: int, n: int) -> None:
         if watch and len(st.hands[p]) + n >= g.eliminate_from:
             draw_until(st, p, _count_down, [n])
             return
-        got = st._draw(p, n if n <= g.deck_size else g.deck_size)
+        got = st.draw_cards(p, n if n <= g.deck_size else g.deck_size)
         st.steps += got
         if st.events is not None and got:
             st.events.append(E.drew(st, p, got))
@@ -103,7 +103,7 @@ def draw_until(st, p: int, meets, arg) -> None:
     at = st.g.eliminate_from if watch else st.g.deck_size + 1
     hand = st.hands[p]
     for _ in range(st.g.deck_size):
-        k = st._draw_one()
+        k = st.draw_one()
         if k < 0:
             break
         hand.append(k)
@@ -134,10 +134,10 @@ def penalty(st, p: int, n: int) -> None:
     if n < 0:
         n = 0
     if st.g.stacking and (n > 0 or st.stack):
-        pile = st._pile_in_play()               # the pile played on: the discard pile or a playable one
+        pile = st.pile_in_play_cards()               # the pile played on: the discard pile or a playable one
         if n > 0 and pile:
             st.stack_card = pile[-1]            # a card that adds to the stack is what the next answers
-        if st._stack_answers(p) or (st.g.deflectors and st._with_deflectors(p, [])):
+        if st.stack_answers_of(p) or (st.g.deflectors and st._with_deflectors(p, [])):
             st.stack += n
             st.stack_victim = p
             st.next_exact = p
@@ -524,7 +524,7 @@ def redeal(st, p: int, step: int) -> None:
     seats = [q for q in (*st.g.orders[st.n][step][False][p], p) if not st.eliminated[q]]
     pool = [k for q in seats for k in st.hands[q]]
     st.steps += len(pool)
-    st._shuffle(pool, len(pool))
+    st.shuffle_cards(pool, len(pool))
     for q in seats:
         st.hands[q] = []
     for i, k in enumerate(pool):
@@ -561,9 +561,9 @@ def eliminate(st, p: int) -> None:
         st.discard[0:0] = hand                  # under the whole pile: the top card stays in play
     elif where is EliminatedCards.INTO_DRAW:
         st.draw_pile += hand
-        st._shuffle(st.draw_pile)
+        st.shuffle_cards(st.draw_pile)
     else:
-        st._put_under_draw_pile(hand)
+        st.put_under_draw_pile(hand)
     if st.events is not None:
         st.events.append(E.Event(E.ELIMINATED, p, count=len(hand)))
 
@@ -639,7 +639,7 @@ def random_number(st, fr: list, low: int, high: int) -> int:
     round are taken in order); every player sees what was drawn."""
     if low > high:
         low, high = high, low
-    value = st._random_between(low, high)
+    value = st.random_between(low, high)
     if st.events is not None:
         st.events.append(E.Event(E.RANDOM, fr[F_SELF], count=value))
     return value
@@ -649,7 +649,7 @@ def random_number(st, fr: list, low: int, high: int) -> int:
 def random_pick(st, fr: list, name: str, values: tuple, cumulative: tuple, colored: bool) -> int:
     """One of distribution `name`'s values (numbers, or color indices when `colored`), by weight
     (`cumulative`: the running totals), from the game's generator; every player sees what was drawn."""
-    value = st._random_choice(name, values, cumulative, colored)
+    value = st.random_choice(name, values, cumulative, colored)
     if st.events is not None:
         if colored:
             st.events.append(E.Event(E.RANDOM, fr[F_SELF], color=st.g.variant.colors[value], name=name))
@@ -668,8 +668,8 @@ def flip_again(st, fr: list, put_back: bool) -> int:
     if put_back:
         old = st.discard.pop()
         st.draw_pile.append(old)
-        st._shuffle(st.draw_pile)
-    k = st._draw_one()
+        st.shuffle_cards(st.draw_pile)
+    k = st.draw_one()
     st.discard.append(k)
     st.color = st.g.k_color[k]
     if st.events is not None:
@@ -745,7 +745,7 @@ def _take_top(st, pile: int) -> int:
     the discard pile gives the card under its top card, which stays.
     """
     if pile == D.DRAW_PILE:
-        return st._draw_one()
+        return st.draw_one()
     if pile == D.DISCARD_PILE:
         return st.discard.pop(-2) if len(st.discard) > 1 else -1
     if pile == D.NO_PILE:
@@ -803,7 +803,7 @@ def take_pile(st, p: int, source: int, whole: bool) -> None:
     if p < 0 or st.eliminated[p] or source in (D.DISCARD_PILE, D.NO_PILE):
         return
     if source == D.DRAW_PILE:                   # drawn as a draw is (engine/chance.py names each card)
-        got = _take_each(st, p, len(st.draw_pile) if whole else 1, st._draw_one)   # an empty pile is refilled
+        got = _take_each(st, p, len(st.draw_pile) if whole else 1, st.draw_one)   # an empty pile is refilled
     else:
         cards = st.piles[source]
         got = _take_each(st, p, st.g.deck_size if whole else 1, lambda: cards.pop() if cards else -1)

@@ -23,7 +23,7 @@ class Scoring:
         self.pending = None
         if self.stack and self.stack_victim >= 0:
             # A stack still open when the round ends is drawn before scoring (1.7.2).
-            got = self._draw(self.stack_victim, self.stack)
+            got = self.draw_cards(self.stack_victim, self.stack)
             if self.events is not None and got:
                 self.events.append(E.drew(self, self.stack_victim, got))
             self.stack, self.stack_victim, self.stack_card = 0, -1, -1
