@@ -168,7 +168,7 @@ PHASES = (("dealing", "game.py: Game.new_game"),
           ("random play-out", "fast.py: FastState.play_out"),
           ("legal actions", "fast.py: FastState.legal_action_ids"),
           ("applying actions", "state.py: State.apply_id"),
-          ("effects run by _run", "vm.py: VM._run"),
+          ("effects run by VM.run", "vm.py: VM.run"),
           ("statistics", "simulate.py: Stats.add"))
 
 

@@ -602,8 +602,8 @@ def test_if_on_a_constant_runs_only_its_branch():
                                        "    next draws 1\n")
         state = game.new_game(3, seed=1)
         before = len(state.hands[1])
-        state._push(code, 0, -1, True, False)
-        assert state._run()
+        state.push(code, 0, -1, True, False)
+        assert state.run()
         assert len(state.hands[1]) - before == drawn
 
 

@@ -60,7 +60,7 @@ STATE_SERVICES = {
     "pile_in_play_cards": "the pile last played on",
     "_is_playable": "whether a player may play a card now",
     "stack_answers_of": "the cards of a player that may answer the draw stack",
-    "_after_draw_event": "push the after-draw event for a player, if the variant has one",
+    "after_draw_event": "push the after-draw event for a player, if the variant has one",
     "_hand_changed": "a hand changed outside its owner's play (UNO may be due)",
     "shuffle_cards": "shuffle cards with the game's generator",
     "random_between": "a random whole number in a range (pinned by a scenario's given random)",
@@ -71,7 +71,7 @@ STATE_SERVICES = {
     "_knocked_out": "whether round.eliminate_when holds for a player now",
     # moves and the VM (engine/moves.py, engine/vm.py)
     "_with_deflectors": "the stack answers of a player with the cards that turn the stack away",
-    "_push": "open a frame for another effect (run after the op returns)",
+    "push": "open a frame for another effect (run after the op returns)",
 }
 
 # Game tables compiled code reads (`st.g.NAME`, or through a local bound to `st.g`).

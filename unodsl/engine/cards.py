@@ -121,11 +121,11 @@ class Cards:
             self.uno_called[p] = False
         return got
 
-    def _after_draw_event(self, p: int) -> None:
+    def after_draw_event(self, p: int) -> None:
         """Push the after-draw event for p, if the variant has one (the caller runs it)."""
         code = self.g.after_draw
         if code >= 0:
-            self._push(code, p, -1, True, False)
+            self.push(code, p, -1, True, False)
 
     def _hand_changed(self, p: int) -> None:
         """A hand changed outside its owner's own play: they may need to call UNO.

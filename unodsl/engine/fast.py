@@ -18,8 +18,8 @@ from .state import State
 def hand_over(cls) -> dict:
     """The bodies of the State class `cls` that the generated rollout hands over to, by the names it calls them
     (engine/generated.py names nothing of the State's own)."""
-    return {"play": cls._play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls._frame,
-            "next_turn": cls._next_turn, "after_play": cls._after_play, "turn_draw": cls._turn_draw,
+    return {"play": cls._play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls.new_frame,
+            "next_turn": cls._next_turn, "after_play": cls.after_play, "turn_draw": cls._turn_draw,
             "end_turn": cls._end_turn, "pick_trade": cls._pick_trade, "pick_kinds": cls._pick_kinds,
             "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id}
 
@@ -112,7 +112,7 @@ class FastState(State):
         else:
             self._end_turn()
 
-    def _after_draw_event(self, p: int) -> None:
+    def after_draw_event(self, p: int) -> None:
         """As State's, but not pushed when the event's guard (Game.after_draw_guard) says it would do nothing.
 
         Its frame would run right after the op that drew, before anything a condition can read
@@ -124,8 +124,8 @@ class FastState(State):
         g = self.g
         guard = g.after_draw_guard
         # Past the turn's budget the frame is pushed all the same: the reference mode stalls at that push.
-        if guard is None or self._past_budget() or guard(self, g.seat_frames[p]):
-            State._after_draw_event(self, p)
+        if guard is None or self.past_budget() or guard(self, g.seat_frames[p]):
+            State.after_draw_event(self, p)
         elif g.codes[g.after_draw][0]:
             self.steps += 1
 
@@ -160,8 +160,8 @@ class FastState(State):
                 State._eliminate_by_rule(self)
                 return
 
-    def _after_play(self) -> None:
-        """As State's, with _settle's common cases inline: the hottest path."""
+    def after_play(self) -> None:
+        """As State's, with settle's common cases inline: the hottest path."""
         if self.g.eliminate_when is not None:
             self._eliminate_by_rule()
         if self.g.win_when is not None and self._won_by_rule():
@@ -173,10 +173,10 @@ class FastState(State):
         elif self.out == list(map(not_, self.hands)):
             self._end_turn()
         else:
-            State._settle_outs(self, END_TURN)
+            State.settle_outs(self, END_TURN)
 
-    def _settle(self, then: str) -> None:
-        """As State's, round.eliminate_when tested the same; then two cases go straight on, as _after_outs would:
+    def settle(self, then: str) -> None:
+        """As State's, round.eliminate_when tested the same; then two cases go straight on, as after_outs would:
 
         - every hand holds cards: nobody is out, and nobody is eliminated (an eliminated player's hand is
           emptied, and ops give them no cards), so the round goes on;
@@ -192,11 +192,11 @@ class FastState(State):
         if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n
-            self._go_on(then)
+            self.go_on(then)
         elif self.out == list(map(not_, self.hands)):
-            self._go_on(then)
+            self.go_on(then)
         else:
-            State._settle_outs(self, then)
+            State.settle_outs(self, then)
 
 
 class FastHookState(FastState):

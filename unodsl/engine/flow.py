@@ -1,8 +1,8 @@
 """Turn flow: a round's start, a turn's play or draw, settling who is out, the windows between turns.
 
-Every resolution (a play, a turn's draw, a drawn stack, an UNO penalty) ends in `_settle`;
+Every resolution (a play, a turn's draw, a drawn stack, an UNO penalty) ends in `settle`;
 `State.after` and `State.then` say, as data, how play goes on once the effects it started
-are done, so a decision taken inside them resumes there (VM._resume).
+are done, so a decision taken inside them resumes there (VM.resume).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from . import events as E
 from .ops import draw, draw_until_playable, eliminate
 from .seats import finished_team, must_call, teams_in_play, with_cards
 
-# What `State.after` says follows once the open effects finish (VM._resume reads it).
+# What `State.after` says follows once the open effects finish (VM.resume reads it).
 AFTER_SETUP, AFTER_PLAY, AFTER_DRAW, AFTER_OUTS, AFTER_WINDOW = "setup", "play", "draw", "outs", "window"
 AFTER_TURN_START, AFTER_TURN_END = "turn_start", "turn_end"     # the turn hooks (events.turn_start, turn_end)
 # What follows once a resolution has settled (who is out, whether the round is over): `State.then`.
@@ -147,11 +147,11 @@ class Flow:
             starter = self.discard[-1]
             start = g.on_start[g.k_type[starter]]
             if start >= 0:
-                self._push(start, self.dealer, starter, True, False)
+                self.push(start, self.dealer, starter, True, False)
         if g.on_deal >= 0:
-            self._push(g.on_deal, self.dealer, -1, True, False)
-        if self._run() and not self.over:
-            self._after_setup()
+            self.push(g.on_deal, self.dealer, -1, True, False)
+        if self.run() and not self.over:
+            self.after_setup()
 
     def _give_roles(self) -> None:
         """The seats' roles as the match begins: by seat (as State starts them), or those roles seated at random."""
@@ -179,11 +179,11 @@ class Flow:
                 break
         return contenders[0]
 
-    def _after_setup(self) -> None:
+    def after_setup(self) -> None:
         """The round's set-up effects are done: settle like any resolution, then the first turn begins."""
         self.turn_from = self.dealer if self.turn_from < 0 else self.turn_from
         # The set-up is no turn: no turn_end hook runs for the dealer (a hand-off without the hook is _end_turn).
-        self._settle(HAND_OFF if self.g.turn_end >= 0 else END_TURN)
+        self.settle(HAND_OFF if self.g.turn_end >= 0 else END_TURN)
 
     def _end_turn(self) -> None:
         """The turn is over: its turn_end hook, if any; then the next player begins, after the UNO-call and catch
@@ -207,11 +207,11 @@ class Flow:
         if self.events is not None:
             self.events.append(E.Event(E.HOOK, p, name="turn_end"))
         self.after = AFTER_TURN_END
-        self._push(self.g.turn_end, p, -1, True, False)
-        if not self._run() or self.over:
+        self.push(self.g.turn_end, p, -1, True, False)
+        if not self.run() or self.over:
             return
         self._hook_done()
-        self._settle(HAND_OFF)
+        self.settle(HAND_OFF)
 
     def _hook_done(self) -> None:
         """A hook ran to its end at once: its event is kept only if something happened after it."""
@@ -381,15 +381,15 @@ class Flow:
         if self.events is not None:
             self.events.append(E.Event(E.TURN, p))
         if g.turn_start >= 0:
-            # events.turn_start: run and settled before the player acts (then _turn_offered, by _go_on).
+            # events.turn_start: run and settled before the player acts (then _turn_offered, by go_on).
             if self.events is not None:
                 self.events.append(E.Event(E.HOOK, p, name="turn_start"))
             self.after = AFTER_TURN_START
-            self._push(g.turn_start, p, -1, True, False)
-            if not self._run() or self.over:
+            self.push(g.turn_start, p, -1, True, False)
+            if not self.run() or self.over:
                 return
             self._hook_done()
-            self._settle(OFFER_TURN)
+            self.settle(OFFER_TURN)
             return
         self._turn_offered(p)
 
@@ -452,15 +452,15 @@ class Flow:
             if c >= 0:
                 self.color = c
             self.played_by = p
-            if g.eliminate_when is not None:    # round.eliminate_when: the play settles as any (_after_play)
-                self._after_play()
+            if g.eliminate_when is not None:    # round.eliminate_when: the play settles as any (after_play)
+                self.after_play()
                 return
             self._end_turn()
             return
         self.after = AFTER_PLAY
-        if self._discard_played(p, k, uno, jumped) and (not self._run() or self.over):
+        if self._discard_played(p, k, uno, jumped) and (not self.run() or self.over):
             return
-        self._after_play()
+        self.after_play()
 
     def _discard_played(self, p: int, k: int, uno: bool, jumped: bool, code: int | None = None) -> bool:
         """Put k (already out of p's hand) on the pile: honesty, color, UNO; then start its effect, if any.
@@ -509,19 +509,19 @@ class Flow:
             # straight path below is not taken (a frame is open).
             if self.events is not None:
                 self.events.append(E.Event(E.HOOK, p, name="card_played", cards=(g.card_names[k],)))
-            self._push(g.card_played, p, k, honest, jumped)
+            self.push(g.card_played, p, k, honest, jumped)
         if code >= 0 and (hand or g.resolve_last[t] or forgot):
             if g.straight[code] and not self.frames and not forgot:
                 # Fast path (Game.straight, all false in the reference mode): nothing in the effect can
-                # pause, push or end the round, so it runs here and now, as _run would, without a frame.
-                self._run_through(self._frame(code, p, k, honest, jumped))
-                # Past the turn's budget, the caller's _run ends the round as a stall, where the
+                # pause, push or end the round, so it runs here and now, as run would, without a frame.
+                self.run_through(self.new_frame(code, p, k, honest, jumped))
+                # Past the turn's budget, the caller's run ends the round as a stall, where the
                 # reference mode's does, as this effect's frame ends.
-                return self._past_budget()
-            self._push(code, p, k, honest, jumped)
+                return self.past_budget()
+            self.push(code, p, k, honest, jumped)
             pushed = True
         if forgot:                                  # the penalty's effect runs first, on top of the card's
-            self._push(g.out_penalty_code, p, k, True, jumped)
+            self.push(g.out_penalty_code, p, k, True, jumped)
             return True
         return hooked or pushed
 
@@ -532,7 +532,7 @@ class Flow:
         if self.events is not None:
             self.events.append(E.Event(E.FALSE_CALL, p, count=g.variant.uno_false_call))
         if g.false_call_code >= 0:
-            self._push(g.false_call_code, p, -1, True, False)
+            self.push(g.false_call_code, p, -1, True, False)
         else:
             draw(self, p, g.variant.uno_false_call)
 
@@ -548,11 +548,11 @@ class Flow:
         draw(self, p, g.variant.uno_out_penalty)
         return False
 
-    def _after_play(self) -> None:
+    def after_play(self) -> None:
         """A play's effects are done: settle, then end the turn."""
-        self._settle(END_TURN)
+        self.settle(END_TURN)
 
-    def _settle(self, then: str) -> None:
+    def settle(self, then: str) -> None:
         """Effects are done: see who went out and whether the round is over; then go on with `then`.
 
         Every resolution ends here (a play, a turn's draw, a drawn stack, an UNO penalty), so a
@@ -562,10 +562,10 @@ class Flow:
             self._eliminate_by_rule()
         if self.g.win_when is not None and self._won_by_rule():
             return
-        self._settle_outs(then)
+        self.settle_outs(then)
 
-    def _settle_outs(self, then: str) -> None:
-        """_settle once round.eliminate_when is tested: who went out, whether the round is over, then `then`."""
+    def settle_outs(self, then: str) -> None:
+        """settle once round.eliminate_when is tested: who went out, whether the round is over, then `then`."""
         newly_out = []
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if not self.hands[q] and not self.out[q]:
@@ -583,12 +583,12 @@ class Flow:
                 return
             if self.g.on_player_out >= 0:
                 for q in reversed(newly_out):
-                    self._push(self.g.on_player_out, q, -1, True, False)
+                    self.push(self.g.on_player_out, q, -1, True, False)
                 self.after = AFTER_OUTS
-                self.then = then              # read back by _resume if the events pause for a decision
-                if not self._run() or self.over:
+                self.then = then              # read back by resume if the events pause for a decision
+                if not self.run() or self.over:
                     return
-        self._after_outs(then)
+        self.after_outs(then)
 
     def _eliminate_by_rule(self) -> None:
         """round.eliminate_when: every player in the round for whom it holds is eliminated, in turn order.
@@ -630,7 +630,7 @@ class Flow:
         if self.g.eliminate_when is not None:
             self._eliminate_by_rule()
 
-    def _after_outs(self, then: str) -> None:
+    def after_outs(self, then: str) -> None:
         """The player-out events are done: end the round if it is decided, else go on with `then`."""
         if self._team_finished():
             return
@@ -639,9 +639,9 @@ class Flow:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
             self._end_round(alive[0] if alive else None)
             return
-        self._go_on(then)
+        self.go_on(then)
 
-    def _go_on(self, then: str) -> None:
+    def go_on(self, then: str) -> None:
         """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows; after a
         turn hook, the turn's decision or the hand-off."""
         if then == END_TURN:
@@ -670,9 +670,9 @@ class Flow:
     def _teams_alive(self) -> int:
         return teams_in_play(self.g.team_tables[self.n][0], self.hands, self.eliminated)
 
-    def _after_draw_action(self) -> None:
+    def after_draw_action(self) -> None:
         """A turn's draw and its events are done: settle, then offer the drawn card."""
-        self._settle(OFFER_DRAWN)
+        self.settle(OFFER_DRAWN)
 
     def _offer_drawn(self) -> None:
         """Offer the card just drawn if it may be played, else end the turn."""
@@ -693,16 +693,16 @@ class Flow:
             self.after = AFTER_DRAW
             if g.straight[g.turn_draw] and not self.frames:
                 # Fast path (Game.straight, all false in the reference mode): an effect that cannot pause, push
-                # or end the round runs here and now, as _run would, without a frame (as a straight on_play).
-                self._run_through(self._frame(g.turn_draw, p, -1, True, False))
-                if self._past_budget():
-                    self._run()                     # past the turn's budget: the round ends as a stall, as _run's
+                # or end the round runs here and now, as run would, without a frame (as a straight on_play).
+                self.run_through(self.new_frame(g.turn_draw, p, -1, True, False))
+                if self.past_budget():
+                    self.run()                     # past the turn's budget: the round ends as a stall, as run's
                     return
             else:
-                self._push(g.turn_draw, p, -1, True, False)
-                if not self._run() or self.over:
+                self.push(g.turn_draw, p, -1, True, False)
+                if not self.run() or self.over:
                     return
-            self._after_draw_action()
+            self.after_draw_action()
             return
         hand = self.hands[p]
         before = len(hand)
@@ -713,6 +713,6 @@ class Flow:
         self.drawn_this_turn = hand[-1] if len(self.hands[p]) > before and self.hands[p] is hand else -1
         self.after = AFTER_DRAW
         if self.frames:
-            if not self._run() or self.over:
+            if not self.run() or self.over:
                 return
-        self._after_draw_action()
+        self.after_draw_action()

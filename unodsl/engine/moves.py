@@ -217,10 +217,10 @@ class Moves:
         self.offered.pop(0)
         if a != self.g.A_PASS:
             self.after = AFTER_WINDOW
-            self._push(self.g.windows[self.window_at][3], q, -1, True, False)
-            if not self._run() or self.over:
+            self.push(self.g.windows[self.window_at][3], q, -1, True, False)
+            if not self.run() or self.over:
                 return
-            self._settle(WINDOWS)
+            self.settle(WINDOWS)
             return
         self._windows()
 
@@ -306,7 +306,7 @@ class Moves:
             self.pending = (D.PUT, p, left - 1, dest)
             return
         self._hand_changed(p)
-        self._resume()
+        self.resume()
 
     def _apply_drawn(self, a: int) -> None:
         p = self.pending[1]
@@ -328,12 +328,12 @@ class Moves:
             self.color = a - self.g.A_COLOR
         else:                                       # the color in play on the playable pile played on
             self.pile_colors[self.on_pile] = a - self.g.A_COLOR
-        self._resume()
+        self.resume()
 
     def _apply_target(self, a: int) -> None:
         slot = self.pending[2]
         self.frames[-1][slot] = a - self.g.A_TARGET
-        self._resume()
+        self.resume()
 
     def _apply_challenge(self, a: int) -> None:
         _, victim, guilty, innocent, accepted = self.pending
@@ -344,16 +344,16 @@ class Moves:
             fr[D.F_PC] = innocent if fr[D.F_HONEST] else guilty
         else:
             fr[D.F_PC] = accepted
-        self._resume()
+        self.resume()
 
     def _apply_number(self, a: int) -> None:
         self.frames[-1][self.pending[2]] = a - self.g.A_NUMBER
-        self._resume()
+        self.resume()
 
     def _apply_option(self, a: int) -> None:
         chosen = a - self.g.A_OPTION
         self.frames[-1][D.F_PC] = next(pc for option, pc in self.pending[2] if option == chosen)
-        self._resume()
+        self.resume()
 
     def _apply_give(self, a: int) -> None:
         _, giver, left, dest = self.pending
@@ -373,13 +373,13 @@ class Moves:
             for q in (dest, giver):
                 if not self.eliminated[q]:
                     self._hand_changed(q)
-        self._resume()
+        self.resume()
 
     def _apply_trade(self, a: int) -> None:
         _, p, other, left = self.pending
         g = self.g
         if a == g.A_DONE:
-            self._resume()
+            self.resume()
             return
         mine, theirs = divmod(a - g.A_TRADE, g.num_kinds)
         self.hands[p].remove(mine)
@@ -394,7 +394,7 @@ class Moves:
         if left > 1 and self.hands[p] and self.hands[other]:
             self.pending = (D.TRADE, p, other, left - 1)
             return
-        self._resume()
+        self.resume()
 
     def _apply_stack(self, a: int) -> None:
         p = self.pending[1]
@@ -419,9 +419,9 @@ class Moves:
             self.after = AFTER_PLAY
             self.played_by = -1
             draw(self, p, total)               # drawing the stack is the lost turn
-            if self.frames and (not self._run() or self.over):
+            if self.frames and (not self.run() or self.over):
                 return
-            self._after_play()
+            self.after_play()
             return
         k = self.g.num_kinds
         if self.g.deflectors and self._deflects(p, a % k):
@@ -437,7 +437,7 @@ class Moves:
         # A forced play happens inside the effect that forced it: its own effect runs on top.
         self.hands[p].remove(a % k)
         self._discard_played(p, a % k, a >= k, False)
-        self._resume()
+        self.resume()
 
     def _apply_jump(self, a: int) -> None:
         p = self.pending[1]
@@ -486,13 +486,13 @@ class Moves:
             self.after = AFTER_WINDOW
             if g.uno_penalty_code >= 0:
                 # uno.penalty as an effect: the caught player's, with the catcher in its frame.
-                self._push(g.uno_penalty_code, caught, -1, True, False)
+                self.push(g.uno_penalty_code, caught, -1, True, False)
                 self.frames[-1][D.F_CATCHER] = q
             else:
                 draw(self, caught, g.variant.uno_penalty)
-            if self.frames and (not self._run() or self.over):
+            if self.frames and (not self.run() or self.over):
                 return
-            self._settle(WINDOWS)
+            self.settle(WINDOWS)
             return
         self._windows()
 
@@ -502,9 +502,9 @@ class Moves:
         self.window.pop(0)
         self.after = AFTER_WINDOW
         self._false_call(q)
-        if self.frames and (not self._run() or self.over):
+        if self.frames and (not self.run() or self.over):
             return
-        self._settle(WINDOWS)
+        self.settle(WINDOWS)
 
     def _accused_wrongly(self, q: int) -> None:
         """q accused a player who called UNO or is not at uno.at cards (uno.catch.wrong): q draws uno.catch.wrong
@@ -514,12 +514,12 @@ class Moves:
         self.window.pop(0)
         self.after = AFTER_WINDOW
         if g.wrong_catch_code >= 0:
-            self._push(g.wrong_catch_code, q, -1, True, False)
+            self.push(g.wrong_catch_code, q, -1, True, False)
         else:
             draw(self, q, g.variant.uno_wrong_catch)
-        if self.frames and (not self._run() or self.over):
+        if self.frames and (not self.run() or self.over):
             return
-        self._settle(WINDOWS)
+        self.settle(WINDOWS)
 
     def _apply_uno(self, a: int) -> None:
         p = self.pending[1]
@@ -556,9 +556,9 @@ class Moves:
         self.hands[p].remove(k)
         self.after = AFTER_PLAY
         code = self.g.on_stack[self.g.k_type[k]]
-        if self._discard_played(p, k, uno, False, code) and (not self._run() or self.over):
+        if self._discard_played(p, k, uno, False, code) and (not self.run() or self.over):
             return
-        self._after_play()
+        self.after_play()
 # Legal actions per decision (legal_action_ids answers a turn itself on the fast path), and how each
 # decision but a turn is applied (apply_id applies a turn itself).
 LEGAL = {

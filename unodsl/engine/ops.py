@@ -57,8 +57,8 @@ def draw(st, p: int, n: int) -> None:
             st._eliminate_by_rule()
             if st.eliminated[p]:
                 return
-        if g.after_draw >= 0:                   # _after_draw_event, without the call when there is none
-            st._after_draw_event(p)
+        if g.after_draw >= 0:                   # after_draw_event, without the call when there is none
+            st.after_draw_event(p)
 
 
 @instruction(DRAWS)
@@ -119,7 +119,7 @@ def draw_until(st, p: int, meets, arg) -> None:
             st._eliminate_by_rule()
             if st.eliminated[p]:
                 return
-        st._after_draw_event(p)
+        st.after_draw_event(p)
 
 
 @instruction(DRAWS)
@@ -676,7 +676,7 @@ def flip_again(st, fr: list, put_back: bool) -> int:
         st.events.append(E.Event(E.FLIPPED, cards=(st.g.card_names[k],)))
     code = st.g.on_start[st.g.k_type[k]]
     if code >= 0:
-        st._push(code, fr[D.F_SELF], k, True, False)
+        st.push(code, fr[D.F_SELF], k, True, False)
     return fr[D.F_PC]
 
 

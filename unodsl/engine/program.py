@@ -130,7 +130,7 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
                                                    "may keep score or move cards, but no one decides or draws any more"))
         game.on_round_end = -1
     # The after-draw event runs on every draw; when its whole body sits under an `if` (Teams' tag-back),
-    # the fast path makes the test before a frame is pushed (FastState._after_draw_event).
+    # the fast path makes the test before a frame is pushed (FastState.after_draw_event).
     game.after_draw_guard = (program.code(game.after_draw).guard
                              if game.after_draw >= 0 and game.fast else None)
     # A condition that does not compile (the file is refused, but check_file still builds the game for

@@ -48,8 +48,8 @@ class Scoring:
 
     def _round_end_effect(self, winner: int) -> None:
         """round.on_end, with self = the winner: code that cannot pause, push or draw (E514), so it runs
-        here to its end, as _run would, held to the turn's step budget (past it, the effect just stops)."""
-        self._run_through(self._frame(self.g.on_round_end, winner, -1, True, False))
+        here to its end, as run would, held to the turn's step budget (past it, the effect just stops)."""
+        self.run_through(self.new_frame(self.g.on_round_end, winner, -1, True, False))
 
     def _score_round(self, winner: int | None) -> None:
         """Add the round's points: the winner (or their team) collects the others' cards, or all keep their own."""

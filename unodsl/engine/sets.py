@@ -11,7 +11,7 @@ probe, never of the state.
 
 Only a variant with sets plays SetStates (Game.state_class, in both modes): every other variant's
 State and FastState, their action tables, layouts and saves are as they were. SetState takes none
-of FastState's paths; Game.plain is off for it, so every play ends in `_after_play`.
+of FastState's paths; Game.plain is off for it, so every play ends in `after_play`.
 """
 
 from __future__ import annotations
@@ -65,15 +65,15 @@ class SetState(State):
             self.set_play = [1, max(g.k_number[k], 0), k, self.discard[-1] if self.discard else -1]
         State.apply_id(self, action)
 
-    def _after_play(self) -> None:
+    def after_play(self) -> None:
         """A play's effects are done: settle, then go on with the set if one is being played."""
-        self._settle(CONTINUE_SET if self.set_play else END_TURN)
+        self.settle(CONTINUE_SET if self.set_play else END_TURN)
 
-    def _go_on(self, then: str) -> None:
+    def go_on(self, then: str) -> None:
         if then == CONTINUE_SET:
             self._offer_set()
         else:
-            State._go_on(self, then)
+            State.go_on(self, then)
 
     def _offer_set(self) -> None:
         """Ask the player on turn to go on with the set when a card may go on it; else the set and the turn end.

@@ -20,7 +20,7 @@ class VM:
 
     __slots__ = ()
 
-    def _frame(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> list:
+    def new_frame(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> list:
         """A new frame for effect `code`, at its first op, its locals unset (layout in effects/layout.py):
         every effect frame is made here."""
         fr = [code, 0, self_seat, card, honest, jumped]
@@ -29,14 +29,14 @@ class VM:
             fr += [None] * nlocals
         return fr
 
-    def _push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
-        """Push a new frame for effect `code` (_frame) on the open ones, for _run."""
-        self.frames.append(self._frame(code, self_seat, card, honest, jumped))
+    def push(self, code: int, self_seat: int, card: int, honest: bool, jumped: bool) -> None:
+        """Push a new frame for effect `code` (new_frame) on the open ones, for run."""
+        self.frames.append(self.new_frame(code, self_seat, card, honest, jumped))
 
-    def _run_through(self, fr: list) -> None:
+    def run_through(self, fr: list) -> None:
         """Run the frame `fr` of code that cannot pause or push to its end, here and now, off the frame stack:
-        _run's loop without its pauses and pushes. Its steps count in the turn's work, and a backward jump
-        past the turn's budget stops it, as in _run (the caller decides what a spent budget means)."""
+        run's loop without its pauses and pushes. Its steps count in the turn's work, and a backward jump
+        past the turn's budget stops it, as in run (the caller decides what a spent budget means)."""
         ops = self.g.codes[fr[0]][0]
         pc, end, steps = 0, len(ops), 0
         while pc < end:
@@ -47,7 +47,7 @@ class VM:
             pc = nxt
         self.steps += steps
 
-    def _run(self) -> bool:
+    def run(self) -> bool:
         """Run effect frames until they finish (True) or one pauses for a decision (False).
 
         The turn's budget (MAX_STEPS_PER_TURN, counted in `steps` across the turn's decisions) and
@@ -91,8 +91,8 @@ class VM:
                 return True
         return self._stall_run(frames, steps)
 
-    def _past_budget(self) -> bool:
-        """Whether the turn's work is past MAX_STEPS_PER_TURN (the next _run then ends the round as a stall)."""
+    def past_budget(self) -> bool:
+        """Whether the turn's work is past MAX_STEPS_PER_TURN (the next run then ends the round as a stall)."""
         return self.steps > MAX_STEPS_PER_TURN
 
     def _stall_run(self, frames: list, steps: int) -> bool:
@@ -108,23 +108,23 @@ class VM:
             self._end_round(None, stalled=True)
         return False
 
-    def _resume(self) -> None:
+    def resume(self) -> None:
         """Continue after a decision: finish the effects, then whatever comes after them (`after` says what)."""
         self.pending = None
-        if not self._run() or self.over:
+        if not self.run() or self.over:
             return
         after = self.after
         if after == AFTER_PLAY:
-            self._after_play()
+            self.after_play()
         elif after == AFTER_DRAW:
-            self._after_draw_action()
+            self.after_draw_action()
         elif after == AFTER_OUTS:
-            self._after_outs(self.then)
+            self.after_outs(self.then)
         elif after == AFTER_WINDOW:
-            self._settle(WINDOWS)
+            self.settle(WINDOWS)
         elif after == AFTER_TURN_START:
-            self._settle(OFFER_TURN)
+            self.settle(OFFER_TURN)
         elif after == AFTER_TURN_END:
-            self._settle(HAND_OFF)
+            self.settle(HAND_OFF)
         else:
-            self._after_setup()
+            self.after_setup()
