@@ -173,14 +173,14 @@ def test_a_position_set_up_with_start_begins_the_round_as_a_dealt_game_does(path
     """
     game = unodsl.load(path)
     dealt = []
-    real_start = State._start_round
+    real_start = State.start_round
 
     def capture(state):
         rng = random.Random()
         rng.setstate(state.rng.getstate())
         dealt.append(([list(h) for h in state.hands], state.draw_pile[::-1], list(state.discard), state.dealer, rng))
         real_start(state)
-    monkeypatch.setattr(State, "_start_round", capture)
+    monkeypatch.setattr(State, "start_round", capture)
     players = game.variant.allowed_players[0] if game.variant.allowed_players else 4
     for seed in range(40):
         real = game.new_game(players, seed=seed)

@@ -199,9 +199,9 @@ def test_straight_effects_end_where_the_effect_frame_would(path, monkeypatch):
         k = straight_kinds[seed % len(straight_kinds)]
         state.hands[p].append(k)
         inline, framed = state.clone(), state.clone()
-        inline._play(p, k, False)
+        inline.play(p, k, False)
         monkeypatch.setattr(game, "straight", [False] * len(game.codes))
-        framed._play(p, k, False)
+        framed.play(p, k, False)
         monkeypatch.undo()
         assert inline.to_json() == framed.to_json(), (path, game.card_names[k], seed)
         compared += 1

@@ -83,7 +83,7 @@ def _hand_off_problems(table, hand_off) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("hand_off", [Flow._start_turn, FastState._end_turn], ids=["Flow", "FastState"])
+@pytest.mark.parametrize("hand_off", [Flow._start_turn, FastState.end_turn], ids=["Flow", "FastState"])
 def test_each_turn_begins_with_the_turn_fields_at_their_initial_values(hand_off):
     """The turn's hand-off is written inline (a call there would cost every turn): it resets exactly the
     TURN fields, each to its declared initial value. Declare a field TURN to have it reset here too."""

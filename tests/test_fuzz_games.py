@@ -1119,7 +1119,7 @@ def test_round_ends_when_the_deal_empties_a_hand():
 
 # A match whose every round ends in its own set-up (the deal eliminates the dealer, leaving one player)
 # dealt each next round from inside the last one: past about a hundred rounds, a RecursionError.
-# Found by the long template campaign. Fixed: Flow._new_round deals such rounds in a loop.
+# Found by the long template campaign. Fixed: Flow.new_round deals such rounds in a loop.
 def test_a_match_whose_rounds_all_end_in_their_set_up_plays_them_all():
     game = _setup_eliminates("deal: {on_deal: eliminate self}")
     for fast in (True, False):

@@ -1,7 +1,7 @@
 """A match ends: `scoring.max_rounds` bounds the rounds of a match that never reaches the target.
 
 Rounds that score nothing (every card worth 0 points, or every round a stall with no
-winner) used to make `--match` play forever; State._end_round ends the match after
+winner) used to make `--match` play forever; State.end_round ends the match after
 `scoring.max_rounds` rounds.
 """
 

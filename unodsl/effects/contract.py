@@ -61,14 +61,14 @@ STATE_SERVICES = {
     "_is_playable": "whether a player may play a card now",
     "stack_answers_of": "the cards of a player that may answer the draw stack",
     "after_draw_event": "push the after-draw event for a player, if the variant has one",
-    "_hand_changed": "a hand changed outside its owner's play (UNO may be due)",
+    "hand_changed": "a hand changed outside its owner's play (UNO may be due)",
     "shuffle_cards": "shuffle cards with the game's generator",
     "random_between": "a random whole number in a range (pinned by a scenario's given random)",
     "random_choice": "a random value of a declared distribution",
     # flow: elimination (engine/flow.py)
-    "_cards_moved": "cards changed hands: test round.eliminate_when",
-    "_eliminate_by_rule": "eliminate every player round.eliminate_when holds for",
-    "_knocked_out": "whether round.eliminate_when holds for a player now",
+    "cards_moved": "cards changed hands: test round.eliminate_when",
+    "eliminate_by_rule": "eliminate every player round.eliminate_when holds for",
+    "knocked_out": "whether round.eliminate_when holds for a player now",
     # moves and the VM (engine/moves.py, engine/vm.py)
     "_with_deflectors": "the stack answers of a player with the cards that turn the stack away",
     "push": "open a frame for another effect (run after the op returns)",

@@ -127,7 +127,7 @@ class Cards:
         if code >= 0:
             self.push(code, p, -1, True, False)
 
-    def _hand_changed(self, p: int) -> None:
+    def hand_changed(self, p: int) -> None:
         """A hand changed outside its owner's own play: they may need to call UNO.
 
         A call is made for a hand: whoever is handed a new hand of uno.at cards (a swap, a pass, a

@@ -182,7 +182,7 @@ def chance_state(game, players: int, told: list, seed: int = 0, width: int | Non
     state.lo = state.hi = 0
     state.draw_pile = []                        # none yet: a high-card draw for the dealer shuffles a deck of its own
     state.tell(told)
-    state._new_round(first=True)
+    state.new_round(first=True)
     state._show_top()
     return state
 

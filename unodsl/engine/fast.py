@@ -18,9 +18,9 @@ from .state import State
 def hand_over(cls) -> dict:
     """The bodies of the State class `cls` that the generated rollout hands over to, by the names it calls them
     (engine/generated.py names nothing of the State's own)."""
-    return {"play": cls._play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls.new_frame,
-            "next_turn": cls._next_turn, "after_play": cls.after_play, "turn_draw": cls._turn_draw,
-            "end_turn": cls._end_turn, "pick_trade": cls._pick_trade, "pick_kinds": cls._pick_kinds,
+    return {"play": cls.play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls.new_frame,
+            "next_turn": cls.next_turn, "after_play": cls.after_play, "turn_draw": cls.draw_for_turn,
+            "end_turn": cls.end_turn, "pick_trade": cls._pick_trade, "pick_kinds": cls._pick_kinds,
             "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id}
 
 
@@ -33,7 +33,7 @@ class FastState(State):
     the compile step) say so: a turn's simple draw (Game.simple_draw) and guarded draw events
     (Game.after_draw_guard). Two more stay inline in State's flow, where an override would cost
     a call on every card that does not qualify (+1.5 to 2% instructions per decision, measured):
-    plain cards (Game.plain, in _play) and straight effects (Game.straight, in _discard_played);
+    plain cards (Game.plain, in play) and straight effects (Game.straight, in discard_played);
     those tables are all false in the reference mode. The effect compiler's fused hand-size
     tests follow Game.fast too.
     tests/test_modes.py plays every shipped variant and house rule both ways and requires the
@@ -90,17 +90,17 @@ class FastState(State):
             return bool(self.hands[p]) if ok is None else not ok.isdisjoint(self.hands[p])
         return State.holds_playable(self, p, judging)
 
-    def _turn_draw(self, p: int) -> None:
+    def draw_for_turn(self, p: int) -> None:
         """As State's: one card (Game.simple_draw: no_playable draw_one, no draw event, the drawn card
         not forbidden) with no lock: nobody can go out, so the drawn card is judged right here, as
         _offer_drawn does."""
         g = self.g
         if not g.simple_draw or self.lock_owner >= 0:
-            State._turn_draw(self, p)
+            State.draw_for_turn(self, p)
             return
         k = self.draw_pile.pop() if self.draw_pile else self.draw_one()
         if k < 0:
-            self._end_turn()
+            self.end_turn()
             return
         self.hands[p].append(k)
         self.steps += 1
@@ -110,13 +110,13 @@ class FastState(State):
         if (ok is None or k in ok) and (k not in g.strict_kinds or self._is_playable(p, k)):
             self.pending = (D.DRAWN, p, k)
         else:
-            self._end_turn()
+            self.end_turn()
 
     def after_draw_event(self, p: int) -> None:
         """As State's, but not pushed when the event's guard (Game.after_draw_guard) says it would do nothing.
 
         Its frame would run right after the op that drew, before anything a condition can read
-        has changed (ops.penalty adds a skip, _turn_draw notes the drawn card: neither is
+        has changed (ops.penalty adds a skip, draw_for_turn notes the drawn card: neither is
         readable), so the guard gives the same answer here as at the top of the frame. A frame
         not pushed still counts the one step its test would have taken (none for an event that
         compiles to no op at all, such as `nothing`: the reference mode's frame takes no step).
@@ -129,16 +129,16 @@ class FastState(State):
         elif g.codes[g.after_draw][0]:
             self.steps += 1
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
         """As State's: with nothing to skip or hand over, the next seat is the neighbour in play, and with
         no window to open and no jump-in, their turn begins inline (what _begin_turn would do)."""
         if (self.next_exact < 0 and self.turn_from < 0 and self.lock_owner < 0
                 and self.skip == self.g.no_skips[self.n]):
             seat = (self.current + self.direction) % self.n         # the neighbour, unless out of play
             if not self.hands[seat] or self.eliminated[seat]:
-                seat = self._advance()
+                seat = self.advance()
         else:
-            seat = self._advance()
+            seat = self.advance()
         if (not self.vulnerable and not self.uno_askers and not self.stack and not self.skip_stack
                 and self.turns < self.g.plain_turns):
             self.next_player = self.current = seat
@@ -149,29 +149,29 @@ class FastState(State):
             self.steps = 0
             self.pending = self.g.turn_of[seat]
             return
-        self._next_turn(seat)
+        self.next_turn(seat)
 
-    def _eliminate_by_rule(self) -> None:
+    def eliminate_by_rule(self) -> None:
         """As State's, once some hand holds Game.eliminate_from cards or more: below that size round.eliminate_when
         cannot hold (its table by the own hand size says so), and an empty hand is never tested."""
         at = self.g.eliminate_from
         for hand in self.hands:
             if len(hand) >= at:
-                State._eliminate_by_rule(self)
+                State.eliminate_by_rule(self)
                 return
 
     def after_play(self) -> None:
         """As State's, with settle's common cases inline: the hottest path."""
         if self.g.eliminate_when is not None:
-            self._eliminate_by_rule()
-        if self.g.win_when is not None and self._won_by_rule():
+            self.eliminate_by_rule()
+        if self.g.win_when is not None and self.won_by_rule():
             return
         if all(self.hands):
             if True in self.out:
                 self.out = [False] * self.n
-            self._end_turn()
+            self.end_turn()
         elif self.out == list(map(not_, self.hands)):
-            self._end_turn()
+            self.end_turn()
         else:
             State.settle_outs(self, END_TURN)
 
@@ -186,8 +186,8 @@ class FastState(State):
           could have changed: a player eliminated while out of cards held none before either).
         """
         if self.g.eliminate_when is not None:
-            self._eliminate_by_rule()
-        if self.g.win_when is not None and self._won_by_rule():
+            self.eliminate_by_rule()
+        if self.g.win_when is not None and self.won_by_rule():
             return
         if all(self.hands):
             if True in self.out:
@@ -201,13 +201,13 @@ class FastState(State):
 
 class FastHookState(FastState):
     """FastState for a variant with a turn_end hook (events.turn_end): each turn's end runs the hook, as State's
-    does (Flow._end_turn), and then hands the turn on FastState's way. Variants without the hook keep
-    FastState's _end_turn, which pays no test for it."""
+    does (Flow.end_turn), and then hands the turn on FastState's way. Variants without the hook keep
+    FastState's end_turn, which pays no test for it."""
 
     __slots__ = ()
 
-    _end_turn = State._end_turn
-    _hand_off = FastState._end_turn
+    end_turn = State.end_turn
+    _hand_off = FastState.end_turn
 
 
 class FastOpenState(FastState):
@@ -229,11 +229,11 @@ class FastOpenState(FastState):
             return FastState._is_playable(self, p, k)
         return State._is_playable(self, p, k)
 
-    def _turn_draw(self, p: int) -> None:
+    def draw_for_turn(self, p: int) -> None:
         if self.discard:
-            FastState._turn_draw(self, p)
+            FastState.draw_for_turn(self, p)
         else:
-            State._turn_draw(self, p)
+            State.draw_for_turn(self, p)
 
 
 class FastOpenHookState(FastOpenState):
@@ -241,5 +241,5 @@ class FastOpenHookState(FastOpenState):
 
     __slots__ = ()
 
-    _end_turn = State._end_turn
-    _hand_off = FastState._end_turn
+    end_turn = State.end_turn
+    _hand_off = FastState.end_turn

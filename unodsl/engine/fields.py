@@ -8,7 +8,7 @@ A field says:
 - `reset`: when it is given a value. `NEVER`: from the constructor's arguments; `MATCH`: when the
   game begins, kept through its rounds; `DEAL`: by each deal (Flow._deal, and Game.position, which
   places it); `ROUND`: to `initial` as each round begins (`reset_round_fields`); `TURN`: as a round
-  does, and again as each turn begins (Flow._start_turn and its fast copy FastState._end_turn, where
+  does, and again as each turn begins (Flow._start_turn and its fast copy FastState.end_turn, where
   a test holds the assignments to this table: they stay inline on the hot path);
 - `initial`: its first value, Python source over `g` (the Game), `n` (the table size), `self` (the
   state, for a value made from fields the deal set), `seed`, `match` and `record`; generated into
@@ -80,7 +80,7 @@ FIELDS: tuple[Field, ...] = (
     F("events", "list[Event] | None", MATCH, "[] if record else None", None, NOBODY,
       "a recorded game's events (engine/events.py), else None; a seat sees them through `events_for`"),
     F("dealing", "int", MATCH, "0", None, NOBODY,
-      "1 while a round is dealt and begun, 2 once another is asked for (Flow._new_round)"),
+      "1 while a round is dealt and begun, 2 once another is asked for (Flow.new_round)"),
     F("beginning", "int", MATCH, "0", None, NOBODY,
       "1 while a turn is begun, 2 once another is asked for (Flow._begin_turn)"),
     F("hands", "list[list[int]]", DEAL, None, "per_seat(cards)", OWNER, "each seat's cards, by kind", dump=ZONES),

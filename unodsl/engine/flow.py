@@ -30,7 +30,7 @@ class Flow:
 
     __slots__ = ()
 
-    def _new_round(self, first: bool) -> None:
+    def new_round(self, first: bool) -> None:
         """Deal a round and begin it (its set-up effects, then play).
 
         A round can end in its own set-up (a deal effect that leaves one player, say), and a match
@@ -45,7 +45,7 @@ class Flow:
         try:
             while True:
                 self._deal(first)
-                self._start_round()
+                self.start_round()
                 if self.dealing == 1:
                     return
                 self.dealing, first = 1, False
@@ -139,7 +139,7 @@ class Flow:
             spare -= want
         return out
 
-    def _start_round(self) -> None:
+    def start_round(self) -> None:
         """The dealt round begins: the deal's effect (an opening pass), then the start card's, then play."""
         g = self.g
         # Frames run last-pushed first.
@@ -182,20 +182,20 @@ class Flow:
     def after_setup(self) -> None:
         """The round's set-up effects are done: settle like any resolution, then the first turn begins."""
         self.turn_from = self.dealer if self.turn_from < 0 else self.turn_from
-        # The set-up is no turn: no turn_end hook runs for the dealer (a hand-off without the hook is _end_turn).
+        # The set-up is no turn: no turn_end hook runs for the dealer (a hand-off without the hook is end_turn).
         self.settle(HAND_OFF if self.g.turn_end >= 0 else END_TURN)
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
         """The turn is over: its turn_end hook, if any; then the next player begins, after the UNO-call and catch
         windows if any are open."""
         if self.g.turn_end >= 0:
             self._turn_end_hook()
             return
-        self._next_turn(self._advance())
+        self.next_turn(self.advance())
 
     def _hand_off(self) -> None:
         """The turn and its turn_end hook are over: the next player begins (FastHookState: FastState's way)."""
-        self._next_turn(self._advance())
+        self.next_turn(self.advance())
 
     def _turn_end_hook(self) -> None:
         """events.turn_end for the player whose turn ends (not for one eliminated), settled as any resolution;
@@ -218,16 +218,16 @@ class Flow:
         if self.events is not None and self.events[-1].kind == E.HOOK:
             self.events.pop()
 
-    def _next_turn(self, seat: int) -> None:
+    def next_turn(self, seat: int) -> None:
         """`seat` plays next: open the windows first if a player must call UNO or may be caught."""
         self.next_player = seat
-        if self.vulnerable or self.uno_askers or self.callers or self.g.windows:     # _windows keeps only the hands
+        if self.vulnerable or self.uno_askers or self.callers or self.g.windows:     # open_windows keeps only the hands
             # still at UNO, and offers the declared windows (windows:)
-            self._windows()
+            self.open_windows()
         else:
             self._begin_turn(seat)
 
-    def _advance(self) -> int:
+    def advance(self) -> int:
         """The seat that plays next: an exact hand-off, or the next seat in play not skipped."""
         n, d = self.n, self.direction
         skip = self.skip
@@ -265,7 +265,7 @@ class Flow:
                     skip[q] = 1             # more turns to lose (stacking.skips): the flag stays up until they are
         return seat
 
-    def _windows(self) -> None:
+    def open_windows(self) -> None:
         """Between turns: UNO calls for hands changed by effects, then the catch window."""
         if self.uno_askers:
             self.uno_askers = must_call(self.uno_askers, self.hands, self.g.uno_left)
@@ -300,7 +300,7 @@ class Flow:
         if self.eliminated[seat] or not self.hands[seat]:
             # Put out of play during the windows (a penalty's draw event): the turn goes on after them.
             self.turn_from = seat
-            seat = self.next_player = self._advance()
+            seat = self.next_player = self.advance()
         self._begin_turn(seat)
 
     def _offer_window(self) -> bool:
@@ -346,7 +346,7 @@ class Flow:
         A turn can end with no decision at all (its turn_start hook leaves p no cards, say), and the next
         one then begins from inside this call: that turn is begun here, after this one returns, so that a
         long run of such turns is a loop, not a recursion (`beginning`: 1 inside this call, 2 once another
-        turn is asked for; the turn cap, round.max_turns, ends the run), as `_new_round` does for rounds.
+        turn is asked for; the turn cap, round.max_turns, ends the run), as `new_round` does for rounds.
         """
         if self.beginning:
             self.beginning = 2
@@ -373,10 +373,10 @@ class Flow:
         if self.skip_stack and self.skip_victim != p:
             self._drop_skip()
         if self.turns > g.max_turns:
-            self._end_round(None, stalled=True)
+            self.end_round(None, stalled=True)
             return
         if g.blocked and not self.stack and self._blocked():
-            self._end_round(None, blocked=True)
+            self.end_round(None, blocked=True)
             return
         if self.events is not None:
             self.events.append(E.Event(E.TURN, p))
@@ -414,7 +414,7 @@ class Flow:
         """
         g = self.g
         if self.eliminated[p] or not self.hands[p]:
-            self._end_turn()
+            self.end_turn()
             return
         if not g.jump_in and not self.stack and not self.skip_stack:
             self.pending = g.turn_of[p]
@@ -430,15 +430,15 @@ class Flow:
                     if self.window:
                         self.pending = (D.JUMP, self.window[0])
                         return
-        self._offer_turn(p)
+        self.offer_turn(p)
 
-    def _offer_turn(self, p: int) -> None:
+    def offer_turn(self, p: int) -> None:
         if (self.stack and self.stack_victim == p) or (self.skip_stack and self.skip_victim == p):
             self.pending = (D.STACK, p)
         else:
             self.pending = (D.TURN, p)
 
-    def _play(self, p: int, k: int, uno: bool, jumped: bool = False) -> None:
+    def play(self, p: int, k: int, uno: bool, jumped: bool = False) -> None:
         """Move k from p's hand to the pile in play (the discard pile, or the playable pile `on_pile` names) and
         resolve it."""
         g = self.g
@@ -455,14 +455,14 @@ class Flow:
             if g.eliminate_when is not None:    # round.eliminate_when: the play settles as any (after_play)
                 self.after_play()
                 return
-            self._end_turn()
+            self.end_turn()
             return
         self.after = AFTER_PLAY
-        if self._discard_played(p, k, uno, jumped) and (not self.run() or self.over):
+        if self.discard_played(p, k, uno, jumped) and (not self.run() or self.over):
             return
         self.after_play()
 
-    def _discard_played(self, p: int, k: int, uno: bool, jumped: bool, code: int | None = None) -> bool:
+    def discard_played(self, p: int, k: int, uno: bool, jumped: bool, code: int | None = None) -> bool:
         """Put k (already out of p's hand) on the pile: honesty, color, UNO; then start its effect, if any.
 
         True says an effect was pushed (the caller runs it).
@@ -499,7 +499,7 @@ class Flow:
                 self.callers.append(p)          # the catch window opens: accusing them is wrong
         elif uno:                               # a call with a play that does not leave uno.at cards: uno.false_call
             before = len(self.frames)
-            self._false_call(p)
+            self.penalize_false_call(p)
             pushed = len(self.frames) > before
         if code is None:                            # a card played on a stack runs its on_stack (Moves)
             code = g.on_play[t]
@@ -525,7 +525,7 @@ class Flow:
             return True
         return hooked or pushed
 
-    def _false_call(self, p: int) -> None:
+    def penalize_false_call(self, p: int) -> None:
         """p called UNO with a play that does not leave uno.at cards: p draws uno.false_call cards now, or its
         effect (self = p) is pushed, to run once the card's own effect is done."""
         g = self.g
@@ -559,8 +559,8 @@ class Flow:
         player put out of cards or eliminated by any of them is noticed the same way.
         """
         if self.g.eliminate_when is not None:
-            self._eliminate_by_rule()
-        if self.g.win_when is not None and self._won_by_rule():
+            self.eliminate_by_rule()
+        if self.g.win_when is not None and self.won_by_rule():
             return
         self.settle_outs(then)
 
@@ -577,7 +577,7 @@ class Flow:
                 self.out[q] = False
         if newly_out:
             if self.g.first_out_ends:
-                self._end_round(newly_out[0])
+                self.end_round(newly_out[0])
                 return
             if self._team_finished():
                 return
@@ -590,7 +590,7 @@ class Flow:
                     return
         self.after_outs(then)
 
-    def _eliminate_by_rule(self) -> None:
+    def eliminate_by_rule(self) -> None:
         """round.eliminate_when: every player in the round for whom it holds is eliminated, in turn order.
 
         Tested after every card drawn, taken, given or put, after every statement that moves hands,
@@ -604,7 +604,7 @@ class Flow:
                 if self.events is not None:         # the rule, not an effect, knocked them out: say so
                     self.events[-1] = replace(self.events[-1], name="rule")
 
-    def _won_by_rule(self) -> bool:
+    def won_by_rule(self) -> bool:
         """round.win_when: the first player in the round, in turn order from the one who played (or is on turn),
         for whom it holds wins the round at once; True when the round ended so.
 
@@ -617,18 +617,18 @@ class Flow:
         test, frames = self.g.win_when, self.g.seat_frames
         for q in self.players_from(self.played_by if self.played_by >= 0 else self.current, True):
             if test(self, frames[q]):
-                self._end_round(q, by_rule=True)
+                self.end_round(q, by_rule=True)
                 return True
         return False
 
-    def _knocked_out(self, p: int) -> bool:
+    def knocked_out(self, p: int) -> bool:
         """Whether round.eliminate_when (the variant has one) holds for p now."""
         return bool(self.g.eliminate_when(self, self.g.seat_frames[p]))
 
-    def _cards_moved(self) -> None:
+    def cards_moved(self) -> None:
         """Cards changed hands outside a draw: test round.eliminate_when now, if the variant has one."""
         if self.g.eliminate_when is not None:
-            self._eliminate_by_rule()
+            self.eliminate_by_rule()
 
     def after_outs(self, then: str) -> None:
         """The player-out events are done: end the round if it is decided, else go on with `then`."""
@@ -637,7 +637,7 @@ class Flow:
         self.out = list(map(operator.not_, self.hands))
         if self.active_count() <= 1 or self._teams_alive() <= 1:
             alive = [q for q in range(self.n) if self.in_play(q)]     # the last player standing wins
-            self._end_round(alive[0] if alive else None)
+            self.end_round(alive[0] if alive else None)
             return
         self.go_on(then)
 
@@ -645,7 +645,7 @@ class Flow:
         """Play goes on after a settled resolution: end the turn, offer the drawn card, or the windows; after a
         turn hook, the turn's decision or the hand-off."""
         if then == END_TURN:
-            self._end_turn()
+            self.end_turn()
         elif then == OFFER_DRAWN:
             self._offer_drawn()
         elif then == OFFER_TURN:
@@ -653,7 +653,7 @@ class Flow:
         elif then == HAND_OFF:
             self._hand_off()
         else:
-            self._windows()
+            self.open_windows()
 
     def _team_finished(self) -> bool:
         """With round_ends team_out: end the round if a whole team is out of cards (its lowest seat wins)."""
@@ -664,7 +664,7 @@ class Flow:
                               self.n // size if size > 1 else self.n)
         if lead < 0:
             return False
-        self._end_round(lead)
+        self.end_round(lead)
         return True
 
     def _teams_alive(self) -> int:
@@ -681,9 +681,9 @@ class Flow:
                 and self._is_playable(p, k)):
             self.pending = (D.DRAWN, p, k)
             return
-        self._end_turn()
+        self.end_turn()
 
-    def _turn_draw(self, p: int) -> None:
+    def draw_for_turn(self, p: int) -> None:
         """A turn's draw: turn.draw's effect, else one card or until playable (turn.no_playable); then settle
         and offer the drawn card."""
         g = self.g

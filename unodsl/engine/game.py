@@ -138,7 +138,7 @@ class Game(Tables, Positions):
         if seed is None:
             seed = random.randrange(2**63)
         state = self.state_class_for(record)(self, players, seed, match, record)
-        state._new_round(first=True)
+        state.new_round(first=True)
         return state
 
     def state_class_for(self, record: bool) -> type:

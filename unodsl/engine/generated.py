@@ -583,7 +583,7 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
 #else
             row = ROWS[color + 1][k]
 #endif
-        # --- the hand-off: the next seat in play, skipped ones passed over (State._advance)
+        # --- the hand-off: the next seat in play, skipped ones passed over (State.advance)
         seat = following[cur]
         if skips != no_skips:
             seat = cur

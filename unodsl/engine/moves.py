@@ -222,7 +222,7 @@ class Moves:
                 return
             self.settle(WINDOWS)
             return
-        self._windows()
+        self.open_windows()
 
     def _legal_number(self) -> list[int]:
         base = self.g.A_NUMBER
@@ -301,25 +301,25 @@ class Moves:
         k = a - self.g.A_PUT
         self.hands[p].remove(k)
         place_card(self, k, dest)
-        self._cards_moved()
+        self.cards_moved()
         if left > 1 and self.hands[p] and self._pick_kinds(p):
             self.pending = (D.PUT, p, left - 1, dest)
             return
-        self._hand_changed(p)
+        self.hand_changed(p)
         self.resume()
 
     def _apply_drawn(self, a: int) -> None:
         p = self.pending[1]
         self.pending = None
         if a == self.g.A_KEEP:
-            self._end_turn()
+            self.end_turn()
             return
         if self.g.play_piles:
             self.on_pile, kind, uno = self.g.played_on(a)
-            self._play(p, kind, uno)
+            self.play(p, kind, uno)
             return
         k = self.g.num_kinds
-        self._play(p, a % k, a >= k)
+        self.play(p, a % k, a >= k)
 
     def _apply_color(self, a: int) -> None:
         if len(self.pending) == 3:                  # a color as a value (`let NAME = P chooses color`): into NAME
@@ -361,7 +361,7 @@ class Moves:
         self.hands[giver].remove(k)
         if dest >= 0:
             self.hands[dest].append(k)
-            self._cards_moved()
+            self.cards_moved()
         else:
             self.limbo[-1 - dest].append(k)
         # A card given may knock the giver or the taker out (round.eliminate_when): the gift stops there.
@@ -372,7 +372,7 @@ class Moves:
         if dest >= 0:
             for q in (dest, giver):
                 if not self.eliminated[q]:
-                    self._hand_changed(q)
+                    self.hand_changed(q)
         self.resume()
 
     def _apply_trade(self, a: int) -> None:
@@ -390,7 +390,7 @@ class Moves:
         if seen is None:
             seen = self.revealed[p] = {}
         seen[other] = list(self.hands[other])
-        self._cards_moved()
+        self.cards_moved()
         if left > 1 and self.hands[p] and self.hands[other]:
             self.pending = (D.TRADE, p, other, left - 1)
             return
@@ -406,10 +406,10 @@ class Moves:
                 self.skip_stack = 0
                 lose_turns(self, p, turns - 1)
                 self.played_by = -1
-                self._end_turn()
+                self.end_turn()
                 return
             k = self.g.num_kinds                    # answered: the card's skips pass it on (ops.skip_pending)
-            self._play(p, a % k, a >= k)
+            self.play(p, a % k, a >= k)
             return
         if a == self.g.A_DRAW:
             total = self.stack
@@ -428,7 +428,7 @@ class Moves:
             self._play_on_stack(p, a % k, a >= k)
             return
         self.stack_victim = -1
-        self._play(p, a % k, a >= k)
+        self.play(p, a % k, a >= k)
 
     def _apply_forced(self, a: int) -> None:
         p = self.pending[1]
@@ -436,7 +436,7 @@ class Moves:
         k = self.g.num_kinds
         # A forced play happens inside the effect that forced it: its own effect runs on top.
         self.hands[p].remove(a % k)
-        self._discard_played(p, a % k, a >= k, False)
+        self.discard_played(p, a % k, a >= k, False)
         self.resume()
 
     def _apply_jump(self, a: int) -> None:
@@ -448,13 +448,13 @@ class Moves:
                 self.pending = (D.JUMP, self.window[0])
             else:
                 self.window_kind = ""
-                self._offer_turn(self.current)
+                self.offer_turn(self.current)
             return
         self.window = []
         self.window_kind = ""
         self.current = p
         k = self.g.num_kinds
-        self._play(p, a % k, a >= k, jumped=True)
+        self.play(p, a % k, a >= k, jumped=True)
 
     def _apply_catch(self, a: int) -> None:
         q = self.pending[1]
@@ -494,14 +494,14 @@ class Moves:
                 return
             self.settle(WINDOWS)
             return
-        self._windows()
+        self.open_windows()
 
     def _called_falsely(self, q: int) -> None:
         """q called UNO in the catch window without being due (uno.false_call): q pays uno.false_call as after a
         play, and q's part of this window is over (so no one calls without end)."""
         self.window.pop(0)
         self.after = AFTER_WINDOW
-        self._false_call(q)
+        self.penalize_false_call(q)
         if self.frames and (not self.run() or self.over):
             return
         self.settle(WINDOWS)
@@ -533,7 +533,7 @@ class Moves:
                 self.vulnerable.remove(p)
         elif p not in self.vulnerable and len(self.hands[p]) == self.g.uno_left:
             self.vulnerable.append(p)
-        self._windows()
+        self.open_windows()
 
     # --- a draw stack turned away: cards with an on_stack effect (Game.deflectors)
 
@@ -556,7 +556,7 @@ class Moves:
         self.hands[p].remove(k)
         self.after = AFTER_PLAY
         code = self.g.on_stack[self.g.k_type[k]]
-        if self._discard_played(p, k, uno, False, code) and (not self.run() or self.over):
+        if self.discard_played(p, k, uno, False, code) and (not self.run() or self.over):
             return
         self.after_play()
 # Legal actions per decision (legal_action_ids answers a turn itself on the fast path), and how each

@@ -54,7 +54,7 @@ def draw(st, p: int, n: int) -> None:
         if watch:                               # as draw_until ends: no card, no event
             if not got:
                 return
-            st._eliminate_by_rule()
+            st.eliminate_by_rule()
             if st.eliminated[p]:
                 return
         if g.after_draw >= 0:                   # after_draw_event, without the call when there is none
@@ -109,14 +109,14 @@ def draw_until(st, p: int, meets, arg) -> None:
         hand.append(k)
         st.steps += 1
         got += 1
-        if meets(st, arg, k) or (len(hand) >= at and st._knocked_out(p)):
+        if meets(st, arg, k) or (len(hand) >= at and st.knocked_out(p)):
             break
     if got:
         if st.events is not None:
             st.events.append(E.drew(st, p, got, meets, arg))
         st.uno_called[p] = False
         if watch:
-            st._eliminate_by_rule()
+            st.eliminate_by_rule()
             if st.eliminated[p]:
                 return
         st.after_draw_event(p)
@@ -193,7 +193,7 @@ def skip_pending(st, q: int) -> None:
 
 def lose_turns(st, q: int, turns: int) -> None:
     """q loses `turns` more turns (stacking.skips: skips add up), counted in `lost_turns`; q's skip flag stays up
-    while some are left (Flow._advance passes q over once for each, and raises it again)."""
+    while some are left (Flow.advance passes q over once for each, and raises it again)."""
     if turns > 0:
         st.lost_turns[q] += turns
         st.skip[q] = 1
@@ -389,11 +389,11 @@ def swap_hands(st, a: int, b: int) -> None:
     """a and b swap hands."""
     if a >= 0 and b >= 0 and a != b and not st.eliminated[a] and not st.eliminated[b]:
         st.hands[a], st.hands[b] = st.hands[b], st.hands[a]
-        st._hand_changed(a)
-        st._hand_changed(b)
+        st.hand_changed(a)
+        st.hand_changed(b)
         if st.events is not None:
             st.events.append(E.Event(E.SWAPPED, a, b))
-        st._cards_moved()
+        st.cards_moved()
 
 
 @instruction(RESHAPES)
@@ -405,10 +405,10 @@ def rotate_hands(st, step: int) -> None:
         st.hands[seats[(i + step) % len(seats)]] = hand
     st.steps += len(seats)
     for q in seats:
-        st._hand_changed(q)
+        st.hand_changed(q)
     if st.events is not None:
         st.events.append(E.Event(E.ROTATED, count=step))
-    st._cards_moved()
+    st.cards_moved()
 
 
 @instruction(PAUSES)
@@ -444,13 +444,13 @@ def exchange_finish(st, a: int, b: int) -> None:
         return                                    # nothing crossed: no hand changed
     st.hands[a].extend(second)
     st.hands[b].extend(first)
-    st._hand_changed(a)
-    st._hand_changed(b)
+    st.hand_changed(a)
+    st.hand_changed(b)
     if st.events is not None:
         names = st.g.card_names
         st.events.append(E.Event(E.GAVE, a, b, len(first), tuple([names[k] for k in first])))
         st.events.append(E.Event(E.GAVE, b, a, len(second), tuple([names[k] for k in second])))
-    st._cards_moved()
+    st.cards_moved()
 
 
 @instruction()
@@ -506,13 +506,13 @@ def discard_color(st, p: int, c: int) -> None:
     else:                                       # no start card (start.card: false) and nothing played yet
         st.discard.extend(gone)
     if gone:                                    # a hand without that color is not a new hand
-        st._hand_changed(p)
+        st.hand_changed(p)
     if st.events is not None and gone:
         names = st.g.card_names
         st.events.append(E.Event(E.DISCARDED, p, count=len(gone), cards=tuple([names[k] for k in gone]),
                                  color=st.g.variant.colors[c]))
     if gone:
-        st._cards_moved()
+        st.cards_moved()
 
 
 @instruction(RESHAPES)
@@ -530,10 +530,10 @@ def redeal(st, p: int, step: int) -> None:
     for i, k in enumerate(pool):
         st.hands[seats[i % len(seats)]].append(k)
     for q in seats:
-        st._hand_changed(q)
+        st.hand_changed(q)
     if st.events is not None:
         st.events.append(E.Event(E.REDEALT, p, count=step))
-    st._cards_moved()
+    st.cards_moved()
 
 
 @instruction()
@@ -825,7 +825,7 @@ def _take_each(st, p: int, count: int, take) -> int:
             break
         hand.append(k)
         got += 1
-        if watch and st._knocked_out(p):
+        if watch and st.knocked_out(p):
             break
     st.steps += got
     return got
@@ -840,8 +840,8 @@ def _took(st, p: int, got: int, source: int) -> None:
         names = st.g.card_names
         st.events.append(E.Event(E.TOOK, p, count=got, cards=tuple(names[k] for k in st.hands[p][-got:]),
                                  source=E.pile_name(st.g, source)))
-    st._hand_changed(p)
-    st._cards_moved()
+    st.hand_changed(p)
+    st.cards_moved()
 
 
 @instruction()
@@ -861,7 +861,7 @@ def take_where(st, fr: list, p: int, n: int, source: int, keep) -> None:
         if keep(st, fr, cards[at]):
             hand.append(cards.pop(at))
             got += 1
-            if watch and st._knocked_out(p):
+            if watch and st.knocked_out(p):
                 break                           # the card that knocks them out is their last
         at -= 1
     _took(st, p, got, source)
@@ -881,11 +881,11 @@ def discard_where(st, fr: list, p: int, keep) -> None:
     st.hands[p] = [k for k, m in zip(hand, meets) if not m]
     place = len(st.discard) - 1 if st.discard else 0
     st.discard[place:place] = gone
-    st._hand_changed(p)
+    st.hand_changed(p)
     if st.events is not None:
         names = st.g.card_names
         st.events.append(E.Event(E.DISCARDED, p, count=len(gone), cards=tuple([names[k] for k in gone])))
-    st._cards_moved()
+    st.cards_moved()
 
 
 @instruction(PAUSES, RESHAPES)

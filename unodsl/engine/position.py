@@ -100,10 +100,10 @@ class Positions:
         for seat in uno_called:
             state.uno_called[seat] = True
         if start:
-            state._start_round()
+            state.start_round()
         else:
             first = (dealer + direction) % n if turn is None else turn
-            state.current = state.next_player = first       # as a turn begun in play (Flow._next_turn)
+            state.current = state.next_player = first       # as a turn begun in play (Flow.next_turn)
             state.turns = state.total_turns = 1
             state.after = AFTER_PLAY
             state.pending = (D.TURN, first)

@@ -144,14 +144,14 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
         game.may_draw_if = may_draw.fn if may_draw is not None else _never
     # `hand(next) OP c` as a table by hand size, which FastState.play_out reads in place (None: not that form).
     game.may_draw_next_answers = may_draw.next_answers if may_draw is not None else None
-    # round.eliminate_when, tested for every player as each resolution settles (Flow._eliminate_by_rule);
+    # round.eliminate_when, tested for every player as each resolution settles (Flow.eliminate_by_rule);
     # None without one, or when it does not compile (the file is refused).
     knock_out = program.compile_condition(tree(v.eliminate_when), Context("condition"))
     game.eliminate_when = knock_out.fn if knock_out is not None else None
-    # round.win_when, tested for every player in the round as each resolution settles (Flow._won_by_rule).
+    # round.win_when, tested for every player in the round as each resolution settles (Flow.won_by_rule).
     wins = program.compile_condition(tree(v.win_when), Context("condition"))
     game.win_when = wins.fn if wins is not None else None
-    # The smallest hand size for which round.eliminate_when may hold: a hand below it is not tested (FastState._eliminate_by_rule,
+    # The smallest hand size for which round.eliminate_when may hold: a hand below it is not tested (FastState.eliminate_by_rule,
     # ops.draw and ops.draw_until). Known in the fast mode for a condition that reads nothing but hand(self)
     # (its table by size, from the effect compiler's fused forms); else 1, every hand tested, as in the reference mode.
     answers = knock_out.own_answers if knock_out is not None else None
@@ -188,9 +188,9 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     game.simple_draw = (fast and v.no_playable is NoPlayable.DRAW_ONE and v.drawn_card is not DrawnCard.FORBIDDEN
                         and game.after_draw < 0 and game.turn_draw < 0 and not settles)
     # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
-    # play that leaves one card (State._play), so it is off when a larger hand must call (uno.at).
+    # play that leaves one card (State.play), so it is off when a larger hand must call (uno.at).
     # A card_played hook runs after every play, so no play is plain. With round.eliminate_when a plain play
-    # settles as any play does (State._play), its effects, none, skipped; with round.win_when none is plain.
+    # settles as any play does (State.play), its effects, none, skipped; with round.win_when none is plain.
     plain_ok = (fast and game.win_when is None
                 and game.uno_left <= 1 and v.sets is None                 # a set's play goes on (sets.py)
                 and game.card_played < 0 and v.uno_false_call is None     # nor does it judge a false call

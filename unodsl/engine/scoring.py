@@ -12,7 +12,7 @@ class Scoring:
 
     __slots__ = ()
 
-    def _end_round(self, winner: int | None, stalled: bool = False, blocked: bool = False,
+    def end_round(self, winner: int | None, stalled: bool = False, blocked: bool = False,
                    by_rule: bool = False) -> None:
         """The round is over (won by `winner`, or None): score it, then end the game or deal the next round.
 
@@ -76,7 +76,7 @@ class Scoring:
         scores = self.scores            # not self in the comprehensions: it would make self a cell in the whole method
         last = self.round >= v.max_rounds           # no round may follow this one (scoring.max_rounds)
         if not last and max(scores) < v.target:
-            self._new_round(first=False)
+            self.new_round(first=False)
         elif v.scoring is ScoringMode.LOWEST_HELD:
             self._finish(scores.index(min(scores)))      # the first seat with the lowest score
         else:
@@ -88,7 +88,7 @@ class Scoring:
             elif last:
                 self._finish(None)                  # a tie at the top with no round left: no winner
             else:
-                self._new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
+                self.new_round(first=False)        # a tie at the top plays another round (ruling 1.10.5)
 
     def _stall_winner(self, rule: Stall) -> int | None:
         """A stalled (or blocked) round's winner: the fewest points (then cards), or the fewest cards (then points)."""

@@ -90,7 +90,7 @@ class SetState(State):
         if self.events is not None and self.set_play[0] > 1:
             self.events.append(E.Event(E.SET_ENDED, p, count=self.set_play[0]))
         self.set_play = []
-        self._end_turn()
+        self.end_turn()
 
     def _may_stop(self) -> bool:
         """Whether the set may end now: one card is a play as any other; a longer set must meet `finish`."""
@@ -193,7 +193,7 @@ class SetState(State):
         k = a % g.num_kinds
         size, total, first, base = self.set_play
         self.set_play = [size + 1, total + max(g.k_number[k], 0), first, base]
-        self._play(p, k, a >= g.num_kinds)
+        self.play(p, k, a >= g.num_kinds)
 
 
 LEGAL[D.SET] = SetState._legal_set

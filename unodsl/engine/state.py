@@ -90,15 +90,15 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
         self.pending = None
         g = self.g
         if action == g.A_DRAW:
-            self._turn_draw(p)
+            self.draw_for_turn(p)
         elif action < g.A_DRAW:
             if g.play_piles:
                 self.on_pile = -1                   # a play on the discard pile
             k = g.num_kinds
-            self._play(p, action % k, action >= k)
+            self.play(p, action % k, action >= k)
         else:                                       # `play K on PILE`: a playable pile becomes the pile in play
             self.on_pile, kind, uno = g.played_on(action)
-            self._play(p, kind, uno)
+            self.play(p, kind, uno)
 
     def play_out(self, rand=None) -> None:
         """Play uniformly random decisions until the game is over (a random rollout).

@@ -105,7 +105,7 @@ class VM:
             self.events.append(E.stopped(self.g, frames[-1], limit))
         frames.clear()
         if stalled:
-            self._end_round(None, stalled=True)
+            self.end_round(None, stalled=True)
         return False
 
     def resume(self) -> None:
