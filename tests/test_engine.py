@@ -376,7 +376,7 @@ def test_a_picked_trade_is_the_listed_trade_at_that_index():
             legal = state.legal_action_ids()
             if state.decision == "trade":
                 for i in range(len(legal)):
-                    assert state._pick_trade(lambda: (i + 0.5) / len(legal)) == legal[i], (index, i)
+                    assert state.pick_trade(lambda: (i + 0.5) / len(legal)) == legal[i], (index, i)
                 checked += 1
             state.apply_id(rng.choice(legal))
     assert checked >= 20
@@ -426,7 +426,7 @@ def test_a_broken_may_draw_condition_allows_no_draw_on_every_path(tmp_path):
 
 @pytest.mark.parametrize("partner_may_call", [None, True, False])
 def test_the_catch_window_stops_exactly_at_seats_with_more_than_pass(tmp_path, partner_may_call):
-    """_may_catch(q), which the window asks, is `len(_catch_actions(q)) > 1` for every seat and vulnerable set.
+    """may_catch(q), which the window asks, is `len(_catch_actions(q)) > 1` for every seat and vulnerable set.
 
     Classic (no teams), and Teams with and without partners calling UNO for each other: a
     partner of the only vulnerable player has nothing but `pass` only in the last case.
@@ -449,7 +449,7 @@ def test_the_catch_window_stops_exactly_at_seats_with_more_than_pass(tmp_path, p
             if state.vulnerable:
                 for q in range(4):
                     expected = len(state._catch_actions(q)) > 1
-                    assert state._may_catch(q) is expected, (seed, q, state.vulnerable)
+                    assert state.may_catch(q) is expected, (seed, q, state.vulnerable)
                     answers[expected] += 1
             legal = state.legal_action_ids()
             state.apply_id(legal[int(rng.random() * len(legal))])

@@ -233,8 +233,8 @@ def test_holds_playable_inside_a_strict_restriction_is_bounded(tmp_path, monkeyp
         for p in range(2):
             state.hands[p] += [state.draw_pile.pop() for _ in range(9)]
         calls = []
-        judge = State._playable_kinds
-        monkeypatch.setattr(State, "_playable_kinds", lambda st, *a, **k: calls.append(1) or judge(st, *a, **k))
+        judge = State.playable_kinds
+        monkeypatch.setattr(State, "playable_kinds", lambda st, *a, **k: calls.append(1) or judge(st, *a, **k))
         assert state.legal_action_ids()
         monkeypatch.undo()
         assert len(calls) <= 1 + 16, f"{len(calls)} listings of playable cards for one listing of moves"

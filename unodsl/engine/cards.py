@@ -140,23 +140,23 @@ class Cards:
         elif p in self.uno_askers:                    # no longer at uno.at cards before being asked
             self.uno_askers.remove(p)
 
-    def _is_playable(self, p: int, k: int) -> bool:
+    def is_playable(self, p: int, k: int) -> bool:
         """Whether p may play k now."""
-        return k in self._playable_kinds(p, [k])
+        return k in self.playable_kinds(p, [k])
 
-    def _playable_kinds(self, p: int, among=None, judge: bool = True) -> list[int]:
+    def playable_kinds(self, p: int, among=None, judge: bool = True) -> list[int]:
         """The distinct kinds in `among` (default p's hand) that p may play now (on any playable pile); with
         judge=False, those that match, their strict restrictions not judged (`holds playable` inside a strict
         restriction)."""
         if self.g.play_piles:
-            kinds = set(self._playable_on(p, -1, among, judge))
+            kinds = set(self.playable_on(p, -1, among, judge))
             for pile in self.g.play_piles:
-                kinds.update(self._playable_on(p, pile, among, judge))
+                kinds.update(self.playable_on(p, pile, among, judge))
             return sorted(kinds)
         return self._playable_here(p, self.discard, self.color, among, judge)
 
-    def _playable_on(self, p: int, pile: int, among=None, judge: bool = True) -> list[int]:
-        """As _playable_kinds, on one pile (-1 the discard pile, else a playable declared pile): judged with it
+    def playable_on(self, p: int, pile: int, among=None, judge: bool = True) -> list[int]:
+        """As playable_kinds, on one pile (-1 the discard pile, else a playable declared pile): judged with it
         as the pile in play, whose top card and color `top` and `current` read."""
         was = self.on_pile
         self.on_pile = pile

@@ -20,7 +20,7 @@ def hand_over(cls) -> dict:
     (engine/generated.py names nothing of the State's own)."""
     return {"play": cls.play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls.new_frame,
             "next_turn": cls.next_turn, "after_play": cls.after_play, "turn_draw": cls.draw_for_turn,
-            "end_turn": cls.end_turn, "pick_trade": cls._pick_trade, "pick_kinds": cls._pick_kinds,
+            "end_turn": cls.end_turn, "pick_trade": cls.pick_trade, "pick_kinds": cls.pick_kinds,
             "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id}
 
 
@@ -56,8 +56,8 @@ class FastState(State):
             ok = g.playable_after[self.color + 1][self.discard[-1]]
             plays = sorted(set(hand) if ok is None else ok.intersection(hand))
         else:
-            plays = self._playable_kinds(p)
-        if len(hand) == g.uno_hand:                     # _uno_variants, inline on the hottest path
+            plays = self.playable_kinds(p)
+        if len(hand) == g.uno_hand:                     # uno_variants, inline on the hottest path
             actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
         else:
             actions = plays
@@ -73,13 +73,13 @@ class FastState(State):
             rollout = rollout_of(self.g, hand_over(type(self)))
         rollout(self, rand or self.rng.random)
 
-    def _is_playable(self, p: int, k: int) -> bool:
+    def is_playable(self, p: int, k: int) -> bool:
         """As State's, read from the table when no lock and no strict restriction is in the way."""
         g = self.g
         if self.lock_owner < 0 and k not in g.strict_kinds:
             ok = g.playable_after[self.color + 1][self.discard[-1]]
             return ok is None or k in ok
-        return State._is_playable(self, p, k)
+        return State.is_playable(self, p, k)
 
     def holds_playable(self, p: int, judging: bool = False) -> bool:
         """As State's (`P holds playable`), read from the table when no lock, no playable pile and no strict
@@ -107,7 +107,7 @@ class FastState(State):
         self.uno_called[p] = False
         self.drawn_this_turn = k
         ok = g.playable_after[self.color + 1][self.discard[-1]]
-        if (ok is None or k in ok) and (k not in g.strict_kinds or self._is_playable(p, k)):
+        if (ok is None or k in ok) and (k not in g.strict_kinds or self.is_playable(p, k)):
             self.pending = (D.DRAWN, p, k)
         else:
             self.end_turn()
@@ -224,10 +224,10 @@ class FastOpenState(FastState):
 
     play_out = State.play_out
 
-    def _is_playable(self, p: int, k: int) -> bool:
+    def is_playable(self, p: int, k: int) -> bool:
         if self.discard:
-            return FastState._is_playable(self, p, k)
-        return State._is_playable(self, p, k)
+            return FastState.is_playable(self, p, k)
+        return State.is_playable(self, p, k)
 
     def draw_for_turn(self, p: int) -> None:
         if self.discard:

@@ -286,7 +286,7 @@ class Flow:
                 self.window_kind = D.CATCH
             while self.window:
                 q = self.window[0]
-                if not self.eliminated[q] and self._may_catch(q):
+                if not self.eliminated[q] and self.may_catch(q):
                     self.pending = (D.CATCH, q)
                     return
                 self.window.pop(0)
@@ -404,7 +404,7 @@ class Flow:
         if self.draw_pile or (self.g.reshuffle and (len(self.discard) > 1
                                                     or any(len(self.piles[i]) > 1 for i in self.g.play_piles))):
             return False
-        return not any(self._playable_kinds(q) for q in range(self.n) if self.in_play(q))
+        return not any(self.playable_kinds(q) for q in range(self.n) if self.in_play(q))
 
     def _turn_offered(self, p: int) -> None:
         """The turn of p, begun (its turn_start hook done): the jump-in window if any, then p's decision.
@@ -678,7 +678,7 @@ class Flow:
         """Offer the card just drawn if it may be played, else end the turn."""
         p, k = self.current, self.drawn_this_turn
         if (k >= 0 and self.g.offers_drawn and k in self.hands[p]
-                and self._is_playable(p, k)):
+                and self.is_playable(p, k)):
             self.pending = (D.DRAWN, p, k)
             return
         self.end_turn()
@@ -706,7 +706,7 @@ class Flow:
             return
         hand = self.hands[p]
         before = len(hand)
-        if g.draws_until_playable and not self._playable_kinds(p):
+        if g.draws_until_playable and not self.playable_kinds(p):
             draw_until_playable(self, p)
         else:
             draw(self, p, 1)

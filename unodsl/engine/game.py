@@ -80,8 +80,8 @@ class Game(Tables, Positions):
                                               # the generated fast mode is made from
         self.rollout = None                   # the fast mode's play_out, generated from this Game when first asked
                                               # (engine/generated.py: rollout_of)
-        self._build_cards()
-        self._build_actions()
+        self.build_cards()
+        self.build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
         compile_effects(self, OPS, OP_FLAGS)
         if self.state_class is FastState and self.play_piles:
@@ -105,7 +105,7 @@ class Game(Tables, Positions):
         self.offers_drawn = v.drawn_card is not DrawnCard.FORBIDDEN
         self.first_out_ends = v.round_ends is RoundEnds.FIRST_OUT
         self.team_out_ends = v.round_ends is RoundEnds.TEAM_OUT
-        self.stack_answers = self._stack_table(v.stacking)
+        self.stack_answers = self.stack_table(v.stacking)
 
     def ruling_value(self, name: str):
         """Return the value of a ruling, with any override applied."""

@@ -18,18 +18,18 @@ class Moves:
 
     __slots__ = ()
 
-    def _uno_variants(self, p: int, kinds: list[int]) -> list[int]:
-        """Play actions for sorted `kinds`, doubled with 'play X uno' where the play may carry the call (_may_call).
+    def uno_variants(self, p: int, kinds: list[int]) -> list[int]:
+        """Play actions for sorted `kinds`, doubled with 'play X uno' where the play may carry the call (may_call).
 
         Sorted still: every 'play X uno' id is above every 'play X' id.
         """
-        if self._may_call(p):
+        if self.may_call(p):
             return kinds + list(map(self.g.num_kinds.__add__, kinds))
         return kinds
 
-    def _may_call(self, p: int) -> bool:
+    def may_call(self, p: int) -> bool:
         """Whether p's next play may carry the call: it leaves uno.at cards, or with uno.false_call any but the
-        last card, or with uno.out the last card (what _uno_variants doubles)."""
+        last card, or with uno.out the last card (what uno_variants doubles)."""
         g = self.g
         size = len(self.hands[p])
         return size == g.uno_hand or (g.false_calls and size > 1) or (size == 1 and g.out_calls)
@@ -43,8 +43,8 @@ class Moves:
         g = self.g
         if g.play_piles:
             return self._legal_turn_on_piles(p)
-        plays = self._playable_kinds(p)
-        actions = self._uno_variants(p, plays)
+        plays = self.playable_kinds(p)
+        actions = self.uno_variants(p, plays)
         if not plays or g.may_draw_if(self, g.seat_frames[p]):
             actions.append(g.A_DRAW)
         return actions
@@ -60,15 +60,15 @@ class Moves:
     def _pile_plays(self, p: int, among) -> list[int]:
         """The play actions of p's kinds in `among` (default p's hand) on every pile where they may be played."""
         g = self.g
-        actions = self._uno_variants(p, self._playable_on(p, -1, among))
+        actions = self.uno_variants(p, self.playable_on(p, -1, among))
         for pile in g.play_piles:
             base = g.play_on(pile, 0, False)
-            actions += [base + a for a in self._uno_variants(p, self._playable_on(p, pile, among))]
+            actions += [base + a for a in self.uno_variants(p, self.playable_on(p, pile, among))]
         return actions
 
     def _legal_drawn(self) -> list[int]:
         _, p, k = self.pending
-        actions = self._uno_variants(p, [k]) if not self.g.play_piles else self._pile_plays(p, [k])
+        actions = self.uno_variants(p, [k]) if not self.g.play_piles else self._pile_plays(p, [k])
         if self.g.may_keep_drawn:
             actions.append(self.g.A_KEEP)
         return actions
@@ -84,9 +84,9 @@ class Moves:
 
     def _legal_give(self) -> list[int]:
         base = self.g.A_GIVE
-        return [base + k for k in self._pick_kinds(self.pending[1])]
+        return [base + k for k in self.pick_kinds(self.pending[1])]
 
-    def _pick_kinds(self, p: int) -> list[int]:
+    def pick_kinds(self, p: int) -> list[int]:
         """The kinds of p's cards a pick (give, put) may take: all, or those its `where` accepts. The filter is
         the paused effect's (Game.code_picks, by its resume pc), so nothing of it is saved state."""
         kinds = sorted(set(self.hands[p]))
@@ -109,7 +109,7 @@ class Moves:
         actions.append(g.A_DONE)
         return actions
 
-    def _pick_trade(self, rand) -> int:
+    def pick_trade(self, rand) -> int:
         """`_legal_trade()[int(rand() * n)]` without the list: per kind of mine, a row of theirs but itself."""
         _, p, other, _ = self.pending
         g = self.g
@@ -132,30 +132,30 @@ class Moves:
     def _legal_stack(self) -> list[int]:
         p = self.pending[1]
         if not (self.stack and self.stack_victim == p):     # a pending skip (stacking.skips): answer it or pass
-            answers = [k for k in self._playable_kinds(p) if k in self.g.skip_kinds]
-            return self._uno_variants(p, answers) + [self.g.A_PASS]
+            answers = [k for k in self.playable_kinds(p) if k in self.g.skip_kinds]
+            return self.uno_variants(p, answers) + [self.g.A_PASS]
         answers = self.stack_answers_of(p)
         if self.g.deflectors:
-            answers = self._with_deflectors(p, answers)
-        return self._uno_variants(p, answers) + [self.g.A_DRAW]
+            answers = self.with_deflectors(p, answers)
+        return self.uno_variants(p, answers) + [self.g.A_DRAW]
 
     def _legal_forced(self) -> list[int]:
         _, p, c = self.pending
         if c < 0:                                   # `must play where`: the paused effect's filter
-            return self._uno_variants(p, self._pick_kinds(p))
+            return self.uno_variants(p, self.pick_kinds(p))
         kinds = sorted({k for k in self.hands[p] if self.g.k_color[k] == c})
-        return self._uno_variants(p, kinds)
+        return self.uno_variants(p, kinds)
 
     def _legal_jump(self) -> list[int]:
         p = self.pending[1]
         top = self.pile_in_play_cards()[-1]               # a jump-in goes on the pile last played on
-        actions = self._uno_variants(p, [top]) if top in self.hands[p] else []
+        actions = self.uno_variants(p, [top]) if top in self.hands[p] else []
         return actions + [self.g.A_PASS]
 
     def _legal_catch(self) -> list[int]:
         return self._catch_actions(self.pending[1])
 
-    def _may_catch(self, q: int) -> bool:
+    def may_catch(self, q: int) -> bool:
         """Whether q has more than `pass` in the catch window: `len(_catch_actions(q)) > 1`, without the list."""
         if self.g.catch_rules or self.g.false_calls:
             return len(self._catch_actions(q)) > 1
@@ -232,7 +232,7 @@ class Moves:
         base = self.g.A_OPTION
         return sorted(base + option for option, _ in self.pending[2])
 
-    def _why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> str:
         g = self.g
         kind = self.pending[0]
         if g.play_piles and g.A_PLAY_ON <= action < g.num_actions:
@@ -244,7 +244,7 @@ class Moves:
                 return f"player {p} must decide '{kind}' now, not play a card"
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
-            if action >= g.num_kinds and not self._may_call(p):
+            if action >= g.num_kinds and not self.may_call(p):
                 if g.variant.uno_at == 1:
                     return "UNO is called when playing your next-to-last card"
                 return f"UNO is called when a play leaves you {g.variant.uno_at} cards"
@@ -266,7 +266,7 @@ class Moves:
     def _why_no_match(self, p: int, k: int, pile: int) -> str:
         """Why p's card k may not be played on `pile` (-1 the discard pile): no match, or its restriction."""
         g = self.g
-        if k in self._playable_on(p, pile, [k], judge=False):
+        if k in self.playable_on(p, pile, [k], judge=False):
             return f"{g.card_names[k]} matches, but its restriction does not hold now"
         cards = self.discard if pile < 0 else self.piles[pile]
         color = self.color if pile < 0 else self.pile_colors[pile]
@@ -284,7 +284,7 @@ class Moves:
             return f"player {p} must decide '{kind}' now; only a turn's play or a drawn card's names a pile"
         if k not in self.hands[p]:
             return f"player {p} does not hold {g.card_names[k]}"
-        if uno and not self._may_call(p):
+        if uno and not self.may_call(p):
             return f"UNO is called when a play leaves you {g.variant.uno_at} card{'s' if g.variant.uno_at != 1 else ''}"
         if kind == D.DRAWN and k != self.pending[2]:
             return "after drawing, only the drawn card may be played"
@@ -294,7 +294,7 @@ class Moves:
 
     def _legal_put(self) -> list[int]:
         base = self.g.A_PUT
-        return [base + k for k in self._pick_kinds(self.pending[1])]
+        return [base + k for k in self.pick_kinds(self.pending[1])]
 
     def _apply_put(self, a: int) -> None:
         _, p, left, dest = self.pending
@@ -302,7 +302,7 @@ class Moves:
         self.hands[p].remove(k)
         place_card(self, k, dest)
         self.cards_moved()
-        if left > 1 and self.hands[p] and self._pick_kinds(p):
+        if left > 1 and self.hands[p] and self.pick_kinds(p):
             self.pending = (D.PUT, p, left - 1, dest)
             return
         self.hand_changed(p)
@@ -365,7 +365,7 @@ class Moves:
         else:
             self.limbo[-1 - dest].append(k)
         # A card given may knock the giver or the taker out (round.eliminate_when): the gift stops there.
-        if left > 1 and self.hands[giver] and self._pick_kinds(giver) and not (dest >= 0 and self.eliminated[dest]):
+        if left > 1 and self.hands[giver] and self.pick_kinds(giver) and not (dest >= 0 and self.eliminated[dest]):
             self.pending = (D.GIVE, giver, left - 1, dest)
             return
         # Hands are judged for UNO once the whole gift has moved; an exchange judges both at its end.
@@ -543,9 +543,9 @@ class Moves:
         g = self.g
         test = g.on_stack_if[g.k_type[k]]
         return (k in g.deflectors and (test is None or bool(test(self, [-1, 0, p, k, True, False])))
-                and self._is_playable(p, k))
+                and self.is_playable(p, k))
 
-    def _with_deflectors(self, p: int, answers: list[int]) -> list[int]:
+    def with_deflectors(self, p: int, answers: list[int]) -> list[int]:
         """The sorted stack answers of p with the cards that may turn the stack away added."""
         extra = [k for k in self.g.deflectors.intersection(self.hands[p]) if k not in answers and self._deflects(p, k)]
         return sorted(answers + extra) if extra else answers

@@ -75,7 +75,7 @@ def draw_until_playable(st, p: int) -> None:
 
 
 def _playable_by(st, p: int, k: int) -> bool:
-    return st._is_playable(p, k)
+    return st.is_playable(p, k)
 
 
 _playable_by.sought = lambda st, p: ("playable", None)     # what the drew event says was looked for
@@ -137,7 +137,7 @@ def penalty(st, p: int, n: int) -> None:
         pile = st.pile_in_play_cards()               # the pile played on: the discard pile or a playable one
         if n > 0 and pile:
             st.stack_card = pile[-1]            # a card that adds to the stack is what the next answers
-        if st.stack_answers_of(p) or (st.g.deflectors and st._with_deflectors(p, [])):
+        if st.stack_answers_of(p) or (st.g.deflectors and st.with_deflectors(p, [])):
             st.stack += n
             st.stack_victim = p
             st.next_exact = p

@@ -155,4 +155,4 @@ class Seats:
     def holds_playable(self, p: int, judging: bool = False) -> bool:
         """Whether p could play a card now; `judging` (asked inside a strict restriction being judged): whether
         p holds a card that matches, the strict restrictions not judged again (bounded: no recursion)."""
-        return p >= 0 and bool(self._playable_kinds(p, None, not judging))
+        return p >= 0 and bool(self.playable_kinds(p, None, not judging))

@@ -157,10 +157,10 @@ class SetState(State):
         finally:
             held[k] += 1
 
-    def _why_illegal(self, action: int) -> str:
+    def why_illegal(self, action: int) -> str:
         g = self.g
         if self.pending[0] != D.SET:
-            return State._why_illegal(self, action)
+            return State.why_illegal(self, action)
         p = self.pending[1]
         if action == g.A_DONE:
             return "this set may not end yet (turn.sets' finish does not hold)"
@@ -168,7 +168,7 @@ class SetState(State):
             k = action % g.num_kinds
             if k not in self.hands[p]:
                 return f"player {p} does not hold {g.card_names[k]}"
-            if action >= g.num_kinds and not self._may_call(p):
+            if action >= g.num_kinds and not self.may_call(p):
                 left = g.variant.uno_at
                 return f"UNO is called with the play that leaves you {left} card{'s' if left != 1 else ''}"
             return f"{g.card_names[k]} may not go on this set (turn.sets' continue), or the set could not finish"
@@ -178,7 +178,7 @@ class SetState(State):
         """Go on with the set: every card that may (doubled with an UNO call where the play leaves uno.at
         cards); then `done`, where the set may end."""
         p = self.pending[1]
-        actions = self._uno_variants(p, self._continuations(p))
+        actions = self.uno_variants(p, self._continuations(p))
         if self._may_stop():
             actions.append(self.g.A_DONE)
         return actions

@@ -67,7 +67,7 @@ class State(Seats, Cards, VM, Flow, Moves, Scoring, Observation, Variables):
             raise IllegalAction(action, "the game is over")
         legal = self.legal_action_ids()
         if action_id not in legal:
-            raise IllegalAction(action, self._why_illegal(action_id))
+            raise IllegalAction(action, self.why_illegal(action_id))
         self.apply_id(action_id)
 
     def legal_action_ids(self) -> list[int]:

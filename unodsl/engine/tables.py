@@ -1,7 +1,7 @@
 """A game's tables: card kinds and their properties, what may follow what, action ids, seats and teams.
 
 Cards are small integers (kinds) indexing the k_* tables; an action is an integer id whose
-ranges are laid out by _build_actions and named by action_to_string.
+ranges are laid out by build_actions and named by action_to_string.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class Tables:
 
     __slots__ = ()
 
-    def _build_cards(self) -> None:
+    def build_cards(self) -> None:
         v = self.variant
         self.type_ids = list(v.cards)
         names: list[str] = []
@@ -171,7 +171,7 @@ class Tables:
         deck = self.deck if not side else tuple(self.k_back[k] for k in self.deck)
         return deck * self.variant.packs_for(players) if players else deck
 
-    def _build_actions(self) -> None:
+    def build_actions(self) -> None:
         k = self.num_kinds
         self.A_PLAY, self.A_PLAY_UNO = 0, k
         self.A_DRAW, self.A_KEEP, self.A_PASS = 2 * k, 2 * k + 1, 2 * k + 2
@@ -252,7 +252,7 @@ class Tables:
         block, rest = divmod(action - self.A_PLAY_ON, 2 * k)
         return self.play_piles[block], rest % k, rest >= k
 
-    def _stack_table(self, rule: Stacking) -> list[frozenset]:
+    def stack_table(self, rule: Stacking) -> list[frozenset]:
         """[top card] -> the kinds that may answer a draw penalty on it by `rule`.
 
         Only draw cards answer, and only those of stacking.cards when the variant lists them

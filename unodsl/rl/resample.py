@@ -34,7 +34,7 @@ def resample_hidden(game, state, seat: int, rng: random.Random, reseed: bool = T
     if pending and pending[0] == "forced" and pending[1] != seat:
         hand = data["hands"][pending[1]]
         if pending[2] < 0:                      # `must play where`: a card the effect's filter accepts
-            allowed = set(state._pick_kinds(pending[1]))
+            allowed = set(state.pick_kinds(pending[1]))
             card = next(c for c in hand if game.card_index[c] in allowed)
         else:
             card = next(c for c in hand if game.k_color[game.card_index[c]] == pending[2])
