@@ -57,4 +57,4 @@ def test_discards_color_asks_for_uno_in_the_docs():
     # The engine: the discard_color op hands its change to the same check as swaps and gives.
     import inspect
     from unodsl.engine import ops
-    assert "hand_changed" in inspect.getsource(ops.discard_color)
+    assert "st.hand_changed(" in inspect.getsource(ops.discard_color)

@@ -42,6 +42,10 @@ def test_the_engine_does_not_import_the_effects_parser():
     assert_kept("engine-no-parser")
 
 
+def test_the_engine_s_modules_point_one_way():
+    assert_kept("engine-layers")
+
+
 @pytest.mark.parametrize("contract, module, line, report", [
     # a lazy import counts: the model reaching up to the CLI
     ("layers", "model/variant.py", "def _late():\n    from ..cli import files\n",
@@ -49,6 +53,9 @@ def test_the_engine_does_not_import_the_effects_parser():
     # two sibling layers importing each other
     ("layers", "rulebook/english.py", "from ..scenarios import runner\n",
      "unodsl.rulebook.english -> unodsl.scenarios.runner"),
+    # inside the engine: a job of the State reaching up to the State it makes up
+    ("engine-layers", "engine/cards.py", "def _late():\n    from .state import State\n",
+     "unodsl.engine.cards -> unodsl.engine.state"),
     # a cycle inside one package
     ("acyclic", "cli/files.py", "def _late():\n    from . import app\n",
      "No cycles are allowed in unodsl.cli"),
