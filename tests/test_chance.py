@@ -198,11 +198,11 @@ def test_a_weighted_pick_asks_with_the_weights():
     game, state = drawn_state()
     state.tell([])
     with pytest.raises(NeedChance) as need:
-        state._weighted((1, 4, 4, 10))          # weights 1, 3, 0, 6
+        state.weighted((1, 4, 4, 10))          # weights 1, 3, 0, 6
     base = game.num_kinds
     assert need.value.outcomes == [(base, 0.1), (base + 1, 0.3), (base + 3, 0.6)]
     state.tell([base + 3])
-    assert state._weighted((1, 4, 4, 10)) == 3
+    assert state.weighted((1, 4, 4, 10)) == 3
 
 
 def test_a_two_sided_deck_names_the_draw_piles_top_card_as_its_back_shows():

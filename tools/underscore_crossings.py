@@ -4,8 +4,9 @@ An attribute access `X._name` (X any expression: self, st, state, cls, g, a modu
 unodsl/engine/*.py crosses a module when `_name` is not defined in the module that reads it: not a
 def or class there, not assigned at its top level or in a class body, not in a `__slots__` or a
 dataclass field there, not assigned as an attribute (`x._name = ...`) there. Dunder names are not
-counted. `python -m tools.underscore_crossings` lists them by name with where they are read;
-tests/test_engine_layers.py holds the list to its allow-list.
+counted. Nor may a class member `_name` be defined in two engine modules (a private method overridden
+in another module's subclass: `overrides`). `python -m tools.underscore_crossings` lists both by name
+with where they are; tests/test_engine_layers.py holds them to its allow-list.
 """
 
 from __future__ import annotations
@@ -83,12 +84,28 @@ def crossings(engine: Path = ENGINE) -> dict[str, list[str]]:
     return dict(sorted(found.items()))
 
 
+def overrides(engine: Path = ENGINE) -> dict[str, list[str]]:
+    """Each underscore class member defined in more than one module -> those modules."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(engine.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef):
+                for stmt in node.body:
+                    names = [stmt.name] if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) else [
+                        t.id for t in _targets(stmt) if isinstance(t, ast.Name)]
+                    found.update({name: found[name] | {path.stem} for name in names if _private(name)})
+    return {name: sorted(modules) for name, modules in sorted(found.items()) if len(modules) > 1}
+
+
 def main() -> int:
     found = crossings()
     total = sum(len(places) for places in found.values())
     for name, places in found.items():
         print(f"{name:32} {len(places):3}  {' '.join(places)}")
     print(f"{total} crossings, {len(found)} names")
+    for name, modules in overrides().items():
+        print(f"{name:32} defined in {' '.join(modules)}")
+    print(f"{len(overrides())} underscore members defined in more than one module")
     return 0
 
 

@@ -55,7 +55,7 @@ STATE_SERVICES = {
     # cards: drawing, piles and chance (engine/cards.py)
     "draw_cards": "a player draws cards (refilling the draw pile as needed)",
     "draw_one": "one card off the draw pile, refilled when empty (-1: none left)",
-    "_draw_pile_top": "the draw pile's top card, which stays",
+    "draw_pile_top": "the draw pile's top card, which stays",
     "put_under_draw_pile": "cards put at the bottom of the draw pile",
     "pile_in_play_cards": "the pile last played on",
     "is_playable": "whether a player may play a card now",

@@ -396,7 +396,7 @@ class StatementLowering:
             return Value(lambda st, fr: table[c[-1]] if (c := cards(st, fr)) else none)
         pile = pile.const
         if pile == D.DRAW_PILE:
-            return Value(lambda st, fr: table[st._draw_pile_top()] if st.draw_pile else none)
+            return Value(lambda st, fr: table[st.draw_pile_top()] if st.draw_pile else none)
         if pile == D.DISCARD_PILE:
             return Value(lambda st, fr: table[st.discard[-1]] if st.discard else none)
         return Value(lambda st, fr: table[st.piles[pile][-1]] if st.piles[pile] else none)

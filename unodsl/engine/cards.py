@@ -38,7 +38,7 @@ class Cards:
         """A whole number from 0 to n - 1, each as likely."""
         return self.rng.randrange(n)
 
-    def _weighted(self, cumulative: tuple) -> int:
+    def weighted(self, cumulative: tuple) -> int:
         """An index i with chance (cumulative[i] - cumulative[i - 1]) / cumulative[-1]."""
         return bisect_right(cumulative, self.rng.randrange(cumulative[-1]))
 
@@ -51,9 +51,9 @@ class Cards:
 
     def random_choice(self, name: str, values: tuple, cumulative: tuple, colored: bool):
         """One of distribution `name`'s values (color indices when `colored`), by weight (`cumulative`)."""
-        return values[self._weighted(cumulative)]
+        return values[self.weighted(cumulative)]
 
-    def _draw_pile_top(self) -> int:
+    def draw_pile_top(self) -> int:
         """The draw pile's top card, which stays (the pile is not empty)."""
         return self.draw_pile[-1]
 

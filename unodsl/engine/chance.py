@@ -133,13 +133,13 @@ class _Chance:
     def randrange(self, n: int) -> int:
         return self._uniform(n, super().randrange(n))
 
-    def _weighted(self, cumulative: tuple) -> int:
+    def weighted(self, cumulative: tuple) -> int:
         weights = [b - a for a, b in zip((0, *cumulative), cumulative)]
-        return self._ask_index(weights, super()._weighted(cumulative))
+        return self._ask_index(weights, super().weighted(cumulative))
 
-    def _draw_pile_top(self) -> int:
+    def draw_pile_top(self) -> int:
         self._resolve_top(1)
-        return super()._draw_pile_top()
+        return super().draw_pile_top()
 
     def put_under_draw_pile(self, cards: list) -> None:
         super().put_under_draw_pile(cards)

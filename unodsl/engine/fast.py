@@ -207,7 +207,7 @@ class FastHookState(FastState):
     __slots__ = ()
 
     end_turn = State.end_turn
-    _hand_off = FastState.end_turn
+    hand_off = FastState.end_turn
 
 
 class FastOpenState(FastState):
@@ -242,4 +242,4 @@ class FastOpenHookState(FastOpenState):
     __slots__ = ()
 
     end_turn = State.end_turn
-    _hand_off = FastState.end_turn
+    hand_off = FastState.end_turn

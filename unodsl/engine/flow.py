@@ -193,7 +193,7 @@ class Flow:
             return
         self.next_turn(self.advance())
 
-    def _hand_off(self) -> None:
+    def hand_off(self) -> None:
         """The turn and its turn_end hook are over: the next player begins (FastHookState: FastState's way)."""
         self.next_turn(self.advance())
 
@@ -202,7 +202,7 @@ class Flow:
         then the hand-off."""
         p = self.current
         if self.eliminated[p]:
-            self._hand_off()
+            self.hand_off()
             return
         if self.events is not None:
             self.events.append(E.Event(E.HOOK, p, name="turn_end"))
@@ -651,7 +651,7 @@ class Flow:
         elif then == OFFER_TURN:
             self._turn_offered(self.current)
         elif then == HAND_OFF:
-            self._hand_off()
+            self.hand_off()
         else:
             self.open_windows()
 
