@@ -228,3 +228,21 @@ def test_without_a_compiler_the_plain_module_plays_and_says_so(tmp_path, monkeyp
         game.new_game(2, seed=3).play_out()
     assert type(game.rollout).__name__ == "function"
     _same_rollouts(game, 3, 4)
+
+
+def test_the_process_keeps_a_bounded_number_of_modules(monkeypatch):
+    """A process that plays many variants out keeps the KEPT most recently used modules, not one per variant
+    for ever; a Game keeps its own rollout, and a module forgotten is made again, the same."""
+    monkeypatch.setattr(generated, "_MODULES", {})
+    monkeypatch.setattr(generated, "KEPT", 5)
+    games = []
+    for seed in range(8):
+        base, text = loop_variant(random.Random(seed))
+        games.append(_fast(compile_text(text, base).game))
+        games[-1].new_game(games[-1].variant.min_players, seed=seed).play_out()
+    assert len(generated._MODULES) == 5
+    assert generated.digest_of(generated.source_for(games[0])) not in generated._MODULES
+    assert generated.digest_of(generated.source_for(games[-1])) in generated._MODULES
+    first = Game(games[0].variant, games[0].ruling_overrides, fast=True)   # a new Game: its module made again
+    _same_rollouts(first, first.variant.min_players, 3)
+    assert len(generated._MODULES) == 5

@@ -61,7 +61,8 @@ _LEAVES = ("st.next_exact >= 0", "st.turn_from >= 0", "st.lock_owner >= 0", "st.
            "not all(hands)")
 
 _PAUSING = frozenset(name for name, flags in OP_FLAGS.items() if PAUSES in flags)
-_MODULES: dict = {}        # source digest -> the module's make(G, E), in this process
+_MODULES: dict = {}        # source digest -> the module's make(G, E): the most recently used, in this process
+KEPT = 64                  # modules _MODULES keeps (a Game keeps its own rollout whatever this forgets)
 
 
 def fast_loop_refusal(game) -> str | None:
@@ -677,16 +678,34 @@ def _load(game):
         return _load_plain(source_for(game))
     source = source_for(game, typed=True)
     key = digest_of(source)
-    if key not in _MODULES:
+    make = _recall(key)
+    if make is None:
         module = compiled(f"unodsl_generated_{key}", source, cache_dir("generated"))
-        _MODULES[key] = module.make if module is not None else _load_plain(source_for(game))
-    return _MODULES[key]
+        make = _remember(key, module.make if module is not None else _load_plain(source_for(game)))
+    return make
+
+
+def _recall(key: str):
+    """The make kept under `key`, now the most recently used; None if none is kept."""
+    make = _MODULES.pop(key, None)
+    if make is not None:
+        _MODULES[key] = make
+    return make
+
+
+def _remember(key: str, make):
+    """Keep `make` under `key`, forgetting the least recently used beyond KEPT (a process that plays many
+    variants out keeps a bounded number of modules)."""
+    _MODULES[key] = make
+    while len(_MODULES) > KEPT:
+        del _MODULES[next(iter(_MODULES))]
+    return make
 
 
 def _load_plain(source: str):
     """The `make` of the plain module with this source, imported from the disk cache, or made in memory."""
     key = digest_of(source)
-    make = _MODULES.get(key)
+    make = _recall(key)
     if make is not None:
         return make
     name = f"unodsl_generated_{key}"
@@ -711,8 +730,7 @@ def _load_plain(source: str):
         make = scope["make"]
     else:
         make = module.make
-    _MODULES[key] = make
-    return make
+    return _remember(key, make)
 
 
 def compiled(name: str, source: str, folder):
