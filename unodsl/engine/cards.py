@@ -185,17 +185,20 @@ class Cards:
             kinds = set(hand) if ok is None else set(hand) & ok
         if judge and g.strict_kinds and kinds & g.strict_kinds:
             for k in list(kinds & g.strict_kinds):
-                fr = [D.JUDGING, 0, p, k, True, False]
-                held = self.hands[p]
-                at = held.index(k)
-                del held[at]                       # judged as if k had left the hand, as at play time
-                try:
-                    honest = g.restriction[g.k_type[k]](self, fr)
-                finally:
-                    held.insert(at, k)
-                if not honest:
+                if not self.judge_strict(p, k):
                     kinds.discard(k)
         return sorted(kinds)
+
+    def judge_strict(self, p: int, k: int) -> bool:
+        """Whether k's strict restriction lets p play it (k held by p, of a kind with one): judged as if k
+        had left p's hand, as at play time."""
+        held = self.hands[p]
+        at = held.index(k)
+        del held[at]
+        try:
+            return bool(self.g.restriction[self.g.k_type[k]](self, [D.JUDGING, 0, p, k, True, False]))
+        finally:
+            held.insert(at, k)
 
     def stack_answers_of(self, p: int) -> list[int]:
         """The distinct kinds in p's hand that may answer the draw penalty (stacking on): answers to the

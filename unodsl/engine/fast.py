@@ -21,7 +21,8 @@ def hand_over(cls) -> dict:
     return {"play": cls.play, "draw": cls.draw_cards, "draw_one": cls.draw_one, "frame": cls.new_frame,
             "next_turn": cls.next_turn, "after_play": cls.after_play, "turn_draw": cls.draw_for_turn,
             "end_turn": cls.end_turn, "pick_trade": cls.pick_trade, "pick_kinds": cls.pick_kinds,
-            "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id}
+            "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id,
+            "judge_strict": cls.judge_strict}
 
 
 class FastState(State):

@@ -56,7 +56,7 @@ from .ops import OP_FLAGS
 PLAIN, GENERATED, HAND_OVER = 0, 2, 3
 
 # The fields an effect may leave set, after which the loop does not go on: the State settles the play.
-_LEAVES = ("st.next_exact >= 0", "st.turn_from >= 0", "st.lock_owner >= 0", "st.stack", "st.vulnerable",
+_LEAVES = ("st.next_exact >= 0", "st.turn_from >= 0", "st.lock_owner >= 0", "st.stack",
            "st.uno_askers", "st.frames", "True in st.eliminated", "st.pending is not None", "st.over",
            "not all(hands)")
 
@@ -398,21 +398,13 @@ def make(G, E):
     play, draw_cards, draw_card, new_frame, next_turn = E["play"], E["draw"], E["draw_one"], E["frame"], E["next_turn"]
     after_play, turn_draw, end_turn, pick_trade, pick_kinds = (E["after_play"], E["turn_draw"], E["end_turn"],
                                                                E["pick_trade"], E["pick_kinds"])
-    listed, legal_ids, apply_id = E["listed"], E["legal_action_ids"], E["apply_id"]
+    listed, legal_ids, apply_id, judged = E["listed"], E["legal_action_ids"], E["apply_id"], E["judge_strict"]
     OPS = [ops for ops, _ in G.codes]
     playable_after, seat_frames, may_draw_if = G.playable_after, G.seat_frames, G.may_draw_if
     may_always_draw, may_keep, uno_hand = G.may_always_draw, G.may_keep_drawn, G.uno_hand
     next_answers = G.may_draw_next_answers
-    checks, restrictions = G.challenge, G.restriction
+    checks = G.challenge
 
-    def judged(st, hand, p, k):
-        # k's strict restriction, judged as if k had left p's hand (as at play time): Cards._playable_here.
-        at = hand.index(k)
-        del hand[at]
-        try:
-            return restrictions[G.k_type[k]](st, [D.JUDGING, 0, p, k, True, False])
-        finally:
-            hand.insert(at, k)
     strict, k_all, draw_id, keep_id = G.strict_kinds, G.num_kinds, G.A_DRAW, G.A_KEEP
     fixed, legal, apply = G.fixed_actions, LEGAL, APPLY
     TURN, DRAWN, TRADE, TARGET, GIVE = D.TURN, D.DRAWN, D.TRADE, D.TARGET, D.GIVE
@@ -463,7 +455,7 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
         if legal_kinds & STRICT_MASK:                   # a strict restriction: judged as the State judges it
             SYNC
             for j in STRICT_KINDS:
-                if legal_kinds >> j & 1 and not judged(st, hand, cur, j):
+                if legal_kinds >> j & 1 and not judged(st, cur, j):
                     legal_kinds ^= BIT[j]
 #endif
         m = legal_kinds.bit_count()
@@ -511,7 +503,7 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
                 playable = row >> k & 1
                 if playable and STRICT_MASK >> k & 1:
                     SYNC
-                    playable = judged(st, hand, cur, k)
+                    playable = judged(st, cur, k)
                 if playable:                            # the drawn card may be played: play it, or keep it
 #else
                 if row >> k & 1:                        # the drawn card may be played: play it, or keep it
