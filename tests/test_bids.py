@@ -55,7 +55,7 @@ def _sealed(state) -> bool:
     if state.over or state.decision != D.NUMBER:
         return False
     fr = state.frames[-1]
-    return state.g.code_locals[fr[D.F_CODE]][state.pending[2] - D.F_LOCALS] == D.SEALED_NUMBER
+    return state.g.code_records[fr[D.F_CODE]].local_kinds[state.pending[2] - D.F_LOCALS] == D.SEALED_NUMBER
 
 
 # --- the public number choice

@@ -150,7 +150,7 @@ def _sealed(state) -> bool:
     if state.over or state.decision != D.TARGET:
         return False
     fr = state.frames[-1]
-    return state.g.code_locals[fr[D.F_CODE]][state.pending[2] - D.F_LOCALS] == D.SEALED
+    return state.g.code_records[fr[D.F_CODE]].local_kinds[state.pending[2] - D.F_LOCALS] == D.SEALED
 
 
 def test_each_member_is_asked_in_turn_never_for_themselves_and_the_most_chosen_draw(game):

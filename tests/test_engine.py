@@ -306,7 +306,7 @@ def test_play_out_plays_the_game_random_bots_play(path):
                 replay.apply_id(action)
     # A variant whose drawn card may never be played (UNO Attack!) never asks about one.
     assert kinds["turn"] and (kinds["drawn"] or game.variant.drawn_card == "forbidden") and len(kinds) >= 3, kinds
-    assert plays_with_uno or not game.uno_enabled, "no play with an UNO call was chosen"
+    assert plays_with_uno or not game.rules.uno_enabled, "no play with an UNO call was chosen"
 
 
 @pytest.mark.parametrize("path, field", [("variants/teams.yaml", "strict"), ("variants/frozen-2.yaml", "lock")])

@@ -101,11 +101,11 @@ def test_every_op_a_statement_made_keeps_its_line(path):
     """Only the engine's own ops (a frame's set-up at the start, its end) have no line; the rest name a
     line inside the text they came from."""
     game = check_file(str(path)).game
-    for code, lines in enumerate(game.code_lines):
+    for code, lines in enumerate(r.lines for r in game.code_records):
         assert len(lines) == len(game.codes[code][0])
         written = [i for i, w in enumerate(lines) if w is not None]
         if written:
-            assert all(lines[i] is not None for i in range(written[0], written[-1] + 1)), game.code_names[code]
+            assert all(lines[i] is not None for i in range(written[0], written[-1] + 1)), game.code_records[code].name
         for w in lines:
             if w is not None:
                 assert 0 < w.line <= len(w.text.source.splitlines()) and w.source_line()

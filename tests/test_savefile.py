@@ -415,7 +415,7 @@ def test_a_frame_inside_a_loop_must_hold_what_the_loop_has_set(tmp_path):
     data = json.loads(state.to_json())
     frame = data["frames"][-1]
     code = frame[D.F_CODE]
-    live = [r for r in game.code_live[code] if r.first <= frame[D.F_PC] <= r.last]
+    live = [r for r in game.code_records[code].live if r.first <= frame[D.F_PC] <= r.last]
     list_slot, index_slot, name_slot = sorted(r.slot for r in live)
     assert frame[index_slot] == 2 and len(frame[list_slot]) == 2
     State.from_json(game, json.dumps(data))         # the genuine save loads

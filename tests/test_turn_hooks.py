@@ -160,7 +160,7 @@ def test_turns_with_no_decision_are_a_loop_not_a_recursion(tmp_path, mode, cap):
                       "red_5")
     state.apply("play red_1")
     assert state.is_over and state.stalled
-    assert state.turns == game.max_turns + 1
+    assert state.turns == game.rules.max_turns + 1
     assert sorted(map(len, state.hands)) == [0, 2, 2, 2]
 
 

@@ -28,16 +28,17 @@ def explain(file: str, names: tuple[str, ...], generated: bool, root: str | None
         from ..engine.generated import source_for
         click.echo(source_for(game), nl=False)
         return
-    wanted = [code for code, name in enumerate(game.code_names)
+    wanted = [code for code, name in enumerate(r.name for r in game.code_records)
               if not names or any(_names(name, n) for n in names)]
     if not wanted:
-        known = sorted({name.split(".")[1] if name.startswith("cards.") else name for name in game.code_names})
+        known = sorted({record.name.split(".")[1] if record.name.startswith("cards.") else record.name
+                        for record in game.code_records})
         click.echo(f"unodsl: no effect named {', '.join(names)} in {file}; effects of: {', '.join(known)}", err=True)
         sys.exit(1)
     shown: set[str] = set()
     blocks = []
     for code in wanted:
-        name = game.code_names[code]
+        name = game.code_records[code].name
         if name in shown:           # start.default is compiled once per card; its code reads the same
             continue
         shown.add(name)
@@ -51,10 +52,10 @@ def _names(key: str, name: str) -> bool:
 
 def listing(game, code: int) -> str:
     """The listing of one compiled effect: a header with its key and place, then one line per op."""
-    lines = game.code_lines[code]
+    lines = game.code_records[code].lines
     first = next((w for w in lines if w is not None), None)
     place = "" if first is None else "  ({}:{})".format(*first.where()[:2])
-    out = [f"{game.code_names[code]}{place}", f"{'line':>6} {'pc':>4}  {'op':<24} source"]
+    out = [f"{game.code_records[code].name}{place}", f"{'line':>6} {'pc':>4}  {'op':<24} source"]
     previous = None
     for pc, written in enumerate(lines):
         if written is None:

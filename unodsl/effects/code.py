@@ -98,19 +98,32 @@ class Code:
 
     ops: tuple                      # op(state, frame, pc) -> next pc
     nlocals: int
-    local_kinds: tuple[str, ...]    # what each local holds (a type, or SEATS): Game.code_locals
+    local_kinds: tuple[str, ...]    # what each local holds (a type, or SEATS)
     calls: frozenset[str]           # the instructions its ops run
     flags: frozenset[str]           # what those instructions may do (layout.PAUSES, ...)
     loops: bool                     # has a `for each` or `repeat`
     guard: Callable | None          # the test without which it does nothing (None: it may always do something)
-    live: tuple = ()                # a Live per local certainly set over a range of pcs: Game.code_live
+    live: tuple = ()                # a Live per local certainly set over a range of pcs
     picks: tuple = ()               # (pc, keep): a pick paused to resume at pc offers only the cards
-                                    # keep(state, frame, card) accepts (`gives ... where`): Game.code_picks
+                                    # keep(state, frame, card) accepts (`gives ... where`): pick_filter
     pauses: tuple = ()              # (pc, instruction): a frame that one of its ops paused resumes at pc
-                                    # (a save's decision must be one that op asks): Game.code_pauses
+                                    # (a save's decision must be one that op asks): pause_names
     lines: tuple = ()               # per pc: the Written it was lowered from (None: the engine's own op)
     records: tuple = ()             # per pc: its Op (what it calls, with which operands): the generated fast
                                     # mode is made from these (engine/generated.py)
+    name: str = ""                  # the file's key it was written under ("cards.skip.on_play"), given when
+                                    # a Game registers it: `unodsl explain` and a stopped effect's event name it
+
+    def pick_filter(self, pc: int) -> Callable | None:
+        """The filter of a pick paused to resume at pc (None: any card)."""
+        for at, keep in self.picks:
+            if at == pc:
+                return keep
+        return None
+
+    def pause_names(self, pc: int) -> tuple[str, ...]:
+        """The instructions whose paused frame resumes at pc."""
+        return tuple(name for at, name in self.pauses if at == pc)
 
     @property
     def can_pause(self) -> bool:

@@ -78,7 +78,7 @@ STATE_SERVICES = {
 GAME_TABLES = frozenset({
     "after_draw", "card_names", "codes", "deck_size", "deflectors", "eliminate_from", "eliminate_when",
     "k_back", "k_color", "k_type", "k_wild", "number_top", "on_start", "orders", "pile_playable", "play_piles",
-    "player_vars", "skip_kinds", "stacking", "state_vars", "team_tables", "variant",
+    "player_vars", "rules", "skip_kinds", "stacking", "state_vars", "team_tables", "variant",
 })
 
 # The source that is compiled code, relative to the unodsl package.

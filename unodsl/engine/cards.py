@@ -66,7 +66,7 @@ class Cards:
         g = self.g
         if g.play_piles:
             return self._refill_from_piles()
-        if len(self.discard) <= 1 or not g.reshuffle:
+        if len(self.discard) <= 1 or not g.rules.reshuffle:
             return False                            # both piles empty (ruling 1.12), or deck.reshuffle: false
         top = self.discard.pop()
         self.draw_pile = self.discard
@@ -79,7 +79,7 @@ class Cards:
         """refill with playable piles: every pile played on gives its cards but its top card, the discard pile's
         first, then each playable pile's in their order (False: nothing to take)."""
         g = self.g
-        if not g.reshuffle:
+        if not g.rules.reshuffle:
             return False
         gathered = self.discard[:-1]
         del self.discard[:-1]
@@ -177,7 +177,7 @@ class Cards:
         if self.lock_owner >= 0 and p != self.lock_owner:
             c = self.lock_color
             k_color, k_wild = g.k_color, g.k_wild
-            allow_wild = g.variant.lock_allows_wild
+            allow_wild = g.rules.lock_allows_wild
             # Only the locked color; a wild only where the variant lets wilds through the lock.
             kinds = {k for k in hand if (k_color[k] == c and not k_wild[k]) or (allow_wild and k_wild[k])}
         else:

@@ -133,12 +133,12 @@ def drew(st, p: int, got: int, meets=None, arg=None) -> Event:
 def stopped(g, frame: list, limit: int) -> Event:
     """The effect of `frame` (the innermost open one) went past `limit`: named by its key and its line."""
     code, pc = frame[D.F_CODE], frame[D.F_PC]
-    lines = g.code_lines[code]
+    lines = g.code_records[code].lines
     written = lines[min(pc, len(lines) - 1)] if lines else None
     if written is None:             # the engine's own op at the effect's start or end: the effect's first line
         written = next((w for w in lines if w is not None), None)
     at = "" if written is None else "{}:{}".format(*written.where()[:2])
-    return Event(STOPPED, frame[D.F_SELF], count=limit, name=g.code_names[code], value=at)
+    return Event(STOPPED, frame[D.F_SELF], count=limit, name=g.code_records[code].name, value=at)
 
 
 def decided(st, action: int) -> None:
@@ -173,7 +173,7 @@ def decided(st, action: int) -> None:
         events.append(Event(CHOSE_COLOR if len(st.pending) == 3 else COLOR, p, color=g.variant.colors[action - g.A_COLOR]))
     elif kind == D.TARGET:
         fr = st.frames[-1]
-        if g.code_locals[fr[D.F_CODE]][st.pending[2] - D.F_LOCALS] == D.SEALED:     # a sealed choice's answer
+        if g.code_records[fr[D.F_CODE]].local_kinds[st.pending[2] - D.F_LOCALS] == D.SEALED:     # a sealed choice's answer
             events.append(Event(CHOSE_SECRETLY, p, count=action - g.A_TARGET))
         else:
             events.append(Event(TARGET, p, action - g.A_TARGET))
@@ -181,7 +181,7 @@ def decided(st, action: int) -> None:
         events.append(Event(CHOSE, p, name=g.option_names[action - g.A_OPTION]))
     elif kind == D.NUMBER:
         fr = st.frames[-1]
-        sealed = g.code_locals[fr[D.F_CODE]][st.pending[2] - D.F_LOCALS] == D.SEALED_NUMBER
+        sealed = g.code_records[fr[D.F_CODE]].local_kinds[st.pending[2] - D.F_LOCALS] == D.SEALED_NUMBER
         events.append(Event(NUMBER_SECRETLY if sealed else CHOSE_NUMBER, p, count=action - g.A_NUMBER))
     elif kind == D.WINDOW and action != g.A_PASS:
         events.append(Event(INVOKED, p, name=g.windows[st.window_at][0]))

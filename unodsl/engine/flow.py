@@ -372,10 +372,10 @@ class Flow:
         g = self.g
         if self.skip_stack and self.skip_victim != p:
             self._drop_skip()
-        if self.turns > g.max_turns:
+        if self.turns > g.rules.max_turns:
             self.end_round(None, stalled=True)
             return
-        if g.blocked and not self.stack and self._blocked():
+        if g.rules.blocked and not self.stack and self._blocked():
             self.end_round(None, blocked=True)
             return
         if self.events is not None:
@@ -401,7 +401,7 @@ class Flow:
 
     def _blocked(self) -> bool:
         """round.blocked: the draw pile is empty and cannot be refilled, and no player in the round could play."""
-        if self.draw_pile or (self.g.reshuffle and (len(self.discard) > 1
+        if self.draw_pile or (self.g.rules.reshuffle and (len(self.discard) > 1
                                                     or any(len(self.piles[i]) > 1 for i in self.g.play_piles))):
             return False
         return not any(self.playable_kinds(q) for q in range(self.n) if self.in_play(q))

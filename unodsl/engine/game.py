@@ -8,11 +8,12 @@ import os
 import random
 
 from ..diagnostics import Diagnostic
-from ..model.variant import DrawnCard, NoPlayable, RoundEnds, Variant
+from ..model.variant import Variant
 from .fast import FastHookState, FastOpenHookState, FastOpenState, FastState
 from .ops import OP_FLAGS, OPS
 from .position import Positions
-from .program import compile_effects
+from .program import compile_effects, fast_tables
+from .rules import choose_rules
 from .state import State
 from .tables import Tables
 from .variables import variable_tables
@@ -35,29 +36,32 @@ class Game(Tables, Positions):
     The test suite plays the same games both ways and requires them identical.
     """
 
-    # Slots for the same reason as State's: the engine reads these tables on every turn.
-    __slots__ = ("variant", "ruling_overrides", "diagnostics", "codes", "type_ids", "card_names",
-                 "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
-                 "k_type_id", "k_category", "deck", "num_kinds", "playable_after", "A_PLAY",
-                 "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT",
-                 "A_UNO", "A_DONE", "A_COLOR", "A_TARGET", "max_players", "team_tables", "no_skips", "turn_of",
-                 "A_CATCH", "A_GIVE", "A_TRADE", "num_actions", "fixed_actions", "on_play", "on_start", "restriction",
-                 "challenge", "resolve_last", "on_deal", "orders", "stacking", "skip_kinds", "deck_size", "after_draw_guard",
-                 "on_player_out", "after_draw", "may_draw_if", "may_draw_next_answers", "may_always_draw", "seat_frames", "strict_kinds",
-                 "jump_in", "max_turns", "plain_turns", "may_keep_drawn", "uno_enabled", "uno_hand", "uno_left", "simple_draw", "plain",
-                 "straight", "stack_types", "rulings_used", "digest", "fast", "state_class", "code_locals", "code_live", "code_picks",
-                 "code_pauses", "code_names", "code_lines", "code_records", "rollout", "stack_answers", "draws_until_playable", "offers_drawn", "first_out_ends", "team_out_ends",
-                 "eliminate_when", "eliminate_from", "win_when", "turn_draw", "uno_penalty_code", "on_round_end",
-                 "A_OPTION", "option_names", "option_index", "A_NUMBER", "number_top",
-                 "k_back", "side_colors", "color_actions", "A_PUT", "pile_names", "face_up", "has_put",
-                 "play_piles", "pile_playable", "A_PLAY_ON", "pile_seat", "pile_deal", "pile_fill", "pile_base", "pile_role",
-                 "state_vars", "player_vars", "var_initial", "pvar_initial", "sets",
-                 "on_stack", "on_stack_if", "deflectors", "rounds_score",
-                 "adapter_cache", "turn_start", "turn_end", "card_played", "blocked", "reshuffle", "max_packs",
-                 # uno.false_call and uno.catch (engine/program.py _compile_uno_calls)
-                 "false_calls", "false_call_code", "catch_if", "wrong_catches", "wrong_catch_code", "catch_rules",
-                 "out_calls", "out_penalty_code",
-                 "windows")       # windows: (engine/program.py _compile_windows)
+    # Slots for the same reason as State's: the engine reads these tables on every turn. By who fills them:
+    __slots__ = (
+        # the Game's own
+        "variant", "ruling_overrides", "diagnostics", "digest", "fast", "state_class", "rollout", "adapter_cache",
+        # the tables (engine/tables.py: cards, the action codec, seats and teams; engine/position.py)
+        "type_ids", "card_names", "card_index", "k_color", "k_number", "k_wild", "k_points", "k_draw", "k_type",
+        "k_type_id", "k_category", "k_back", "deck", "max_packs", "num_kinds", "playable_after", "stack_answers",
+        "side_colors", "color_actions", "option_names", "option_index", "number_top",
+        "A_PLAY", "A_PLAY_UNO", "A_DRAW", "A_KEEP", "A_PASS", "A_CHALLENGE", "A_ACCEPT", "A_UNO", "A_DONE",
+        "A_COLOR", "A_TARGET", "A_CATCH", "A_GIVE", "A_TRADE", "A_OPTION", "A_NUMBER", "A_PUT", "A_PLAY_ON",
+        "num_actions", "fixed_actions", "max_players", "team_tables", "no_skips", "turn_of", "orders",
+        "pile_names", "face_up", "has_put", "play_piles", "pile_playable", "pile_seat", "pile_deal", "pile_base",
+        "pile_role",
+        # the compiled program (engine/program.py; the variables' tables, engine/variables.py)
+        "codes", "code_records", "rulings_used", "on_play", "on_start", "restriction", "challenge", "resolve_last",
+        "on_deal", "on_player_out", "after_draw", "after_draw_guard", "turn_draw", "uno_penalty_code",
+        "on_round_end", "turn_start", "turn_end", "card_played", "false_call_code", "wrong_catch_code",
+        "out_penalty_code", "catch_if", "windows", "may_draw_if", "may_draw_next_answers", "eliminate_when",
+        "eliminate_from", "win_when", "sets", "on_stack", "on_stack_if", "deflectors", "skip_kinds", "deck_size",
+        "seat_frames", "strict_kinds", "stack_types", "pile_fill", "plain", "straight",
+        "state_vars", "player_vars", "var_initial", "pvar_initial",
+        # the rule choices (engine/rules.py), and the copies the turn reads of them (below, in __init__)
+        "rules", "draws_until_playable", "offers_drawn", "may_keep_drawn", "may_always_draw", "simple_draw",
+        "plain_turns", "jump_in", "stacking", "uno_hand", "uno_left", "false_calls", "wrong_catches", "catch_rules",
+        "out_calls", "first_out_ends", "team_out_ends",
+    )
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
         self.variant = variant
@@ -69,21 +73,27 @@ class Game(Tables, Positions):
         self.ruling_overrides = dict(rulings or {})
         self.diagnostics: list[Diagnostic] = []
         self.codes: list = []
-        self.code_locals: list = []           # per code: what each of its locals holds (effects.SEATS, a type)
-        self.code_live: list = []             # per code: where its locals certainly hold values (effects.Live)
-        self.code_picks: list = []            # per code: None, or resume pc -> the filter of a pick paused there
-        self.code_names: list = []            # per code: the file's key it was written under ("cards.skip.on_play")
-        self.code_lines: list = []            # per code: per pc, where its op was written (effects.code.Written)
-        self.code_pauses: list = []           # per code: resume pc -> the pausing instructions whose frame resumes
-                                              # there (a save's decision is one of theirs)
-        self.code_records: list = []          # per code: its effects.code.Code record (ops with their operands), which
-                                              # the generated fast mode is made from
+        self.code_records: list = []          # per code: its effects.code.Code record, the one home of what is known
+                                              # of it (its name, locals, source lines, pauses, ops with their operands)
         self.rollout = None                   # the fast mode's play_out, generated from this Game when first asked
                                               # (engine/generated.py: rollout_of)
         self.build_cards()
         self.build_actions()
         self.state_vars, self.player_vars, self.var_initial, self.pvar_initial = variable_tables(variant)
-        compile_effects(self, OPS, OP_FLAGS)
+        self.rules = rules = choose_rules(variant, compile_effects(self, OPS, OP_FLAGS), fast)
+        # The rule choices the turn reads on every decision, copied into slots of their own: the one place
+        # a Game holds a rule choice outside `rules`.
+        self.draws_until_playable, self.offers_drawn, self.may_keep_drawn = (rules.draws_until_playable,
+                                                                            rules.offers_drawn, rules.may_keep_drawn)
+        self.may_always_draw, self.simple_draw, self.plain_turns = (rules.may_always_draw, rules.simple_draw,
+                                                                    rules.plain_turns)
+        self.jump_in, self.stacking = rules.jump_in, rules.stacking
+        self.uno_hand, self.uno_left = rules.uno_hand, rules.uno_left
+        self.false_calls, self.wrong_catches, self.catch_rules, self.out_calls = (
+            rules.false_calls, rules.wrong_catches, rules.catch_rules, rules.out_calls)
+        self.first_out_ends, self.team_out_ends = rules.first_out_ends, rules.team_out_ends
+        fast_tables(self)
+        self.stack_answers = self.stack_table(variant.stacking)
         if self.state_class is FastState and self.play_piles:
             self.state_class = State        # FastState knows one pile played on: it hands over to State's rules
         if self.state_class is FastState:
@@ -95,17 +105,7 @@ class Game(Tables, Positions):
                 # A call offered with every play, or with the last card (uno.out): FastState's turn lists only the
                 # calls due at uno.at; State's rules play it, and offer the declared windows (windows:).
                 self.state_class = State
-        self._choose_rules()
         self.digest = variant_digest(variant, self.ruling_overrides)
-
-    def _choose_rules(self) -> None:
-        """The variant's rule modes, read once: the turn and the round read these fields, not the modes."""
-        v = self.variant
-        self.draws_until_playable = v.no_playable is NoPlayable.DRAW_UNTIL_PLAYABLE
-        self.offers_drawn = v.drawn_card is not DrawnCard.FORBIDDEN
-        self.first_out_ends = v.round_ends is RoundEnds.FIRST_OUT
-        self.team_out_ends = v.round_ends is RoundEnds.TEAM_OUT
-        self.stack_answers = self.stack_table(v.stacking)
 
     def ruling_value(self, name: str):
         """Return the value of a ruling, with any override applied."""

@@ -83,7 +83,7 @@ def fast_loop_refusal(game) -> str | None:
         return "a round won by a rule (round.win_when)"
     if game.turn_start >= 0 or game.turn_end >= 0 or game.card_played >= 0:
         return "turn hooks or the play hook"
-    if not v.start_card or not v.reshuffle or v.blocked is not None:
+    if not v.start_card or not game.rules.reshuffle or game.rules.blocked:
         return "no start card, no reshuffle, or a blocked end"
     if game.play_piles:
         return "piles played on beside the discard pile"
@@ -335,7 +335,7 @@ def source_for(game, typed: bool = False) -> str:
     text = _MAKE_HEAD + _indent(_TURN_LOOP, 12) + _indent(_ANY_DECISION, 8) + "    return play_out\n"
     body = []
     for n_, (t, (effect, generic)) in enumerate(sorted(effects.items())):
-        body.append(f"{'if' if n_ == 0 else 'elif'} t == {t}:      # {g.code_names[g.on_play[t]]}")
+        body.append(f"{'if' if n_ == 0 else 'elif'} t == {t}:      # {g.code_records[g.on_play[t]].name}")
         if g.challenge[t] is None and any(op.calls == "challenge" for op in g.code_records[g.on_play[t]].records):
             body.append("    honest = True                # no challenge restriction: every play is honest")
         body += ["    " + line for line in effect]

@@ -88,13 +88,12 @@ class Moves:
 
     def pick_kinds(self, p: int) -> list[int]:
         """The kinds of p's cards a pick (give, put) may take: all, or those its `where` accepts. The filter is
-        the paused effect's (Game.code_picks, by its resume pc), so nothing of it is saved state."""
+        the paused effect's (its Code record's, by its resume pc), so nothing of it is saved state."""
         kinds = sorted(set(self.hands[p]))
         frames = self.frames
         if frames:
             fr = frames[-1]
-            picks = self.g.code_picks[fr[0]]
-            keep = picks.get(fr[D.F_PC]) if picks is not None else None
+            keep = self.g.code_records[fr[0]].pick_filter(fr[D.F_PC])
             if keep is not None:
                 return [k for k in kinds if keep(self, fr, k)]
         return kinds
@@ -192,7 +191,7 @@ class Moves:
         uno.catch.wrong every opponent in play; only where uno.catch.if holds (self = the accused, catcher = q);
         none once q accused this round under `limit: round`. Teammates never accuse each other."""
         g = self.g
-        if g.variant.uno_catch_limit == "round" and self.accusations[q]:
+        if g.rules.catch_once_per_round and self.accusations[q]:
             return []
         if g.wrong_catches:
             seats = [v for v in range(self.n) if self.hands[v] and not self.eliminated[v]]
@@ -481,7 +480,7 @@ class Moves:
             self.vulnerable.remove(caught)
             if g.catch_rules:
                 self.accusations[q] += 1
-                if g.variant.uno_catch_limit == "window":
+                if g.rules.catch_once_per_window:
                     self.window.pop(0)          # q's accusation for this window is made
             self.after = AFTER_WINDOW
             if g.uno_penalty_code >= 0:

@@ -172,7 +172,7 @@ def _frames(state, seat: int, frames: list) -> list:
     for frame in frames:
         if frame[D.F_SELF] != seat:
             frame[D.F_HONEST] = None
-        for slot, kind in enumerate(state.g.code_locals[frame[D.F_CODE]], start=D.F_LOCALS):
+        for slot, kind in enumerate(state.g.code_records[frame[D.F_CODE]].local_kinds, start=D.F_LOCALS):
             if kind in (D.PICKS, D.BIDS) and frame[slot] is not None:
                 frame[slot] = [c if q == seat else -1 for q, c in enumerate(frame[slot])]
     return frames

@@ -592,7 +592,7 @@ def must_play(st, p: int, c: int, else_pc: int, end_pc: int) -> int:
 @instruction(PAUSES)
 def must_play_where(st, fr: list, p: int, keep, else_pc: int, end_pc: int) -> int:
     """p must play a card meeting `keep(st, fr, card)` if they hold one (a FORCED decision whose color is -1: the
-    paused effect's filter says which cards, Game.code_picks); else the effect goes on at else_pc."""
+    paused effect's filter says which cards, Code.pick_filter); else the effect goes on at else_pc."""
     if p < 0:
         return else_pc
     st.turn_from = p
@@ -685,7 +685,7 @@ def score(st, p: int, n: int) -> None:
     """p scores n points at once: p's own score, or every member of p's team with scoring.by team."""
     if p < 0 or not n:
         return
-    if st.g.variant.score_by == "team":
+    if st.g.rules.score_by_team:
         team = st.g.team_tables[st.n][0]
         for q in range(st.n):
             if team[q] == team[p]:

@@ -7,12 +7,14 @@ engine, and the engine never imports the parser: it reads the trees `Variant.syn
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..effects import ast as A
 from ..effects.ast import diagnostic_at
 from ..effects.check import Checker, Context
 from ..effects.layout import DRAWS, PAUSES, PUSHES
 from ..effects.lower import Lowering
-from ..model.variant import DrawnCard, NoPlayable, Scoring, Stacking
+from .rules import Compiled
 from .matching import kinds_meeting, match_table
 
 
@@ -55,18 +57,9 @@ class Program:
         checked = self.checker.effect(tree, ctx)
         if checked is None:
             return -1
-        code = self.lowering.effect(tree, checked)
+        code = replace(self.lowering.effect(tree, checked), name=name)
         self.game.codes.append((code.ops, code.nlocals))
-        self.game.code_locals.append(code.local_kinds)
-        self.game.code_live.append(code.live)
-        self.game.code_picks.append(dict(code.picks) or None)
-        pauses: dict = {}
-        for pc, instruction in code.pauses:
-            pauses.setdefault(pc, []).append(instruction)
-        self.game.code_names.append(name)
-        self.game.code_lines.append(code.lines)
         self.game.code_records.append(code)
-        self.game.code_pauses.append({pc: tuple(names) for pc, names in pauses.items()})
         self.lowered.append(code)
         return len(self.game.codes) - 1
 
@@ -82,8 +75,9 @@ class Program:
         return self.lowered[code_id - self.first]
 
 
-def compile_effects(game, ops: dict, flags: dict) -> None:
-    """Compile every effect and condition of `game.variant` into `game`'s code tables.
+def compile_effects(game, ops: dict, flags: dict) -> Compiled:
+    """Compile every effect and condition of `game.variant` into `game`'s code tables; return what the rule
+    choices need to know of them (engine/rules.py).
 
     The variant's texts were parsed before (Variant.syntax, by effects.parse.parse_variant):
     the engine never runs the parser.
@@ -136,8 +130,6 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
     # A condition that does not compile (the file is refused, but check_file still builds the game for
     # its diagnostics) allows no draw, as `false` would; the turn paths never test it for None.
     may_draw = program.compile_condition(tree(v.may_draw_if), Context("condition"))
-    # Decided from the compiled condition: one the variant alone makes true (`true`, `players >= 2`, a ruling).
-    game.may_always_draw = v.may_draw_if is None or (may_draw is not None and may_draw.constant is True)
     if v.may_draw_if is None:
         game.may_draw_if = _always
     else:
@@ -159,62 +151,39 @@ def compile_effects(game, ops: dict, flags: dict) -> None:
         (size for size in range(1, len(answers)) if answers[size]), len(answers))
     game.seat_frames = tuple((-1, 0, p, -1, True, False) for p in range(game.max_players))
     game.strict_kinds = {k for k in range(game.num_kinds) if game.restriction[game.k_type[k]] is not None}
-    game.jump_in = v.jump_in
-    game.stacking = v.stacking is not Stacking.NONE
     # stacking.skips: the kinds that answer a pending skip (ops.skip), or None when skips are not stacked.
     game.skip_kinds = (frozenset(k for k in range(game.num_kinds) if game.type_ids[game.k_type[k]] in v.skip_answers)
                        if v.skip_answers is not None else None)
     game.deck_size = len(game.deck) * game.max_packs      # the most cards a table of this game plays with
-    game.max_turns = v.max_turns
-    # A turn below this needs no jump-in window: the fast path begins it inline (-1: never).
-    # (Also never with a turn_start hook: every turn then begins in State._begin_turn, which runs it.)
-    # (Nor with round.blocked: _begin_turn tests whether the round is blocked.)
-    game.blocked = v.blocked is not None
-    game.reshuffle = v.reshuffle
-    # A catch window that may open for a player who called (uno.catch.wrong) is opened by State's hand-off.
-    # A declared window (windows:) is offered by State's hand-off too.
-    game.plain_turns = (-1 if v.jump_in or game.turn_start >= 0 or game.blocked or v.uno_wrong_catch is not None
-                        or game.windows else v.max_turns)
-    game.may_keep_drawn = v.drawn_card is not DrawnCard.FORCED
-    game.uno_enabled = v.uno_enabled
-    # The hand a play may add `uno` to (uno.at + 1 cards), and the hand that must call (uno.at); -1: no call.
-    game.uno_hand = v.uno_at + 1 if v.uno_enabled else -1
-    game.uno_left = v.uno_at if v.uno_enabled else -1
-    # The fast paths that State takes where these tables say so: all off in the reference mode.
-    fast = game.fast
-    # The simple draw ends a turn without settling it, so it is not taken when an elimination rule or a winning
-    # rule (round.win_when) must be tested.
-    settles = game.eliminate_when is not None or game.win_when is not None
-    game.simple_draw = (fast and v.no_playable is NoPlayable.DRAW_ONE and v.drawn_card is not DrawnCard.FORBIDDEN
-                        and game.after_draw < 0 and game.turn_draw < 0 and not settles)
-    # Kinds whose play needs no effect, no restriction: the fast path of a turn. It skips the UNO call of a
-    # play that leaves one card (State.play), so it is off when a larger hand must call (uno.at).
-    # A card_played hook runs after every play, so no play is plain. With round.eliminate_when a plain play
-    # settles as any play does (State.play), its effects, none, skipped; with round.win_when none is plain.
-    plain_ok = (fast and game.win_when is None
-                and game.uno_left <= 1 and v.sets is None                 # a set's play goes on (sets.py)
-                and game.card_played < 0 and v.uno_false_call is None     # nor does it judge a false call
-                and not game.play_piles)                                   # a plain play goes on the discard pile
-    game.plain = [plain_ok and game.on_play[t] < 0 and game.restriction[t] is None
-                  and game.challenge[t] is None for t in game.k_type]
-    # Straight effects: no loop, and no instruction that may pause for a decision, push an effect or
-    # reshape hands (and so end the round). One runs to its end at once, without an effect frame on
-    # the stack (drawing may run the after-draw event, if there is one).
-    _compile_on_stack(game, program)                # before Game.straight, which covers its codes
-    allowed = set() if game.after_draw >= 0 else {DRAWS}
-    game.straight = [fast and code.straight(allowed) for code in program.lowered]
+    _compile_on_stack(game, program)
     game.stack_types = None
     if v.stack_cards is not None:
         game.stack_types = {game.type_ids.index(t) for t in v.stack_cards if t in game.type_ids}
     _compile_matching(game, program)
     _compile_pile_fills(game, program)
     _compile_sets(game, program)
-    # A match goes on while its rounds can change a score: the cards left in hand score, or an effect does
-    # (`P scores N`). Where nothing can score (scoring.mode none and no such effect), a match is one round.
-    game.rounds_score = v.scoring is not Scoring.NONE or any(isinstance(node, A.Score) for effect in v.syntax.trees.values()
-                                                   for node in A.walk(effect))
     game.diagnostics.extend(program.checker.diags)
     game.rulings_used = program.checker.rulings_used
+    return Compiled(after_draw=game.after_draw, turn_draw=game.turn_draw, turn_start=game.turn_start,
+                    card_played=game.card_played, windows=bool(game.windows),
+                    eliminates=game.eliminate_when is not None, wins=game.win_when is not None,
+                    may_draw_constant=may_draw.constant if may_draw is not None else None,
+                    scores_by_effect=any(isinstance(node, A.Score) for effect in v.syntax.trees.values()
+                                         for node in A.walk(effect)),
+                    play_piles=bool(game.play_piles))
+
+
+def fast_tables(game) -> None:
+    """The per-kind and per-code tables that choose the fast paths State takes, from the rule choices (all
+    false in the reference mode): Game.plain, the kinds whose play needs no effect and no restriction, and
+    Game.straight, the codes with no loop and no instruction that may pause for a decision, push an effect
+    or reshape hands (and so end the round): one runs to its end at once, without an effect frame on the
+    stack (drawing may run the after-draw event, if there is one)."""
+    rules = game.rules
+    game.plain = [rules.plain_plays and game.on_play[t] < 0 and game.restriction[t] is None
+                  and game.challenge[t] is None for t in game.k_type]
+    allowed = {DRAWS} if rules.straight_draws else set()
+    game.straight = [game.fast and code.straight(allowed) for code in game.code_records]
 
 
 def _compile_matching(game, program: Program) -> None:
@@ -259,29 +228,21 @@ def _compile_pile_fills(game, program: Program) -> None:
 
 
 def _compile_uno_calls(game, program: Program) -> None:
-    """uno.false_call and uno.catch (docs/language.md 9.9): their effects and condition, and the flags the flow reads.
-
-    Game.false_calls: a play may carry the call whatever it leaves, and a false one costs (false_call_code, or
-    uno.false_call cards). Game.catch_if: whether `catcher` may accuse a player (its frame's local), None for
-    anyone; a condition that does not compile (the file is refused) lets no one. Game.wrong_catches: any opponent
-    may be accused while the window is open, and a wrong accusation costs (wrong_catch_code, or uno.catch.wrong
-    cards). Game.catch_rules: any of these, or a limit: the catch window takes its general path.
-    Game.out_calls: a play of the last card may carry the out call (uno.out), and one without it costs its
-    player uno.out.penalty (out_penalty_code, or cards) before the card's effect.
+    """uno.false_call, uno.catch and uno.out (docs/language.md 9.9): their effects and condition. Game.catch_if:
+    whether `catcher` may accuse a player (its frame's local), None for anyone; a condition that does not
+    compile (the file is refused) lets no one. The costs: false_call_code (a false call), wrong_catch_code (a
+    wrong accusation), out_penalty_code (a last card played without the out call); -1 where the cost is a
+    number of cards. Which of these rules the variant has is a rule choice (engine/rules.py).
     """
     v = game.variant
     tree = v.syntax.tree
-    game.false_calls = v.uno_enabled and v.uno_false_call is not None
     game.false_call_code = program.compile_effect(tree(v.uno_false_call_effect), Context("uno_false_call"),
                                                  "uno.false_call")
     game.wrong_catch_code = program.compile_effect(tree(v.uno_wrong_catch_effect), Context("uno_wrong"),
                                                  "uno.catch.wrong")
     may = program.compile_condition(tree(v.uno_catch_if), Context("uno_catch"))
     game.catch_if = None if v.uno_catch_if is None else may.fn if may is not None else _never
-    game.wrong_catches = v.uno_enabled and v.uno_wrong_catch is not None
-    game.catch_rules = game.catch_if is not None or game.wrong_catches or v.uno_catch_limit != "none"
     # uno.out: the last card's play may carry the call, and one without it costs (out_penalty_code, or cards).
-    game.out_calls = v.uno_enabled and v.uno_out_call is not None
     game.out_penalty_code = program.compile_effect(tree(v.uno_out_penalty_effect), Context("uno_out"),
                                                   "uno.out.penalty")
 

@@ -249,10 +249,10 @@ def frame(value, ld):
     at(D.F_JUMPED, boolean, value[D.F_JUMPED], ld)
     if len(value) != D.F_LOCALS + nlocals:
         raise Bad(f"has {len(value) - D.F_LOCALS} locals; code {code} has {nlocals}")
-    for slot, kind in enumerate(ld.game.code_locals[code], start=D.F_LOCALS):
+    for slot, kind in enumerate(ld.game.code_records[code].local_kinds, start=D.F_LOCALS):
         at(slot, _LOCALS[kind], value[slot], ld)
     pc = value[D.F_PC]
-    for live in ld.game.code_live[code]:      # what the code has certainly set by the op it resumes at
+    for live in ld.game.code_records[code].live:      # what the code has certainly set by the op it resumes at
         if live.first <= pc <= live.last:
             held = value[live.slot]
             if held is None:
@@ -269,7 +269,7 @@ def _text(value, ld):
     return value
 
 
-# What a local of each kind (Game.code_locals, from the effect compiler) may hold; unset is null.
+# What a local of each kind (Code.local_kinds, from the effect compiler) may hold; unset is null.
 _LOCALS = {kind: optional(check) for kind, check in (
     (E.PLAYER, seat_or_none), (E.INT, integer()), (E.BOOL, boolean), (E.COLOR, color_or_none),
     (E.STRING, _text), (E.GROUP, list_of(seat, distinct=True)), (E.SEATS, list_of(seat, distinct=True)),

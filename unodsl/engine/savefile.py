@@ -46,7 +46,7 @@ def _slot_of_top(value, ld):
 def _color_slot_of_top(value, ld):
     """The local a color chosen as a value goes into (`let NAME = P chooses color`): one of color's kind."""
     slot = _slot_of_top(value, ld)
-    kinds = ld.game.code_locals[_top(ld)[D.F_CODE]]
+    kinds = ld.game.code_records[_top(ld)[D.F_CODE]].local_kinds
     if kinds[slot - D.F_LOCALS] != "color":
         raise Bad(f"is local {slot} of the paused effect, which does not hold a color")
     return slot
@@ -55,7 +55,7 @@ def _color_slot_of_top(value, ld):
 def _number_slot_of_top(value, ld):
     """The local a number chosen goes into: a number (`let NAME = P chooses number ...`) or a sealed number's answer."""
     slot = _slot_of_top(value, ld)
-    if ld.game.code_locals[_top(ld)[D.F_CODE]][slot - D.F_LOCALS] not in ("number", D.SEALED_NUMBER):
+    if ld.game.code_records[_top(ld)[D.F_CODE]].local_kinds[slot - D.F_LOCALS] not in ("number", D.SEALED_NUMBER):
         raise Bad(f"is local {slot} of the paused effect, which does not hold a number chosen")
     return slot
 
@@ -191,7 +191,7 @@ def pending(value, ld):
                                                         else "outside effects, but field 'frames' is not empty"))
     if in_effect:
         code, pc = _top(ld)[D.F_CODE], _top(ld)[D.F_PC]
-        asks = ld.game.code_pauses[code].get(pc, ())
+        asks = ld.game.code_records[code].pause_names(pc)
         if kind in LONGER:                      # the two shapes are asked by different instructions
             asks = [name for name in asks if (name == LONGER[kind][1]) == (asker is not None)]
         if not any(DECIDES[name] == kind for name in asks):
@@ -236,7 +236,7 @@ def _sealed_agrees(p: int, slot: int, ld) -> None:
     the op (effects' s_secret_choice) lays out the members to ask, the candidates, the choices and the answer
     in four locals, in that order, and stands at itself."""
     fr = _top(ld)
-    kinds = ld.game.code_locals[fr[D.F_CODE]]
+    kinds = ld.game.code_records[fr[D.F_CODE]].local_kinds
     if kinds[slot - D.F_LOCALS] != D.SEALED:
         return
     waiting, offered, picks = fr[slot - 3], fr[slot - 2], fr[slot - 1]
@@ -265,7 +265,7 @@ def _numbers_agree(p: int, loaded: tuple, ld) -> None:
     if low >= high:
         raise Bad(f"offers the numbers {low} to {high}: it must offer two or more, the lowest first")
     fr = _top(ld)
-    if ld.game.code_locals[fr[D.F_CODE]][slot - D.F_LOCALS] != D.SEALED_NUMBER:
+    if ld.game.code_records[fr[D.F_CODE]].local_kinds[slot - D.F_LOCALS] != D.SEALED_NUMBER:
         return
     waiting, lowest, highest, chosen = fr[slot - 4], fr[slot - 3], fr[slot - 2], fr[slot - 1]
     if not waiting or waiting[0] != p or chosen is None or (lowest, highest) != (low, high):

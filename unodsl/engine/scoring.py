@@ -41,7 +41,7 @@ class Scoring:
             self.events.append(E.Event(E.ROUND_OVER, -1 if winner is None else winner, count=self.round,
                                        won=not stalled, scores=tuple(self.scores),
                                        name="blocked" if blocked else "rule" if by_rule else None))
-        if not self.match or not self.g.rounds_score:       # nothing can score: a match is its one round
+        if not self.match or not self.g.rules.rounds_score:       # nothing can score: a match is its one round
             self._finish(winner)
         else:
             self._go_on_with_match()

@@ -15,7 +15,7 @@ from ..source.yaml_tree import Node
 from .cards import CardSections
 from .variables import build_variables
 from .variant import (MAX_CARDS, Conflict, Window, Dealer, Distribution, DrawnCard, EliminatedCards, NoPlayable,
-                      Function, Procedure, Role, RolesGiven, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
+                      CatchLimit, Function, Procedure, Role, RolesGiven, RoundEnds, Ruling, ScoreBy, Scoring, SET_MAX_DEFAULT, SetRule, Stacking, Stall, Text,
                       Variant)
 
 _SNAKE = re.compile(r"[a-z][a-z0-9_]*")     # a name the schema allows as a distribution's value
@@ -352,7 +352,7 @@ class _Builder(CardSections):
         """uno.false_call, uno.catch and uno.out, as the Variant's uno_* fields (each a number or an effect)."""
         catch = self.get(uno, "catch")
         fields = {"uno_catch_if": self.condition(catch, "if"),
-                  "uno_catch_limit": self.scalar(catch, "limit", "none", str)}
+                  "uno_catch_limit": self.mode(catch, "limit", CatchLimit.NONE)}
         for name, node, key in (("uno_false_call", uno, "false_call"), ("uno_wrong_catch", catch, "wrong")):
             effect = self.text(node, key)
             fields[name + "_effect"] = effect

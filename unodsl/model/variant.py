@@ -83,6 +83,13 @@ class ScoreBy(StrEnum):
     TEAM = "team"
 
 
+class CatchLimit(StrEnum):
+    """uno.catch.limit: how often a player may accuse others of a missed call."""
+    NONE = "none"
+    WINDOW = "window"           # once each time a catch window is open
+    ROUND = "round"             # once each round
+
+
 class RestrictionCheck(StrEnum):
     """A card's restriction_check: a bluff that may be challenged, or a card that may not be played."""
     CHALLENGE = "challenge"
@@ -324,7 +331,7 @@ class Variant:
     uno_false_call: int | None = None         # cards a false caller draws (0 when it is an effect): false calls exist
     uno_false_call_effect: Text | None = None     # uno.false_call as an effect: self = the caller
     uno_catch_if: Text | None = None          # whether `catcher` may accuse `self` in the catch window
-    uno_catch_limit: str = "none"             # how often a player may accuse: none | window | round
+    uno_catch_limit: CatchLimit = CatchLimit.NONE     # how often a player may accuse
     uno_wrong_catch: int | None = None        # cards a wrong accuser draws (0 when an effect): accusations may be wrong
     uno_wrong_catch_effect: Text | None = None    # uno.catch.wrong as an effect: self = the accuser
     # uno.out (docs/language.md 9.9): a call due with the last card; None where the variant has none.

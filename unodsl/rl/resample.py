@@ -71,7 +71,7 @@ def _choose_again(game, data: dict, seat: int, rng: random.Random) -> None:
     """Another seat's secret choice in a sealed choice under way is unknown to `seat`: chosen again, at random,
     among that member's candidates (the locals before it hold them: effects' s_secret_choice)."""
     for frame in data["frames"]:
-        for slot, kind in enumerate(game.code_locals[frame[D.F_CODE]], start=D.F_LOCALS):
+        for slot, kind in enumerate(game.code_records[frame[D.F_CODE]].local_kinds, start=D.F_LOCALS):
             if kind == D.BIDS and frame[slot] is not None:      # a sealed number: the range is the two before
                 low, high = frame[slot - 2], frame[slot - 1]
                 frame[slot] = [n if q == seat or n < 0 else rng.randint(low, high) for q, n in enumerate(frame[slot])]

@@ -682,7 +682,7 @@ class _Rulebook:
         v = self.v
         self.h(2, "Scoring")
         who = "team" if v.score_by == "team" else "player"
-        if v.scoring == "none" and not self.g.rounds_score:
+        if v.scoring == "none" and not self.g.rules.rounds_score:
             self.p("There is no scoring: the winner of the round wins the game.")
             return
         if v.scoring == "none":
