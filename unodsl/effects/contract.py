@@ -57,9 +57,7 @@ STATE_SERVICES = {
     "draw_one": "one card off the draw pile, refilled when empty (-1: none left)",
     "draw_pile_top": "the draw pile's top card, which stays",
     "put_under_draw_pile": "cards put at the bottom of the draw pile",
-    "pile_in_play_cards": "the pile last played on",
     "is_playable": "whether a player may play a card now",
-    "stack_answers_of": "the cards of a player that may answer the draw stack",
     "after_draw_event": "push the after-draw event for a player, if the variant has one",
     "hand_changed": "a hand changed outside its owner's play (UNO may be due)",
     "shuffle_cards": "shuffle cards with the game's generator",
@@ -70,7 +68,6 @@ STATE_SERVICES = {
     "eliminate_by_rule": "eliminate every player round.eliminate_when holds for",
     "knocked_out": "whether round.eliminate_when holds for a player now",
     # moves and the VM (engine/moves.py, engine/vm.py)
-    "with_deflectors": "the stack answers of a player with the cards that turn the stack away",
     "push": "open a frame for another effect (run after the op returns)",
 }
 

@@ -9,7 +9,7 @@ F_LOCALS = 6
 F_CATCHER = F_LOCALS    # uno.penalty's frame: the catcher, set by the engine when it pushes the frame
 
 PAUSE = -1          # an op returns this after setting up a decision
-# The code id of the frame a strict restriction is judged in for a listing of moves (Cards.playable_kinds):
+# The code id of the frame a strict restriction is judged in for a listing of moves (engine/playable.py, kinds):
 # `P holds playable` inside it judges by matching only, not by the strict restrictions again.
 JUDGING = -2
 

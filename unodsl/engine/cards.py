@@ -7,6 +7,7 @@ from bisect import bisect_right
 from functools import partial
 
 from ..effects import layout as D
+from . import playable
 
 
 def shuffle(cards: list, rng: random.Random) -> None:
@@ -141,73 +142,5 @@ class Cards:
             self.uno_askers.remove(p)
 
     def is_playable(self, p: int, k: int) -> bool:
-        """Whether p may play k now."""
-        return k in self.playable_kinds(p, [k])
-
-    def playable_kinds(self, p: int, among=None, judge: bool = True) -> list[int]:
-        """The distinct kinds in `among` (default p's hand) that p may play now (on any playable pile); with
-        judge=False, those that match, their strict restrictions not judged (`holds playable` inside a strict
-        restriction)."""
-        if self.g.play_piles:
-            kinds = set(self.playable_on(p, -1, among, judge))
-            for pile in self.g.play_piles:
-                kinds.update(self.playable_on(p, pile, among, judge))
-            return sorted(kinds)
-        return self._playable_here(p, self.discard, self.color, among, judge)
-
-    def playable_on(self, p: int, pile: int, among=None, judge: bool = True) -> list[int]:
-        """As playable_kinds, on one pile (-1 the discard pile, else a playable declared pile): judged with it
-        as the pile in play, whose top card and color `top` and `current` read."""
-        was = self.on_pile
-        self.on_pile = pile
-        try:
-            if pile < 0:
-                return self._playable_here(p, self.discard, self.color, among, judge)
-            return self._playable_here(p, self.piles[pile], self.pile_colors[pile], among, judge)
-        finally:
-            self.on_pile = was
-
-    def pile_in_play_cards(self) -> list[int]:
-        """The cards of the pile in play (the last played on), its top card last."""
-        return self.discard if self.on_pile < 0 else self.piles[self.on_pile]
-
-    def _playable_here(self, p: int, pile: list, color: int, among, judge: bool) -> list[int]:
-        g = self.g
-        hand = self.hands[p] if among is None else among
-        if self.lock_owner >= 0 and p != self.lock_owner:
-            c = self.lock_color
-            k_color, k_wild = g.k_color, g.k_wild
-            allow_wild = g.rules.lock_allows_wild
-            # Only the locked color; a wild only where the variant lets wilds through the lock.
-            kinds = {k for k in hand if (k_color[k] == c and not k_wild[k]) or (allow_wild and k_wild[k])}
-        else:
-            ok = g.playable_after[color + 1][pile[-1]] if pile else None
-            kinds = set(hand) if ok is None else set(hand) & ok
-        if judge and g.strict_kinds and kinds & g.strict_kinds:
-            for k in list(kinds & g.strict_kinds):
-                if not self.judge_strict(p, k):
-                    kinds.discard(k)
-        return sorted(kinds)
-
-    def judge_strict(self, p: int, k: int) -> bool:
-        """Whether k's strict restriction lets p play it (k held by p, of a kind with one): judged as if k
-        had left p's hand, as at play time."""
-        held = self.hands[p]
-        at = held.index(k)
-        del held[at]
-        try:
-            return bool(self.g.restriction[self.g.k_type[k]](self, [D.JUDGING, 0, p, k, True, False]))
-        finally:
-            held.insert(at, k)
-
-    def stack_answers_of(self, p: int) -> list[int]:
-        """The distinct kinds in p's hand that may answer the draw penalty (stacking on): answers to the
-        stack's card, the last that added to it, whatever was played on it since (a card that turned the
-        stack away); with no stack open, to the top card of the pile in play."""
-        top = self.stack_card
-        if top < 0:
-            pile = self.pile_in_play_cards()
-            if not pile:                              # no start card and no play yet: nothing to answer
-                return []
-            top = pile[-1]
-        return sorted(self.g.stack_answers[top].intersection(self.hands[p]))
+        """Whether p may play k now (engine/playable.py; the fast mode specialises it)."""
+        return k in playable.kinds(self, p, [k])

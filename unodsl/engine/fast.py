@@ -9,6 +9,7 @@ from __future__ import annotations
 from operator import not_
 
 from ..effects import layout as D
+from . import playable
 from .flow import END_TURN
 from .generated import rollout_of
 from .moves import LEGAL
@@ -22,7 +23,7 @@ def hand_over(cls) -> dict:
             "next_turn": cls.next_turn, "after_play": cls.after_play, "turn_draw": cls.draw_for_turn,
             "end_turn": cls.end_turn, "pick_trade": cls.pick_trade, "pick_kinds": cls.pick_kinds,
             "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id,
-            "judge_strict": cls.judge_strict}
+            "judge_strict": playable.judge_strict}
 
 
 class FastState(State):
@@ -57,7 +58,7 @@ class FastState(State):
             ok = g.playable_after[self.color + 1][self.discard[-1]]
             plays = sorted(set(hand) if ok is None else ok.intersection(hand))
         else:
-            plays = self.playable_kinds(p)
+            plays = playable.kinds(self, p)
         if len(hand) == g.uno_hand:                     # uno_variants, inline on the hottest path
             actions = plays + list(map(g.num_kinds.__add__, plays))       # map: no cell, as for the helpers
         else:

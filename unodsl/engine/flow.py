@@ -13,6 +13,7 @@ from dataclasses import replace
 from ..effects import layout as D
 from ..model.variant import Dealer, RolesGiven
 from . import events as E
+from . import playable
 from .ops import draw, draw_until_playable, eliminate
 from .seats import finished_team, must_call, teams_in_play, with_cards
 
@@ -404,7 +405,7 @@ class Flow:
         if self.draw_pile or (self.g.rules.reshuffle and (len(self.discard) > 1
                                                     or any(len(self.piles[i]) > 1 for i in self.g.play_piles))):
             return False
-        return not any(self.playable_kinds(q) for q in range(self.n) if self.in_play(q))
+        return not any(playable.kinds(self, q) for q in range(self.n) if self.in_play(q))
 
     def _turn_offered(self, p: int) -> None:
         """The turn of p, begun (its turn_start hook done): the jump-in window if any, then p's decision.
@@ -420,7 +421,7 @@ class Flow:
             self.pending = g.turn_of[p]
             return
         v = g.variant
-        pile = self.pile_in_play_cards()                 # a jump-in goes on the pile in play
+        pile = playable.pile_in_play(self)                 # a jump-in goes on the pile in play
         if self.g.jump_in and pile:
             top = pile[-1]
             if v.jump_in_wilds or not self.g.k_wild[top]:
@@ -706,7 +707,7 @@ class Flow:
             return
         hand = self.hands[p]
         before = len(hand)
-        if g.draws_until_playable and not self.playable_kinds(p):
+        if g.draws_until_playable and not playable.kinds(self, p):
             draw_until_playable(self, p)
         else:
             draw(self, p, 1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..effects import layout as D
 from . import events as E
+from . import playable
 from .flow import AFTER_PLAY, AFTER_WINDOW, WINDOWS
 from .ops import draw, lose_turns, place_card
 
@@ -43,7 +44,7 @@ class Moves:
         g = self.g
         if g.play_piles:
             return self._legal_turn_on_piles(p)
-        plays = self.playable_kinds(p)
+        plays = playable.kinds(self, p)
         actions = self.uno_variants(p, plays)
         if not plays or g.may_draw_if(self, g.seat_frames[p]):
             actions.append(g.A_DRAW)
@@ -60,10 +61,10 @@ class Moves:
     def _pile_plays(self, p: int, among) -> list[int]:
         """The play actions of p's kinds in `among` (default p's hand) on every pile where they may be played."""
         g = self.g
-        actions = self.uno_variants(p, self.playable_on(p, -1, among))
+        actions = self.uno_variants(p, playable.kinds_on(self, p, -1, among))
         for pile in g.play_piles:
             base = g.play_on(pile, 0, False)
-            actions += [base + a for a in self.uno_variants(p, self.playable_on(p, pile, among))]
+            actions += [base + a for a in self.uno_variants(p, playable.kinds_on(self, p, pile, among))]
         return actions
 
     def _legal_drawn(self) -> list[int]:
@@ -131,11 +132,11 @@ class Moves:
     def _legal_stack(self) -> list[int]:
         p = self.pending[1]
         if not (self.stack and self.stack_victim == p):     # a pending skip (stacking.skips): answer it or pass
-            answers = [k for k in self.playable_kinds(p) if k in self.g.skip_kinds]
+            answers = [k for k in playable.kinds(self, p) if k in self.g.skip_kinds]
             return self.uno_variants(p, answers) + [self.g.A_PASS]
-        answers = self.stack_answers_of(p)
+        answers = playable.stack_answers(self, p)
         if self.g.deflectors:
-            answers = self.with_deflectors(p, answers)
+            answers = playable.with_deflectors(self, p, answers)
         return self.uno_variants(p, answers) + [self.g.A_DRAW]
 
     def _legal_forced(self) -> list[int]:
@@ -147,7 +148,7 @@ class Moves:
 
     def _legal_jump(self) -> list[int]:
         p = self.pending[1]
-        top = self.pile_in_play_cards()[-1]               # a jump-in goes on the pile last played on
+        top = playable.pile_in_play(self)[-1]               # a jump-in goes on the pile last played on
         actions = self.uno_variants(p, [top]) if top in self.hands[p] else []
         return actions + [self.g.A_PASS]
 
@@ -265,7 +266,7 @@ class Moves:
     def _why_no_match(self, p: int, k: int, pile: int) -> str:
         """Why p's card k may not be played on `pile` (-1 the discard pile): no match, or its restriction."""
         g = self.g
-        if k in self.playable_on(p, pile, [k], judge=False):
+        if k in playable.kinds_on(self, p, pile, [k], judge=False):
             return f"{g.card_names[k]} matches, but its restriction does not hold now"
         cards = self.discard if pile < 0 else self.piles[pile]
         color = self.color if pile < 0 else self.pile_colors[pile]
@@ -423,7 +424,7 @@ class Moves:
             self.after_play()
             return
         k = self.g.num_kinds
-        if self.g.deflectors and self._deflects(p, a % k):
+        if self.g.deflectors and playable.deflects(self, p, a % k):
             self._play_on_stack(p, a % k, a >= k)
             return
         self.stack_victim = -1
@@ -533,21 +534,6 @@ class Moves:
         elif p not in self.vulnerable and len(self.hands[p]) == self.g.uno_left:
             self.vulnerable.append(p)
         self.open_windows()
-
-    # --- a draw stack turned away: cards with an on_stack effect (Game.deflectors)
-
-    def _deflects(self, p: int, k: int) -> bool:
-        """Whether p's card k answers the pending stack by its on_stack effect: its on_stack_if holds and it
-        matches as it would on a turn (the variant's own matching, the top card and the current color)."""
-        g = self.g
-        test = g.on_stack_if[g.k_type[k]]
-        return (k in g.deflectors and (test is None or bool(test(self, [-1, 0, p, k, True, False])))
-                and self.is_playable(p, k))
-
-    def with_deflectors(self, p: int, answers: list[int]) -> list[int]:
-        """The sorted stack answers of p with the cards that may turn the stack away added."""
-        extra = [k for k in self.g.deflectors.intersection(self.hands[p]) if k not in answers and self._deflects(p, k)]
-        return sorted(answers + extra) if extra else answers
 
     def _play_on_stack(self, p: int, k: int, uno: bool) -> None:
         """p plays k on the pending stack: its on_stack effect runs in place of on_play. The stack stays

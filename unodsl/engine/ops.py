@@ -16,6 +16,7 @@ from ..effects.layout import DRAWS, F_SELF, PAUSES, PUSHES, RESHAPES
 from ..model.variables import VarType, Visibility
 from ..model.variant import EliminatedCards
 from . import events as E
+from . import playable
 from .seats import not_eliminated
 from .variables import shown_value
 
@@ -134,10 +135,10 @@ def penalty(st, p: int, n: int) -> None:
     if n < 0:
         n = 0
     if st.g.stacking and (n > 0 or st.stack):
-        pile = st.pile_in_play_cards()               # the pile played on: the discard pile or a playable one
+        pile = playable.pile_in_play(st)               # the pile played on: the discard pile or a playable one
         if n > 0 and pile:
             st.stack_card = pile[-1]            # a card that adds to the stack is what the next answers
-        if st.stack_answers_of(p) or (st.g.deflectors and st.with_deflectors(p, [])):
+        if playable.stack_answers(st, p) or (st.g.deflectors and playable.with_deflectors(st, p, [])):
             st.stack += n
             st.stack_victim = p
             st.next_exact = p

@@ -5,6 +5,7 @@ What the effect language's player expressions read (`next`, `partner`, `players 
 
 from __future__ import annotations
 
+from . import playable
 
 # Comprehensions over a method's locals live in these helpers: in the method itself (CPython 3.11)
 # they would make those locals cells, which every call of the method creates first, needed or not.
@@ -155,4 +156,4 @@ class Seats:
     def holds_playable(self, p: int, judging: bool = False) -> bool:
         """Whether p could play a card now; `judging` (asked inside a strict restriction being judged): whether
         p holds a card that matches, the strict restrictions not judged again (bounded: no recursion)."""
-        return p >= 0 and bool(self.playable_kinds(p, None, not judging))
+        return p >= 0 and bool(playable.kinds(self, p, None, not judging))
