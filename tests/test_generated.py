@@ -203,14 +203,17 @@ def _compiler_ready() -> bool:
 
 
 @pytest.mark.skipif(not _compiler_ready(), reason="the compiled tier needs Cython (the compiled extra) and a C compiler")
-def test_the_compiled_module_plays_the_same_games(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", ["classic", "no-mercy", "all-wild-grogu"])
+def test_the_compiled_module_plays_the_same_games(tmp_path, monkeypatch, name):
     """UNODSL_COMPILE=1: the module compiled by Cython and the C compiler, cached beside the source, plays the
-    reference mode's games, a match included (every decision the turn loop takes, a challenge, a refill)."""
+    reference mode's games, a match included (every decision the turn loop takes, a challenge, a refill).
+    Classic's masks of kinds are C integers; No Mercy's 68 kinds do not fit one, and stay Python integers."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("UNODSL_NO_CACHE", raising=False)
     monkeypatch.setenv("UNODSL_COMPILE", "1")
     monkeypatch.setattr(generated, "_MODULES", {})
-    game = _fast(unodsl.load("classic"))
+    game = _fast(unodsl.load(name))
+    assert ("__builtin_popcountll" in generated.source_for(game, typed=True)) == (game.num_kinds <= 62)
     for players in (2, 3, 4):
         _same_rollouts(game, players, game_seed(players, 5))
     _same_rollouts(game, 4, game_seed(4, 9), match=True)
