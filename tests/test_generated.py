@@ -64,7 +64,7 @@ def loop_variant(rng: random.Random) -> tuple[str, str]:
         if rng.random() < 0.3:
             card["on_play"] = f"next draws {rng.randint(0, 4)} and loses turn\n" + card["on_play"]
         if rng.random() < 0.2:                       # judged in the loop, played by the State
-            card["restriction"] = rng.choice(STRICT)
+            card["restriction"] = rng.choice(STRICT + ["not self holds playable"])     # the last: judged in the loop
             card["restriction_check"] = "strict"
         cards[f"gen_{i}"] = card
     top = dict(VARIABLES)
@@ -108,6 +108,21 @@ def test_generated_variants_play_the_reference_modes_games(make):
     assert clean >= FILES // 2
     if make == "loop":
         assert looped >= clean * 3 // 4, f"only {looped} of {clean} variants went through the turn loop"
+
+
+def test_a_card_played_only_with_no_other_to_play_is_judged_in_the_loop():
+    """`not self holds playable` (RLCard's Wild Draw Four, the official rule) is judged from the bitmask of the kinds
+    that match, without the State; any other strict restriction is the State's."""
+    rlcard = _fast(unodsl.load("benchmarks/rlcard-rules.yaml"))
+    alone = [rlcard.type_ids[t] for t in range(len(rlcard.type_ids)) if generated.plays_alone(rlcard, t)]
+    assert alone == ["wild_draw_four"]
+    source = generated.source_for(rlcard)
+    assert "st.current, st.next_player" not in source.split("if legal_kinds & STRICT_MASK")[1].split("m = ")[0]
+    classic = _fast(unodsl.load("classic"))
+    assert not any(generated.plays_alone(classic, t) for t in range(len(classic.type_ids)))
+    for players in (2, 3, 4):
+        for index in range(4):
+            _same_rollouts(rlcard, players, game_seed(players, index))
 
 
 @pytest.mark.parametrize("path", ["variants/classic.yaml", "variants/flip.yaml", "benchmarks/reference-rules.yaml",
@@ -203,7 +218,7 @@ def _compiler_ready() -> bool:
 
 
 @pytest.mark.skipif(not _compiler_ready(), reason="the compiled tier needs Cython (the compiled extra) and a C compiler")
-@pytest.mark.parametrize("name", ["classic", "no-mercy", "all-wild-grogu"])
+@pytest.mark.parametrize("name", ["classic", "no-mercy", "all-wild-grogu", "benchmarks/rlcard-rules.yaml"])
 def test_the_compiled_module_plays_the_same_games(tmp_path, monkeypatch, name):
     """UNODSL_COMPILE=1: the module compiled by Cython and the C compiler, cached beside the source, plays the
     reference mode's games, a match included (every decision the turn loop takes, a challenge, a refill).

@@ -45,6 +45,7 @@ import os
 import re
 import sys
 
+from ..effects import ast as A
 from ..effects import layout as D
 from ..effects.code import NEXT_SEAT, SELF_SEAT
 from ..effects.layout import DRAWS, PAUSES
@@ -91,6 +92,19 @@ def fast_loop_refusal(game) -> str | None:
 
 
 # --- effects ---------------------------------------------------------------------------------------------
+
+def plays_alone(game, t: int) -> bool:
+    """Whether card type t's strict restriction is `not self holds playable` (the official rule of a Wild Draw
+    Four that may only be played with no other card to play): judged in the loop from the bitmask of the kinds
+    that match, as the State judges it (k as if it had left the hand, `holds playable` matching only)."""
+    if game.restriction[t] is None:
+        return False
+    cards = game.variant.cards
+    tree = game.variant.syntax.tree(cards[game.type_ids[t]].strict)
+    test = tree.test if isinstance(tree, A.Condition) else None
+    return (isinstance(test, A.Not) and isinstance(test.operand, A.Holds)
+            and isinstance(test.operand.who, A.Self) and isinstance(test.operand.what, A.HoldPlayable))
+
 
 def _seat(value) -> str | None:
     """The source of a seat operand the loop holds in a local: self (the player), next (their neighbour in
@@ -283,7 +297,7 @@ _C_TYPED = ('cdef inline long pick(double r, long n):',
             '',
             '',
             'cdef long K, UNO_HAND, UNO_LEFT, A_DRAW, A_KEEP, A_COLOR, A_CHALLENGE, A_ACCEPT, PLAIN_TURNS',
-            'cdef tuple BIT, ROWS, K_COLOR, K_TYPE, ACT, CHALLENGED, STRICT_KINDS, COLOR_ACTIONS',
+            'cdef tuple BIT, ROWS, K_COLOR, K_TYPE, ACT, CHALLENGED, STRICT_KINDS, COLOR_ACTIONS, ALONE',
             '')
 
 
@@ -322,6 +336,7 @@ def source_for(game, typed: bool = False) -> str:
              "next_answers": g.may_draw_next_answers is not None,
              "may_keep": g.may_keep_drawn,
              "strict": bool(g.strict_kinds),
+             "judged_by_state": any(not plays_alone(g, g.k_type[k]) for k in g.strict_kinds),
              "not_simple_draw": not g.simple_draw,
              "challenged": any(g.challenge[t] is not None and act[t] != HAND_OVER for t in range(len(act))),
              "effects": bool(effects)}
@@ -340,6 +355,8 @@ def source_for(game, typed: bool = False) -> str:
              f"K = {kinds}",
              f"STRICT_KINDS = {tuple(sorted(g.strict_kinds))!r}      # kinds with a strict restriction, judged in play",
              f"STRICT_MASK = {sum(1 << k for k in g.strict_kinds)}",
+             f"ALONE = {tuple(plays_alone(g, g.k_type[k]) for k in range(kinds))!r}      # played only with no other "
+             "card to play",
              f"UNO_HAND, UNO_LEFT = {g.uno_hand}, {g.uno_left}",
              f"A_DRAW, A_KEEP, A_COLOR, A_CHALLENGE, A_ACCEPT = {g.A_DRAW}, {g.A_KEEP}, {g.A_COLOR}, "
              f"{g.fixed_actions[D.CHALLENGE][0]}, {g.fixed_actions[D.CHALLENGE][1]}",
@@ -451,10 +468,10 @@ def make(G, E):
     def play_out(st, rand):
 #if typed
         cdef long n, cur, color, d, turns, total, steps, drawn, played, m, nn, i, j, k, nd, seat, c, act, t, v, pc, ran
-        cdef bint uno
+        cdef bint uno, passes
 #endif
 #if c_masks
-        cdef long long mask, legal_kinds, row
+        cdef long long mask, legal_kinds, row, found
 #endif
 #if typed
         cdef list hands, hand, pile, discard, masks, skips, uno_called, vulnerable
@@ -499,10 +516,18 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
         legal_kinds = mask & row
 #if strict
         if legal_kinds & STRICT_MASK:                   # a strict restriction: judged as the State judges it
+#if judged_by_state
             SYNC
+#endif
+            found = legal_kinds
             for j in STRICT_KINDS:
-                if legal_kinds >> j & 1 and not judged(st, cur, j):
-                    legal_kinds ^= BIT[j]
+                if found >> j & 1:
+                    if ALONE[j]:                        # another kind matches, or another card of j
+                        passes = not (found ^ BIT[j]) and hand.count(j) == 1
+                    else:
+                        passes = judged(st, cur, j)
+                    if not passes:
+                        legal_kinds ^= BIT[j]
 #endif
 #if c_masks
         m = __builtin_popcountll(legal_kinds)
@@ -552,8 +577,11 @@ if (kind == TURN and st.lock_owner < 0 and st.next_exact < 0 and st.turn_from < 
 #if strict
                 playable = row >> k & 1
                 if playable and STRICT_MASK >> k & 1:
-                    SYNC
-                    playable = judged(st, cur, k)
+                    if ALONE[k]:
+                        playable = not ((masks[cur] & row) ^ BIT[k]) and hand.count(k) == 1
+                    else:
+                        SYNC
+                        playable = judged(st, cur, k)
                 if playable:                            # the drawn card may be played: play it, or keep it
 #else
                 if row >> k & 1:                        # the drawn card may be played: play it, or keep it
