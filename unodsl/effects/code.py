@@ -19,6 +19,8 @@ class Value:
     fn: Callable
     const: object = _NO_VALUE      # the value, when it is constant
     slot: int | None = None        # the frame slot it reads, when it only reads one (self, a local)
+    form: tuple | None = None      # what a generator may write as source instead (engine/generated.py):
+                                   # ("players", OP, c) for `players OP c`
 
     @property
     def is_const(self) -> bool:
@@ -88,6 +90,7 @@ class Op:
     forward: bool = True            # False: a loop's own step or a jump back
     jump: int | None = None         # an unconditional jump: its offset
     test: Value | None = None       # an `if` test: the condition, and the offset taken when false
+    if_true: int | None = None      # ... and the offset taken when true
     if_false: int | None = None
     args: tuple = ()                # a call's operands (Values), as the instruction takes them: what a generator reads
 
@@ -268,7 +271,7 @@ def _branch(cond: Value, if_true: int, if_false: int) -> Op:
 
     def branch(st, fr, pc):
         return pc + (if_true if test(st, fr) else if_false)
-    return Op(branch, test=cond, if_false=if_false)      # an `if` test: both ways lead forward
+    return Op(branch, test=cond, if_true=if_true, if_false=if_false)      # an `if` test: both ways lead forward
 
 
 def _compare_with(op: str, lf, c):
@@ -292,10 +295,11 @@ def _logic(parts: list[Value], is_and: bool) -> Value:
     Constants that cannot decide the result (true in an `and`, false in an `or`) are
     dropped, and so is everything after one that does (it would never run).
     """
-    kept = []
+    kept, only = [], None
     for part in parts:
         if not part.is_const:
             kept.append(part.fn)
+            only = part
         elif part.const is not is_and:
             if not kept:
                 return _const(part.const)
@@ -304,7 +308,7 @@ def _logic(parts: list[Value], is_and: bool) -> Value:
     if not kept:
         return _const(is_and)
     if len(kept) == 1:
-        return Value(kept[0])
+        return Value(kept[0], form=only.form)
     if len(kept) == 2:
         a, b = kept
         if is_and:

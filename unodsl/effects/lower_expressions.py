@@ -190,7 +190,8 @@ class ExpressionLowering:
             who = self.expr(e.left.who)
             if isinstance(e.left.who, A.Next) or who.slot is not None:
                 return self._compare_hand_size(fn, e.left.who, who, c)
-        return Value(_compare_with(e.op, left.fn, c))
+        form = ("players", e.op, c) if isinstance(e.left, A.PlayerCount) and isinstance(c, int) else None
+        return Value(_compare_with(e.op, left.fn, c), form=form)
 
     def _compare_hand_size(self, fn, who_node, who: Value, c) -> Value:
         """`hand(next) OP c` or `hand(self) OP c` as one closure: the size is taken in place.

@@ -23,7 +23,7 @@ def hand_over(cls) -> dict:
             "next_turn": cls.next_turn, "after_play": cls.after_play, "turn_draw": cls.draw_for_turn,
             "end_turn": cls.end_turn, "pick_trade": cls.pick_trade, "pick_kinds": cls.pick_kinds,
             "listed": State.play_out, "legal_action_ids": cls.legal_action_ids, "apply_id": cls.apply_id,
-            "judge_strict": playable.judge_strict}
+            "judge_strict": playable.judge_strict, "active_count": cls.active_count}
 
 
 class FastState(State):

@@ -171,6 +171,10 @@ def _op_lines(game, op, code: int, pc: int) -> tuple[list[str], bool]:
         return [line.format(innocent=innocent, guilty=guilty, accepted=accepted) for line in _CHALLENGE], False
     if op.jump is not None and op.jump > 0:
         return [f"pc = {pc + op.jump}"], False
+    if op.test is not None and op.test.form is not None and op.test.form[0] == "players":
+        _, compare, c = op.test.form             # `players OP c`: the players in the round, counted as active_count
+        return [f"pc = {pc + op.if_true} if (n if all(hands) and True not in st.eliminated else active_count(st)) "
+                f"{compare} {c} else {pc + op.if_false}"], False
     if op.test is not None:                      # an `if` test: it reads the State, and changes nothing
         return ["SYNC", f"pc = OPS[{code}][{pc}](st, fr, {pc})"], True
     if op.calls in _PAUSING:
@@ -455,6 +459,7 @@ def make(G, E):
     after_play, turn_draw, end_turn, pick_trade, pick_kinds = (E["after_play"], E["turn_draw"], E["end_turn"],
                                                                E["pick_trade"], E["pick_kinds"])
     listed, legal_ids, apply_id, judged = E["listed"], E["legal_action_ids"], E["apply_id"], E["judge_strict"]
+    active_count = E["active_count"]
     OPS = [ops for ops, _ in G.codes]
     playable_after, seat_frames, may_draw_if = G.playable_after, G.seat_frames, G.may_draw_if
     may_always_draw, may_keep, uno_hand = G.may_always_draw, G.may_keep_drawn, G.uno_hand
