@@ -53,8 +53,8 @@ def _counts(game: Game) -> list[int]:
 
 def loop_variant(rng: random.Random) -> tuple[str, str]:
     """(base, text) of a variant whose turns the generated turn loop plays: one to three cards with effects
-    from the fuzz templates (every statement of the language), on a deck without the rules the loop
-    leaves to the State (stacking, strict restrictions, hooks, ...)."""
+    from the fuzz templates (every statement of the language), some under a strict restriction, on a deck
+    without the rules the loop leaves to the State (stacking, hooks, ...)."""
     base = rng.choice(["base.yaml", "classic.yaml"])
     cards = {}
     for i in range(rng.randint(1, 3)):
@@ -63,8 +63,8 @@ def loop_variant(rng: random.Random) -> tuple[str, str]:
         card["on_play"] = _fill(rng.choice(ON_PLAY), rng)
         if rng.random() < 0.3:
             card["on_play"] = f"next draws {rng.randint(0, 4)} and loses turn\n" + card["on_play"]
-        if rng.random() < 0.2:                       # judged in the loop, played by the State
-            card["restriction"] = rng.choice(STRICT + ["not self holds playable"])     # the last: judged in the loop
+        if rng.random() < 0.2:                       # judged as the State judges it (the last: in the loop itself)
+            card["restriction"] = rng.choice(STRICT + ["not self holds playable"])
             card["restriction_check"] = "strict"
         cards[f"gen_{i}"] = card
     top = dict(VARIABLES)

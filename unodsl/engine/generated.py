@@ -323,9 +323,9 @@ def source_for(game, typed: bool = False) -> str:
     act, effects = [], {}
     for t in range(len(g.type_ids)):
         code = g.on_play[t]
-        if g.restriction[t] is not None:
-            act.append(HAND_OVER)
-        elif code < 0:
+        # A strict restriction is judged before the card is chosen (the loop's listing, as the State's): its play
+        # is as any other's.
+        if code < 0:
             act.append(HAND_OVER if g.challenge[t] is not None else PLAIN)
         else:
             made = _effect_lines(g, code) if refusal is None else None
