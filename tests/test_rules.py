@@ -37,7 +37,7 @@ def test_the_game_copies_its_rule_choices_unchanged_in_both_modes(path):
         copied = _copied(game)
         assert copied, "the Game copies the hot rule choices into its slots"
         assert {name: getattr(game, name) for name in copied} == {name: getattr(game.rules, name) for name in copied}
-        # choose_rules is pure: the same variant and program give an equal record, and it cannot be changed.
+        # The record is decided once: nothing changes it after the Game is built.
         with pytest.raises(dataclasses.FrozenInstanceError):
             game.rules.jump_in = True
 

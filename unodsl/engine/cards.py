@@ -6,7 +6,6 @@ import random
 from bisect import bisect_right
 from functools import partial
 
-from ..effects import layout as D
 from . import playable
 
 

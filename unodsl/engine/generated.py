@@ -294,8 +294,8 @@ _C_BITS = ('cdef extern from *:',
            '')
 
 
-# The compiled tier's uniform pick: int(r * n), the product and its truncation in C.
-# The module's constants as C globals (its tables as tuples): read without a lookup by name.
+# The compiled tier's uniform pick, int(r * n) with the product and its truncation in C; the module's
+# constants as C globals (its tables as tuples), read without a lookup by name.
 _C_TYPED = ('cdef inline long pick(double r, long n):',
             '    return <long>(r * n)',
             '',

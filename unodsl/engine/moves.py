@@ -8,7 +8,6 @@ and APPLY by kind.
 from __future__ import annotations
 
 from ..effects import layout as D
-from . import events as E
 from . import playable
 from .flow import AFTER_PLAY, AFTER_WINDOW, WINDOWS
 from .ops import draw, lose_turns, place_card
