@@ -125,6 +125,16 @@ def test_a_card_played_only_with_no_other_to_play_is_judged_in_the_loop():
             _same_rollouts(rlcard, players, game_seed(players, index))
 
 
+def test_a_players_test_is_written_into_the_loop():
+    """Classic's reverse (`if players == 2 ...: skip next`): its test is source on the loop's locals, so the effect
+    neither opens a frame, nor writes the loop back to the State, nor calls an op."""
+    source = generated.source_for(_fast(unodsl.load("classic")))
+    reverse = source.split("# cards.reverse.on_play")[1].split("generic = ")
+    assert "== 2 else" in reverse[0]
+    assert not any(word in reverse[0] for word in ("OPS[", "new_frame", "st.current, st.next_player"))
+    assert reverse[1].startswith("False")
+
+
 @pytest.mark.parametrize("path", ["variants/classic.yaml", "variants/flip.yaml", "benchmarks/reference-rules.yaml",
                                   "benchmarks/rlcard-rules.yaml"])
 def test_a_match_plays_the_same_both_ways(path):
