@@ -373,10 +373,10 @@ class Flow:
         g = self.g
         if self.skip_stack and self.skip_victim != p:
             self._drop_skip()
-        if self.turns > g.rules.max_turns:
+        if self.turns > g.max_turns:
             self.end_round(None, stalled=True)
             return
-        if g.rules.blocked and not self.stack and self._blocked():
+        if g.blocked and not self.stack and self._blocked():
             self.end_round(None, blocked=True)
             return
         if self.events is not None:

@@ -59,8 +59,8 @@ class Game(Tables, Positions):
         "state_vars", "player_vars", "var_initial", "pvar_initial",
         # the rule choices (engine/rules.py), and the copies the turn reads of them (below, in __init__)
         "rules", "draws_until_playable", "offers_drawn", "may_keep_drawn", "may_always_draw", "simple_draw",
-        "plain_turns", "jump_in", "stacking", "uno_hand", "uno_left", "false_calls", "wrong_catches", "catch_rules",
-        "out_calls", "first_out_ends", "team_out_ends",
+        "plain_turns", "max_turns", "blocked", "jump_in", "stacking", "uno_hand", "uno_left", "false_calls",
+        "wrong_catches", "catch_rules", "out_calls", "first_out_ends", "team_out_ends",
     )
 
     def __init__(self, variant: Variant, rulings: dict | None = None, fast: bool | None = None):
@@ -87,6 +87,7 @@ class Game(Tables, Positions):
                                                                             rules.offers_drawn, rules.may_keep_drawn)
         self.may_always_draw, self.simple_draw, self.plain_turns = (rules.may_always_draw, rules.simple_draw,
                                                                     rules.plain_turns)
+        self.max_turns, self.blocked = rules.max_turns, rules.blocked
         self.jump_in, self.stacking = rules.jump_in, rules.stacking
         self.uno_hand, self.uno_left = rules.uno_hand, rules.uno_left
         self.false_calls, self.wrong_catches, self.catch_rules, self.out_calls = (

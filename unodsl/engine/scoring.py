@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model.variant import ScoreBy, Stall
+from ..model.variant import Stall
 from ..model.variant import Scoring as ScoringMode
 from . import events as E
 
@@ -60,7 +60,7 @@ class Scoring:
             team = g.team_tables[self.n][0]         # without teams, every seat is a team of its own
             ours = team[winner]
             gained = sum([pts for pts, t in zip(points, team) if t != ours])
-            if v.score_by is ScoreBy.TEAM:
+            if g.rules.score_by_team:
                 for q in range(self.n):
                     if team[q] == ours:
                         self.scores[q] += gained
